@@ -1,0 +1,47 @@
+/**
+ * The reference assembler: the oracle every implementation is judged against.
+ * Pure: no I/O, no clock, no randomness; the same request gives the same bytes.
+ */
+import { assembleRanked } from './ranked.js';
+import { assembleTiered } from './tiered.js';
+import { CAPABILITIES } from './types.js';
+import type { AssembleOptions, Capability, ErrorAnswer, Problem, Request, Result } from './types.js';
+import { normalize, validateRequest } from './validate.js';
+
+export * from './constants.js';
+export * from './types.js';
+export { estimateTokens, tierOf, tierBudget, isExpired } from './estimate.js';
+export { codePointLength, compareCodePoints } from './unicode.js';
+export { validateRequest, pointer } from './validate.js';
+export { utcDate } from './ranked.js';
+
+export const KIT_NAME = 'ctxconform-reference';
+
+/** The reference's own manifest: both profiles, every capability. */
+export function describe(): { name: string; version: string; language: string; profiles: string[]; capabilities: string[] } {
+  return { name: KIT_NAME, version: '1.0.0', language: 'typescript', profiles: ['tiered', 'ranked'], capabilities: [...CAPABILITIES] };
+}
+
+export function invalidRequest(problems: Problem[]): ErrorAnswer {
+  const first = problems[0];
+  const head = first ? `${first.path || '(request)'}: ${first.message}` : 'invalid request';
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+  return { error: { code: 'invalid_request', message: head + more, problems } };
+}
+
+/**
+ * Assemble a context. Returns the result, or an error answer for an invalid
+ * request or a pinned overflow; never throws, whatever `request` holds.
+ */
+export function assemble(request: unknown, options: AssembleOptions = {}): Result | ErrorAnswer {
+  try {
+    const problems = validateRequest(request);
+    if (problems.length > 0) return invalidRequest(problems);
+    const r = normalize(request as Request);
+    if (r.profile === 'ranked') return assembleRanked(r);
+    return assembleTiered(r, new Set<Capability>(options.capabilities ?? CAPABILITIES));
+  } catch (e) {
+    // Only a hostile in-process value gets here (a throwing getter, a revoked Proxy).
+    return invalidRequest([{ path: '', message: `the request could not be read: ${e instanceof Error ? e.message : String(e)}` }]);
+  }
+}

@@ -1,0 +1,109 @@
+/** Wire types of the Context Assembly protocol (SPEC.md sections 2-8). */
+
+export type Profile = 'tiered' | 'ranked';
+export type Capability = 'working_context' | 'constraints' | 'lifecycle' | 'pinned';
+export const CAPABILITIES: readonly Capability[] = ['working_context', 'constraints', 'lifecycle', 'pinned'];
+export const PROFILES: readonly Profile[] = ['tiered', 'ranked'];
+
+export type Status = 'active' | 'disputed' | 'superseded' | 'stale';
+export type Tier = 'working' | 'episodic' | 'longterm' | 'knowledge';
+
+export interface Block {
+  block_id: string;
+  source: string;
+  content: string;
+  priority: number;
+  created_at?: number;
+  ttl_seconds?: number;
+  pinned?: boolean;
+  status?: Status;
+  confidence?: number;
+}
+
+export interface Constraints {
+  must_include?: string[];
+  exclude?: string[];
+  max_segments?: number | null;
+  include_disputed?: boolean;
+  include_superseded?: boolean;
+  prefer_recency?: boolean;
+  prefer_high_confidence?: boolean;
+}
+
+export interface Request {
+  profile?: Profile;
+  now: number;
+  budget: number;
+  blocks: Block[];
+  constraints?: Constraints;
+}
+
+export interface Omission {
+  block_id: string;
+  reason: string;
+}
+
+export type SegmentReason = 'pinned' | 'required' | 'tier' | 'overflow' | 'rank';
+
+export interface Segment {
+  block_id: string;
+  source: string;
+  tier: Tier;
+  tokens: number;
+  score: number;
+  reason: SegmentReason;
+}
+
+export type WarningCode =
+  | 'empty_context'
+  | 'truncated'
+  | 'required_ref_omitted'
+  | 'stale_consolidation'
+  | 'disputed_memory_included'
+  | 'superseded_memory_included'
+  | 'eventual_consistency'
+  | 'partial_hydration';
+
+export interface Warning {
+  code: WarningCode;
+  block_id?: string;
+  message?: string;
+}
+
+export interface CoreResult {
+  context: string;
+  included: string[];
+  estimated_tokens: number;
+  total_budget: number;
+  omissions: Omission[];
+}
+
+export interface WorkingContextMembers {
+  segments: Segment[];
+  truncated: boolean;
+  warnings: Warning[];
+  generated_at: number;
+}
+
+export type Result = CoreResult & Partial<WorkingContextMembers>;
+
+export type ErrorCode = 'invalid_request' | 'pinned_overflow';
+
+export interface ErrorAnswer {
+  error: { code: ErrorCode; message: string; problems?: Problem[] };
+}
+
+/** One validation problem: a JSON Pointer into the request and what is wrong there. */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+export interface AssembleOptions {
+  /** Capabilities whose result members are emitted (default: all of them). */
+  capabilities?: readonly Capability[];
+}
+
+export function isErrorAnswer(x: unknown): x is ErrorAnswer {
+  return typeof x === 'object' && x !== null && 'error' in x;
+}

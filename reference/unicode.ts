@@ -1,0 +1,60 @@
+/**
+ * Lengths and string order by Unicode code points, as the originating Python
+ * implementation measures them (SPEC NUM-1, NUM-4). JavaScript strings are
+ * UTF-16, so both need care around surrogates.
+ */
+
+const HIGH_START = 0xd800;
+const HIGH_END = 0xdbff;
+const LOW_START = 0xdc00;
+const LOW_END = 0xdfff;
+
+const isHigh = (u: number): boolean => u >= HIGH_START && u <= HIGH_END;
+const isLow = (u: number): boolean => u >= LOW_START && u <= LOW_END;
+
+/** Number of code points; a lone surrogate counts as one, as in Python. */
+export function codePointLength(s: string): number {
+  let pairs = 0;
+  const n = s.length - 1;
+  for (let i = 0; i < n; i++) {
+    const u = s.charCodeAt(i);
+    if (u >= HIGH_START && u <= HIGH_END) {
+      const v = s.charCodeAt(i + 1);
+      if (v >= LOW_START && v <= LOW_END) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return s.length - pairs;
+}
+
+/**
+ * Compare two strings by code points (Python's `<`), returning -1, 0 or 1.
+ * UTF-16 order agrees except where a surrogate meets U+E000..U+FFFF, and lone
+ * surrogates must compare by their own value, so the slow path decodes.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = a.length < b.length ? a.length : b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length < b.length ? -1 : 1;
+  const ua = a.charCodeAt(i);
+  const ub = b.charCodeAt(i);
+  if (ua < HIGH_START && ub < HIGH_START) return ua < ub ? -1 : 1;
+  let start = i;
+  if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(ua) || isLow(ub))) start = i - 1;
+  const ca = decodeAt(a, start);
+  const cb = decodeAt(b, start);
+  return ca < cb ? -1 : ca > cb ? 1 : 0;
+}
+
+function decodeAt(s: string, i: number): number {
+  const u = s.charCodeAt(i);
+  if (isHigh(u) && i + 1 < s.length) {
+    const v = s.charCodeAt(i + 1);
+    if (isLow(v)) return (u - HIGH_START) * 0x400 + (v - LOW_START) + 0x10000;
+  }
+  return u;
+}

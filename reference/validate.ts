@@ -1,0 +1,227 @@
+import { MAX_BUDGET, MAX_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
+import { PROFILES } from './types.js';
+import type { Block, Constraints, Problem, Profile, Request, Status } from './types.js';
+
+/**
+ * SPEC VAL-*: every problem of a request, each with the JSON Pointer of the
+ * member at fault. Never throws and never recurses into members it does not
+ * know, so NaN, Infinity, lone surrogates, huge numbers and deep nesting are
+ * all just values here.
+ */
+
+const STATUSES: readonly string[] = ['active', 'disputed', 'superseded', 'stale'];
+
+type Obj = Record<string, unknown>;
+
+const isObject = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function describeValue(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  if (typeof x === 'number') return Number.isNaN(x) ? 'NaN' : String(x);
+  if (typeof x === 'string') return 'a string';
+  return `a ${typeof x}`;
+}
+
+/** Escape a member name for a JSON Pointer (RFC 6901). */
+export function pointer(...parts: (string | number)[]): string {
+  return parts.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+class Checker {
+  readonly problems: Problem[] = [];
+
+  add(path: string, message: string): void {
+    this.problems.push({ path, message });
+  }
+
+  finite(obj: Obj, key: string, path: string, required: boolean): number | undefined {
+    const v = obj[key];
+    if (v === undefined) {
+      if (required) this.add(path, `required member "${key}" is missing`);
+      return undefined;
+    }
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      this.add(path, `"${key}" must be a finite number, got ${describeValue(v)}`);
+      return undefined;
+    }
+    return v;
+  }
+
+  bool(obj: Obj, key: string, path: string): void {
+    const v = obj[key];
+    if (v !== undefined && typeof v !== 'boolean') this.add(path, `"${key}" must be a boolean, got ${describeValue(v)}`);
+  }
+
+  nonEmptyString(obj: Obj, key: string, path: string): string | undefined {
+    const v = obj[key];
+    if (v === undefined) {
+      this.add(path, `required member "${key}" is missing`);
+      return undefined;
+    }
+    if (typeof v !== 'string') {
+      this.add(path, `"${key}" must be a string, got ${describeValue(v)}`);
+      return undefined;
+    }
+    if (v.length === 0) {
+      this.add(path, `"${key}" must not be empty`);
+      return undefined;
+    }
+    return v;
+  }
+
+  stringList(obj: Obj, key: string, path: string): void {
+    const v = obj[key];
+    if (v === undefined) return;
+    if (!Array.isArray(v)) {
+      this.add(path, `"${key}" must be an array of block ids, got ${describeValue(v)}`);
+      return;
+    }
+    v.forEach((item, i) => {
+      if (typeof item !== 'string' || item.length === 0) {
+        this.add(pointer('constraints', key, i), `"${key}" items must be non-empty strings, got ${describeValue(item)}`);
+      }
+    });
+  }
+}
+
+function checkBlock(c: Checker, b: unknown, i: number, profile: Profile | undefined, seen: Map<string, number>): void {
+  const at = (key?: string): string => (key === undefined ? pointer('blocks', i) : pointer('blocks', i, key));
+  if (!isObject(b)) {
+    c.add(at(), `each block must be an object, got ${describeValue(b)}`);
+    return;
+  }
+  const id = c.nonEmptyString(b, 'block_id', at('block_id'));
+  if (id !== undefined) {
+    const first = seen.get(id);
+    if (first !== undefined) c.add(at('block_id'), `duplicate block_id (first used by /blocks/${first})`);
+    else seen.set(id, i);
+  }
+  c.nonEmptyString(b, 'source', at('source'));
+  if (b.content === undefined) c.add(at('content'), 'required member "content" is missing');
+  else if (typeof b.content !== 'string') c.add(at('content'), `"content" must be a string, got ${describeValue(b.content)}`);
+  c.finite(b, 'priority', at('priority'), true);
+  const created = c.finite(b, 'created_at', at('created_at'), false);
+  if (profile === 'ranked' && created !== undefined && (created < MIN_DATED_SECONDS || created > MAX_DATED_SECONDS)) {
+    c.add(at('created_at'), '"created_at" must fall between 0001-01-01 and 9999-12-31 UTC in the ranked profile');
+  }
+  const ttl = c.finite(b, 'ttl_seconds', at('ttl_seconds'), false);
+  if (ttl !== undefined && ttl < 0) c.add(at('ttl_seconds'), `"ttl_seconds" must be >= 0, got ${ttl}`);
+  c.bool(b, 'pinned', at('pinned'));
+  if (b.status !== undefined && (typeof b.status !== 'string' || !STATUSES.includes(b.status))) {
+    c.add(at('status'), `"status" must be one of ${STATUSES.join(', ')}, got ${typeof b.status === 'string' ? JSON.stringify(b.status) : describeValue(b.status)}`);
+  }
+  const conf = c.finite(b, 'confidence', at('confidence'), false);
+  if (conf !== undefined && (conf < 0 || conf > 1)) c.add(at('confidence'), `"confidence" must be within [0, 1], got ${conf}`);
+  if (profile === 'ranked') {
+    // The packer has no notion of these: accepting them silently would drop a rule the caller relies on.
+    if (b.pinned === true) c.add(at('pinned'), 'pinned blocks are not supported by the ranked profile');
+    if (typeof b.status === 'string' && b.status !== 'active' && STATUSES.includes(b.status)) {
+      c.add(at('status'), 'lifecycle status is not supported by the ranked profile');
+    }
+  }
+}
+
+function checkConstraints(c: Checker, k: unknown, profile: Profile | undefined): void {
+  if (k === undefined) return;
+  if (!isObject(k)) {
+    c.add('/constraints', `"constraints" must be an object, got ${describeValue(k)}`);
+    return;
+  }
+  if (profile === 'ranked') c.add('/constraints', 'constraints are not supported by the ranked profile');
+  c.stringList(k, 'must_include', '/constraints/must_include');
+  c.stringList(k, 'exclude', '/constraints/exclude');
+  const ms = k.max_segments;
+  if (ms !== undefined && ms !== null && !(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1 && ms <= MAX_BUDGET)) {
+    c.add('/constraints/max_segments', `"max_segments" must be null or an integer >= 1, got ${describeValue(ms)}`);
+  }
+  for (const key of ['include_disputed', 'include_superseded', 'prefer_recency', 'prefer_high_confidence']) {
+    c.bool(k, key, pointer('constraints', key));
+  }
+}
+
+export function validateRequest(req: unknown): Problem[] {
+  const c = new Checker();
+  if (!isObject(req)) {
+    c.add('', `the request must be a JSON object, got ${describeValue(req)}`);
+    return c.problems;
+  }
+  let profile: Profile | undefined = 'tiered';
+  if (req.profile !== undefined) {
+    if (typeof req.profile === 'string' && (PROFILES as readonly string[]).includes(req.profile)) {
+      profile = req.profile as Profile;
+    } else {
+      c.add('/profile', `"profile" must be one of ${PROFILES.join(', ')}, got ${typeof req.profile === 'string' ? JSON.stringify(req.profile) : describeValue(req.profile)}`);
+      profile = undefined;
+    }
+  }
+  c.finite(req, 'now', '/now', true);
+  const budget = req.budget;
+  if (budget === undefined) c.add('/budget', 'required member "budget" is missing');
+  else if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET) {
+    c.add('/budget', `"budget" must be an integer from 0 to 2^53-1, got ${describeValue(budget)}`);
+  }
+  if (req.blocks === undefined) c.add('/blocks', 'required member "blocks" is missing');
+  else if (!Array.isArray(req.blocks)) c.add('/blocks', `"blocks" must be an array, got ${describeValue(req.blocks)}`);
+  else {
+    const seen = new Map<string, number>();
+    req.blocks.forEach((b, i) => checkBlock(c, b, i, profile, seen));
+  }
+  checkConstraints(c, req.constraints, profile);
+  return c.problems;
+}
+
+/** A request that passed validation, with every default filled in. */
+export interface NormalBlock {
+  index: number;
+  block_id: string;
+  source: string;
+  content: string;
+  priority: number;
+  created_at: number;
+  dated: boolean;
+  ttl_seconds: number;
+  pinned: boolean;
+  status: Status;
+  confidence: number;
+}
+
+export interface NormalRequest {
+  profile: Profile;
+  now: number;
+  budget: number;
+  blocks: NormalBlock[];
+  constraints: Required<Omit<Constraints, 'max_segments'>> & { max_segments: number | null };
+}
+
+/** Only call on a request for which validateRequest returned no problem. */
+export function normalize(req: Request): NormalRequest {
+  const k = req.constraints ?? {};
+  return {
+    profile: req.profile ?? 'tiered',
+    now: req.now,
+    budget: req.budget,
+    blocks: req.blocks.map((b: Block, index: number) => ({
+      index,
+      block_id: b.block_id,
+      source: b.source,
+      content: b.content,
+      priority: b.priority,
+      created_at: b.created_at ?? 0,
+      dated: b.created_at !== undefined,
+      ttl_seconds: b.ttl_seconds ?? 0,
+      pinned: b.pinned ?? false,
+      status: b.status ?? 'active',
+      confidence: b.confidence ?? 1,
+    })),
+    constraints: {
+      must_include: k.must_include ?? [],
+      exclude: k.exclude ?? [],
+      max_segments: k.max_segments ?? null,
+      include_disputed: k.include_disputed ?? true,
+      include_superseded: k.include_superseded ?? false,
+      prefer_recency: k.prefer_recency ?? false,
+      prefer_high_confidence: k.prefer_high_confidence ?? false,
+    },
+  };
+}
