@@ -1,0 +1,76 @@
+/**
+ * The protocol's JSON Schemas, compiled once with ajv (draft 2020-12) and
+ * exported so adapters and vendors validate exactly what the runner does.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+export const SCHEMA_NAMES = ['request', 'result', 'error', 'manifest', 'case', 'report'] as const;
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
+
+export function schemaPath(name: SchemaName): string {
+  return fileURLToPath(new URL(`./schemas/${name}.schema.json`, import.meta.url));
+}
+
+export function loadSchema(name: SchemaName): Record<string, unknown> {
+  return JSON.parse(readFileSync(schemaPath(name), 'utf8')) as Record<string, unknown>;
+}
+
+let shared: Ajv2020 | undefined;
+
+/** One ajv instance holding every schema, so `$ref`s between them resolve. */
+export function ajv(): Ajv2020 {
+  if (!shared) {
+    shared = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats(shared);
+    for (const name of SCHEMA_NAMES) shared.addSchema(loadSchema(name), `${name}.schema.json`);
+  }
+  return shared;
+}
+
+const cache = new Map<string, ValidateFunction>();
+
+function compiled(ref: string): ValidateFunction {
+  let v = cache.get(ref);
+  if (!v) {
+    v = ajv().getSchema(ref);
+    if (!v) throw new Error(`no schema ${ref}`);
+    cache.set(ref, v);
+  }
+  return v;
+}
+
+export const validators = {
+  request: (): ValidateFunction => compiled('request.schema.json'),
+  error: (): ValidateFunction => compiled('error.schema.json'),
+  manifest: (): ValidateFunction => compiled('manifest.schema.json'),
+  case: (): ValidateFunction => compiled('case.schema.json'),
+  report: (): ValidateFunction => compiled('report.schema.json'),
+  /** The exact result shape for a profile and the declared capabilities (RES-1, RANK-7, WC-1). */
+  result(profile: string, capabilities: readonly string[]): ValidateFunction {
+    const def =
+      profile === 'tiered' && capabilities.includes('working_context') ? 'TieredWorkingContextResult' : profile === 'ranked' ? 'RankedResult' : 'TieredResult';
+    return compiled(`result.schema.json#/$defs/${def}`);
+  },
+};
+
+/** ajv errors as one readable line each: `/path: message`. */
+export function formatErrors(errors: ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => {
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
+        : e.keyword === 'unevaluatedProperties'
+          ? ` "${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}"`
+          : e.keyword === 'enum'
+            ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`
+            : '';
+    return `${e.instancePath || '(root)'}: ${e.message ?? e.keyword}${extra}`;
+  });
+}

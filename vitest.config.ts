@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // The JSON report is what .ci/run counts; CI does not parse the console summary.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.vitest-results.json' },
+    coverage: {
+      provider: 'v8',
+      include: ['reference/**/*.ts', 'conformance/**/*.ts', 'adapters/**/*.ts', 'report/**/*.ts'],
+      reporter: ['text-summary', 'text'],
+      thresholds: {
+        'reference/**/*.ts': { lines: 95, branches: 95 },
+      },
+    },
+  },
+});
