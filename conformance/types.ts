@@ -1,0 +1,132 @@
+/**
+ * Types shared by the case loader, the judge, the runner, the adapters and the
+ * report writers. The JSON report's shape is conformance/schemas/report.schema.json.
+ */
+
+export type Status = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'skip';
+export const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'timeout', 'crash', 'skip'];
+
+export interface Manifest {
+  name: string;
+  version: string;
+  language?: string;
+  profiles: string[];
+  capabilities: string[];
+}
+
+/**
+ * What an adapter got back for one request, before any judging. Adapters never
+ * throw for a misbehaving implementation: every failure mode is an Outcome.
+ */
+export type Outcome =
+  /** The implementation answered with something that is not an error answer (not yet validated). */
+  | { kind: 'result'; value: unknown; stderr?: string }
+  /** The implementation answered with an error answer (code and message as it gave them). */
+  | { kind: 'error'; code: unknown; message: unknown; value: unknown; stderr?: string }
+  /** No answer within the time limit; the adapter has restarted or abandoned the process. */
+  | { kind: 'timeout'; message: string; stderr?: string }
+  /** The process died or the connection was lost; the adapter restarts on the next request. */
+  | { kind: 'crash'; message: string; stderr?: string }
+  /** An answer that could not be read: not JSON, wrong id, too large, wrong HTTP status. */
+  | { kind: 'protocol'; message: string; raw?: string; stderr?: string };
+
+/** One implementation under test, behind any adapter. */
+export interface Implementation {
+  /** The manifest: from `describe`, or from --manifest when given. */
+  describe(): Promise<Manifest>;
+  assemble(request: unknown, options: { timeoutMs: number }): Promise<Outcome>;
+  close(): Promise<void>;
+}
+
+export interface GoldenCase {
+  /** Path under cases/ without `.yaml`, e.g. `expiry/boundary-equal`. Stable forever. */
+  id: string;
+  file: string;
+  description: string;
+  requirements: string[];
+  profile: 'tiered' | 'ranked';
+  capabilities: string[];
+  tags: string[];
+  request: unknown;
+  expect: Expectation;
+}
+
+export interface Expectation {
+  error?: 'invalid_request' | 'pinned_overflow';
+  included?: string[];
+  omissions?: Record<string, string>;
+  omission_order?: string[];
+  omissions_exact?: { block_id: string; reason: string }[];
+  warnings?: { code: string; block_id?: string }[];
+  segments?: { block_id: string; source?: string; tier?: string; tokens?: number; score?: number; reason?: string }[];
+  estimated_tokens?: number;
+  total_budget?: number;
+  truncated?: boolean;
+  generated_at?: number;
+  context?: string;
+  context_contains?: string[];
+  context_excludes?: string[];
+  result_members?: string[];
+}
+
+/** The judge's word on one answer. */
+export interface Verdict {
+  status: Status;
+  message?: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface CaseResult {
+  id: string;
+  kind: 'case' | 'property' | 'contract';
+  status: Status;
+  requirements: string[];
+  description?: string;
+  tags?: string[];
+  duration_ms: number;
+  message?: string;
+  expected?: unknown;
+  actual?: unknown;
+  request?: unknown;
+  stderr?: string;
+  rerun?: string;
+  seed?: number;
+  path?: string;
+  counterexample?: unknown;
+  num_runs?: number;
+}
+
+export interface Summary {
+  total: number;
+  pass: number;
+  fail: number;
+  error: number;
+  timeout: number;
+  crash: number;
+  skip: number;
+}
+
+export interface Report {
+  kit: { name: 'ctxconform'; version: string; spec: string };
+  implementation: Manifest;
+  run?: {
+    adapter?: 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
+    target?: string;
+    seed?: number;
+    properties_runs?: number;
+    shard?: string | null;
+    filter?: string | null;
+    started_at?: string;
+    duration_ms?: number;
+  };
+  summary: Summary;
+  cases: CaseResult[];
+  baseline?: { file: string; known: string[]; stale: string[] };
+}
+
+export function summarize(cases: readonly { status: Status }[]): Summary {
+  const s: Summary = { total: cases.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 };
+  for (const c of cases) s[c.status]++;
+  return s;
+}
