@@ -1,0 +1,73 @@
+/**
+ * In-process adapter (SPEC PROTO-2): an ES module exporting `assemble(request)`
+ * and optionally `describe()`. A thrown object with a `code`, or a returned
+ * `{error: {...}}`, is an error answer; anything else thrown is a crash of
+ * that one call. A synchronous hang cannot be interrupted in process: use the
+ * stdio adapter for implementations that may hang.
+ */
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+
+export type AssembleFn = (request: unknown) => unknown;
+export type DescribeFn = () => unknown;
+
+function toOutcome(value: unknown): Outcome {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value) {
+    const err = (value as { error: unknown }).error as { code?: unknown; message?: unknown } | null;
+    return { kind: 'error', code: err?.code, message: err?.message, value };
+  }
+  return { kind: 'result', value };
+}
+
+function thrownOutcome(e: unknown): Outcome {
+  if (typeof e === 'object' && e !== null && 'code' in e) {
+    const { code, message } = e as { code: unknown; message?: unknown };
+    return { kind: 'error', code, message, value: { error: { code, message } } };
+  }
+  return { kind: 'crash', message: `assemble threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}` };
+}
+
+/** Wrap plain functions as an Implementation (the reference, test doubles, vendor modules). */
+export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manifest?: Manifest): Implementation {
+  return {
+    async describe(): Promise<Manifest> {
+      if (manifest) return manifest;
+      if (!describe) throw new Error('the module exports no describe(); give --manifest');
+      return (await describe()) as Manifest;
+    },
+    async assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
+      // A deep copy: an implementation that mutates its input must not change what the judge sees.
+      const copy = structuredClone(request);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<Outcome>((done) => {
+        timer = setTimeout(() => done({ kind: 'timeout', message: `no answer within ${timeoutMs} ms` }), timeoutMs);
+      });
+      try {
+        const answer = (async (): Promise<Outcome> => {
+          try {
+            return toOutcome(await assemble(copy));
+          } catch (e) {
+            return thrownOutcome(e);
+          }
+        })();
+        return await Promise.race([answer, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    async close(): Promise<void> {},
+  };
+}
+
+/** Import a module by path and wrap its exports. Throws (a usage error) when it has no `assemble`. */
+export async function openModule(path: string, manifest?: Manifest): Promise<Implementation> {
+  const mod = (await import(pathToFileURL(resolve(path)).href)) as { assemble?: unknown; describe?: unknown; default?: { assemble?: unknown; describe?: unknown } };
+  const source = typeof mod.assemble === 'function' ? mod : mod.default;
+  if (!source || typeof source.assemble !== 'function') throw new Error(`${path} does not export an assemble(request) function`);
+  return fromFunctions(
+    source.assemble as AssembleFn,
+    typeof source.describe === 'function' ? (source.describe as DescribeFn) : undefined,
+    manifest,
+  );
+}
