@@ -1,0 +1,245 @@
+/**
+ * The golden case loader. Cases are YAML so that vendors can read and write
+ * them; every problem is reported as `file:line:col: message` so that a bad
+ * case is fixed in seconds, and nothing in a case file can run code or expand
+ * (no aliases, no custom tags, no duplicate keys).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject } from 'ajv';
+import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { validators } from '../schemas.js';
+import { specRequirements } from '../spec-ids.js';
+import type { GoldenCase } from '../types.js';
+
+export interface LoadProblem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+}
+
+export interface Corpus {
+  cases: GoldenCase[];
+  problems: LoadProblem[];
+}
+
+export const BUNDLED_CASES_DIR: string = fileURLToPath(new URL('../../cases', import.meta.url));
+
+/** Expectation members that only a `working_context` result carries. */
+const WORKING_CONTEXT_MATCHERS = ['warnings', 'truncated', 'segments', 'generated_at'] as const;
+const RESULT_MATCHERS = [
+  'included', 'omissions', 'omission_order', 'omissions_exact', 'warnings', 'segments', 'estimated_tokens', 'total_budget',
+  'truncated', 'generated_at', 'context', 'context_contains', 'context_excludes', 'result_members',
+] as const;
+/** Path segments of a case id: lower-case, so ids are the same on case-insensitive file systems and in globs. */
+const ID_SEGMENT = /^[a-z0-9][a-z0-9_-]*$/;
+
+export function formatProblem(p: LoadProblem): string {
+  return `${p.file}:${p.line}:${p.col}: ${p.message}`;
+}
+
+let knownIds: Set<string> | undefined;
+function specIds(): Set<string> {
+  knownIds ??= new Set(specRequirements().map((r) => r.id));
+  return knownIds;
+}
+
+/** Every file under dir, relative to it, sorted; directories starting with `.` are not cases. */
+function walk(dir: string, base = dir): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue;
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...walk(full, base));
+    else out.push(relative(base, full));
+  }
+  return out;
+}
+
+/** Load and check every case under dir. Synchronous; never throws for a bad case, only for an unreadable directory. */
+export function loadCorpus(dir: string = BUNDLED_CASES_DIR): Corpus {
+  const cases: GoldenCase[] = [];
+  const problems: LoadProblem[] = [];
+  const byFoldedId = new Map<string, string>();
+  for (const rel of walk(dir)) {
+    const file = join(dir, rel);
+    if (rel.endsWith('.md')) continue; // documentation (cases/README.md)
+    if (!rel.endsWith('.yaml')) {
+      problems.push({ file, line: 1, col: 1, message: `not a case: case files end in .yaml${rel.endsWith('.yml') ? ' (not .yml)' : ''}` });
+      continue;
+    }
+    const id = rel.slice(0, -'.yaml'.length).split(sep).join('/');
+    const bad = id.split('/').find((s) => !ID_SEGMENT.test(s));
+    if (bad !== undefined) {
+      problems.push({ file, line: 1, col: 1, message: `case id "${id}": each path segment must match ${ID_SEGMENT.source} (got "${bad}")` });
+      continue;
+    }
+    const folded = id.normalize('NFC').toLowerCase();
+    const first = byFoldedId.get(folded);
+    if (first !== undefined) {
+      problems.push({ file, line: 1, col: 1, message: `duplicate case id "${id}" (already defined by ${first})` });
+      continue;
+    }
+    byFoldedId.set(folded, file);
+    const loaded = loadCaseFile(file, id, readFileSync(file, 'utf8'));
+    problems.push(...loaded.problems);
+    if (loaded.case) cases.push(loaded.case);
+  }
+  const cmp = (a: string | number, b: string | number): number => (a < b ? -1 : a > b ? 1 : 0);
+  cases.sort((a, b) => cmp(a.id, b.id));
+  problems.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || a.col - b.col);
+  return { cases, problems };
+}
+
+/** Parse and check one case file's text; `case` is set only when it has no problem. */
+export function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCase; problems: LoadProblem[] } {
+  const lc = new LineCounter();
+  const problems: LoadProblem[] = [];
+  const at = (offset: number, message: string): void => {
+    const { line, col } = lc.linePos(offset);
+    problems.push({ file, line, col, message });
+  };
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true });
+  for (const e of doc.errors) at(e.pos[0], `YAML syntax error: ${firstLine(e.message)}`);
+  for (const w of doc.warnings) at(w.pos[0], `YAML: ${firstLine(w.message)}`);
+  if (problems.length > 0) return { problems };
+  // Aliases are refused outright: a case is small, and an alias bomb must not expand.
+  visit(doc, {
+    Alias(_key, node) {
+      at(node.range?.[0] ?? 0, `YAML alias *${node.source} is not allowed in a case (write the value out)`);
+    },
+    Node(_key, node) {
+      if (node.anchor) at(node.range?.[0] ?? 0, `YAML anchor &${node.anchor} is not allowed in a case`);
+    },
+  });
+  if (problems.length > 0) return { problems };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 0 });
+  } catch (e) {
+    at(0, `YAML: ${(e as Error).message}`);
+    return { problems };
+  }
+  const valid = validators.case();
+  if (!valid(value)) {
+    for (const err of valid.errors ?? []) {
+      const { offset, message } = locateSchemaError(doc, err);
+      at(offset, message);
+    }
+    for (const p of requirementProblems((value as { requirements?: unknown } | null)?.requirements)) at(offsetOf(doc, p.path), p.message);
+    return { problems };
+  }
+  const raw = value as Omit<GoldenCase, 'id' | 'file' | 'capabilities' | 'tags'> & { capabilities?: string[]; tags?: string[] };
+  const c: GoldenCase = {
+    id,
+    file,
+    description: raw.description,
+    requirements: raw.requirements,
+    profile: raw.profile,
+    capabilities: raw.capabilities ?? [],
+    tags: raw.tags ?? [],
+    request: raw.request,
+    expect: raw.expect,
+  };
+  for (const p of semanticProblems(c)) at(offsetOf(doc, p.path), p.message);
+  return problems.length > 0 ? { problems } : { case: c, problems };
+}
+
+type PathProblem = { path: (string | number)[]; message: string };
+
+function requirementProblems(requirements: unknown): PathProblem[] {
+  if (!Array.isArray(requirements)) return [];
+  const ids = specIds();
+  const out: PathProblem[] = [];
+  requirements.forEach((r, i) => {
+    if (typeof r === 'string' && !ids.has(r)) out.push({ path: ['requirements', i], message: `requirement ${r} is not defined in SPEC.md` });
+  });
+  return out;
+}
+
+/** What the schema cannot say: ids that SPEC.md defines, and expectations a valid implementation could meet. */
+function semanticProblems(c: GoldenCase): PathProblem[] {
+  const out = requirementProblems(c.requirements);
+  const e = c.expect as Record<string, unknown>;
+  if (c.profile === 'ranked' && c.capabilities.length > 0) {
+    out.push({ path: ['capabilities'], message: 'capabilities apply to profile tiered only (RANK-7)' });
+  }
+  for (const m of WORKING_CONTEXT_MATCHERS) {
+    if (e[m] !== undefined && !c.capabilities.includes('working_context')) {
+      out.push({ path: ['expect', m], message: `expect.${m} needs the capability working_context in capabilities` });
+    }
+  }
+  if (e.error !== undefined) {
+    for (const m of RESULT_MATCHERS) {
+      if (e[m] !== undefined) out.push({ path: ['expect', m], message: `expect.${m} cannot be checked when expect.error is set (an error answer has no result)` });
+    }
+  }
+  if (e.error === 'pinned_overflow' && !c.capabilities.includes('pinned')) {
+    out.push({ path: ['expect', 'error'], message: 'pinned_overflow needs the capability pinned in capabilities' });
+  }
+  const req = c.request as { profile?: unknown } | null;
+  if (typeof req === 'object' && req !== null && !Array.isArray(req)) {
+    const sent = req.profile === undefined ? 'tiered' : req.profile;
+    if ((sent === 'tiered' || sent === 'ranked') && sent !== c.profile) {
+      out.push({ path: req.profile === undefined ? ['request'] : ['request', 'profile'], message: `the request runs profile ${String(sent)} but the case declares profile ${c.profile}` });
+    }
+  }
+  return out;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!.trim();
+}
+
+/** RFC 6901 pointer to YAML path segments; numeric segments index sequences. */
+function pointerPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
+}
+
+function offsetOf(doc: Document, path: (string | number)[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return node.range[0];
+  }
+  return 0;
+}
+
+/** The key node of member `key` of the map at `path`, for errors about the member itself. */
+function keyOffset(doc: Document, path: (string | number)[], key: string): number | undefined {
+  const parent = path.length === 0 ? doc.contents : doc.getIn(path, true);
+  if (!isMap(parent)) return undefined;
+  for (const item of parent.items) {
+    if (isPair(item) && isScalar(item.key) && item.key.value === key && item.key.range) return item.key.range[0];
+  }
+  return undefined;
+}
+
+function locateSchemaError(doc: Document, err: ErrorObject): { offset: number; message: string } {
+  const path = pointerPath(err.instancePath);
+  const where = err.instancePath === '' ? '' : path.join('.');
+  const member = (k: string): string => (where ? `${where}.${k}` : k);
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const k = (err.params as { additionalProperty: string }).additionalProperty;
+      return { offset: keyOffset(doc, path, k) ?? offsetOf(doc, path), message: `unknown member "${member(k)}" (not in the case schema)` };
+    }
+    case 'required': {
+      const k = (err.params as { missingProperty: string }).missingProperty;
+      return { offset: offsetOf(doc, path), message: `missing required member "${member(k)}"` };
+    }
+    case 'enum': {
+      const allowed = (err.params as { allowedValues: unknown[] }).allowedValues;
+      return { offset: offsetOf(doc, path), message: `${where || '(case)'}: must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}` };
+    }
+    default:
+      return { offset: offsetOf(doc, path), message: `${where || '(case)'}: ${err.message ?? err.keyword}` };
+  }
+}

@@ -1,0 +1,58 @@
+import { existsSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
+import { isCaseExempt, specRequirements } from '../spec-ids.js';
+import type { GoldenCase } from '../types.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
+
+export const usage = 'ctxconform coverage [--cases DIR] [--json]';
+
+export interface CoverageRow {
+  id: string;
+  section: string;
+  exempt: boolean;
+  cases: string[];
+}
+
+/** Every SPEC id with the cases that cite it, in SPEC order. */
+export function coverageMatrix(cases: readonly GoldenCase[]): CoverageRow[] {
+  return specRequirements().map((r) => ({
+    id: r.id,
+    section: r.section,
+    exempt: isCaseExempt(r.id),
+    cases: cases.filter((c) => c.requirements.includes(r.id)).map((c) => c.id),
+  }));
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { cases: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
+  if (values.help) {
+    console.log(`usage: ${usage}\n\nPrints every SPEC.md requirement id with its case count and case ids; exits 1 when an id outside the harness-covered prefixes has no case.`);
+    return EXIT_OK;
+  }
+  const { cases, problems } = loadCorpus(casesDir(values.cases));
+  for (const p of problems) console.error(formatProblem(p));
+  if (problems.length > 0) return EXIT_USAGE;
+  const rows = coverageMatrix(cases);
+  const uncovered = rows.filter((r) => !r.exempt && r.cases.length === 0);
+  if (values.json) {
+    console.log(JSON.stringify({ requirements: rows, uncovered: uncovered.map((r) => r.id) }, null, 1));
+  } else {
+    const width = Math.max(...rows.map((r) => r.id.length));
+    for (const r of rows) {
+      const count = r.exempt && r.cases.length === 0 ? '  -' : String(r.cases.length).padStart(3);
+      const note = r.exempt ? (r.cases.length === 0 ? '(harness and contract suites)' : '') : r.cases.length === 0 ? 'UNCOVERED' : '';
+      console.log(`${r.id.padEnd(width)} ${count}  ${[note, r.cases.join(' ')].filter(Boolean).join(' ')}`);
+    }
+    const covered = rows.filter((r) => !r.exempt && r.cases.length > 0).length;
+    const total = rows.filter((r) => !r.exempt).length;
+    console.log(`\n${covered}/${total} case-covered requirements have a case; ${cases.length} cases.${uncovered.length ? ` Uncovered: ${uncovered.map((r) => r.id).join(', ')}` : ''}`);
+  }
+  return uncovered.length > 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+function casesDir(given: string | undefined): string {
+  const dir = given ?? BUNDLED_CASES_DIR;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--cases ${dir}: not a directory`);
+  return dir;
+}
