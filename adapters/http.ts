@@ -1,0 +1,161 @@
+/**
+ * http adapter (SPEC PROTO-4): `POST {base}/assemble` answers 200 with a
+ * result or 422 with an error answer; `GET {base}/describe` the manifest.
+ * Every transport failure becomes an Outcome with a message a vendor can act on.
+ */
+import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const RAW_QUOTE = 200;
+
+export class HttpStartError extends Error {}
+
+export interface HttpOptions {
+  base: string;
+  concurrency?: number;
+  manifest?: Manifest;
+  timeoutMs?: number;
+}
+
+type Body = { kind: 'body'; status: number; text: string } | { kind: 'too-large'; status: number };
+
+function quote(s: string): string {
+  return JSON.stringify(s.length > RAW_QUOTE ? s.slice(0, RAW_QUOTE) + '…' : s);
+}
+
+/** A readable sentence for what undici or the socket reported. */
+export function describeNetworkError(e: unknown, url: string, timeoutMs: number): Extract<Outcome, { kind: 'timeout' | 'crash' }> {
+  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err.code ?? err.cause?.code;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return { kind: 'timeout', message: `no answer from ${url} within ${timeoutMs} ms` };
+  }
+  if (code === 'ECONNREFUSED') return { kind: 'crash', message: `connection refused by ${url}: is the server running?` };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return { kind: 'crash', message: `connection to ${url} was reset or closed before the answer was complete (${code})` };
+  }
+  return { kind: 'crash', message: `request to ${url} failed: ${code ? `${code} ` : ''}${err.message ?? String(e)}` };
+}
+
+export class HttpImplementation implements Implementation {
+  private readonly agent: Agent;
+  private readonly base: string;
+  private manifest: Manifest | undefined;
+
+  constructor(private readonly o: HttpOptions) {
+    this.base = o.base.replace(/\/+$/, '');
+    this.manifest = o.manifest;
+    this.agent = new Agent({ connections: Math.max(1, o.concurrency ?? 4), pipelining: 1, keepAliveTimeout: 30_000 });
+  }
+
+  async open(): Promise<Manifest> {
+    const url = `${this.base}/describe`;
+    const timeoutMs = this.o.timeoutMs ?? 5000;
+    if (this.manifest) {
+      // No describe to read, but a server that is not there is a start failure (exit 2), not 300 crashes.
+      try {
+        await this.call('GET', url, undefined, timeoutMs);
+      } catch (e) {
+        const o = describeNetworkError(e, url, timeoutMs);
+        if (o.kind === 'crash') throw new HttpStartError(o.message);
+      }
+      return this.manifest;
+    }
+    let r: Body;
+    try {
+      r = await this.call('GET', url, undefined, timeoutMs);
+    } catch (e) {
+      throw new HttpStartError(describeNetworkError(e, url, timeoutMs).message);
+    }
+    if (r.kind !== 'body') throw new HttpStartError(`GET ${url}: answer larger than ${MAX_BODY_BYTES} bytes`);
+    if (r.status !== 200) throw new HttpStartError(`GET ${url} answered HTTP ${r.status}: ${quote(r.text)}; give --manifest if the server has no /describe`);
+    try {
+      this.manifest = JSON.parse(r.text) as Manifest;
+    } catch {
+      throw new HttpStartError(`GET ${url} did not answer JSON: ${quote(r.text)}`);
+    }
+    return this.manifest;
+  }
+
+  async describe(): Promise<Manifest> {
+    return this.manifest ?? (await this.open());
+  }
+
+  async assemble(req: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
+    const url = `${this.base}/assemble`;
+    let body: string;
+    try {
+      body = JSON.stringify(req);
+    } catch (e) {
+      return { kind: 'protocol', message: `the request cannot be written as JSON: ${(e as Error).message}` };
+    }
+    let r: Body;
+    try {
+      r = await this.call('POST', url, body, timeoutMs);
+    } catch (e) {
+      return describeNetworkError(e, url, timeoutMs);
+    }
+    if (r.kind === 'too-large') return { kind: 'protocol', message: `HTTP ${r.status} answer larger than ${MAX_BODY_BYTES} bytes; refused unread` };
+    if (r.status >= 500) return { kind: 'crash', message: `the server failed: HTTP ${r.status} ${quote(r.text)}` };
+    if (r.status !== 200 && r.status !== 422) {
+      return { kind: 'protocol', message: `expected HTTP 200 (result) or 422 (error answer), got ${r.status}: ${quote(r.text)}`, raw: r.text.slice(0, 4096) };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(r.text);
+    } catch {
+      return { kind: 'protocol', message: `HTTP ${r.status} body is not JSON: ${quote(r.text)}`, raw: r.text.slice(0, 4096) };
+    }
+    if (r.status === 200) return { kind: 'result', value };
+    const e = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    if (typeof e !== 'object' || e === null) {
+      return { kind: 'protocol', message: `HTTP 422 body is not an error answer {"error": {...}}: ${quote(r.text)}`, raw: r.text.slice(0, 4096) };
+    }
+    return { kind: 'error', code: e.code, message: e.message, value };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async call(method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<Body> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const res: Dispatcher.ResponseData = await request(url, {
+      method,
+      dispatcher: this.agent,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
+    });
+    const length = Number(res.headers['content-length'] ?? NaN);
+    if (length > MAX_BODY_BYTES) {
+      res.body.destroy();
+      return { kind: 'too-large', status: res.statusCode };
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of res.body) {
+      total += (chunk as Buffer).length;
+      if (total > MAX_BODY_BYTES) {
+        res.body.destroy();
+        return { kind: 'too-large', status: res.statusCode };
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { kind: 'body', status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') };
+  }
+}
+
+export async function openHttp(o: HttpOptions): Promise<{ impl: HttpImplementation; manifest: Manifest }> {
+  const impl = new HttpImplementation(o);
+  try {
+    const manifest = await impl.open();
+    return { impl, manifest };
+  } catch (e) {
+    await impl.close();
+    throw e;
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * stdio adapter (SPEC PROTO-3): one long-lived process speaking JSON lines.
+ *
+ * Requests may be pipelined; the implementation answers in order, so only the
+ * oldest unanswered request (the head) runs against the clock: a later request
+ * waiting in the pipe is not the implementation's fault. When the head times
+ * out or the process dies, the head gets the status, the process is restarted
+ * and the requests behind it are sent again, so one bad case costs one case.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+
+/** Largest answer line read; a longer one is refused without being buffered. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** stderr kept per case (its tail). */
+export const STDERR_TAIL_BYTES = 4096;
+/** How much of an unreadable line a message quotes. */
+const RAW_QUOTE = 200;
+
+export class StdioStartError extends Error {}
+
+const live = new Set<ChildProcessWithoutNullStreams>();
+
+function killGroup(child: ChildProcessWithoutNullStreams): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+// Detached groups outlive the runner unless told; a run that ends early must not leave them behind.
+process.once('exit', () => {
+  for (const c of live) killGroup(c);
+});
+
+interface Pending {
+  id: string;
+  line: string;
+  settle: (o: Outcome) => void;
+  timeoutMs: number;
+  /** Byte offset of the process's stderr when this request became the head. */
+  stderrFrom: number;
+  /** Sent again after a restart caused by another request. */
+  resent: number;
+}
+
+interface Proc {
+  child: ChildProcessWithoutNullStreams;
+  exited: boolean;
+  /** Chunks of the line being read. */
+  chunks: Buffer[];
+  lineBytes: number;
+  /** Discarding the rest of a line that was too long. */
+  skipping: boolean;
+  stderrTail: Buffer;
+  stderrTotal: number;
+}
+
+export interface StdioOptions {
+  command: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Skips the describe op. */
+  manifest?: Manifest;
+  /** For describe and the start check. */
+  timeoutMs?: number;
+}
+
+function quote(s: string): string {
+  return JSON.stringify(s.length > RAW_QUOTE ? s.slice(0, RAW_QUOTE) + '…' : s);
+}
+
+export class StdioImplementation implements Implementation {
+  private proc: Proc | undefined;
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Ids already settled (timed out, refused): a late answer for one is dropped, not blamed on the next. */
+  private readonly settledIds = new Set<string>();
+  private manifest: Manifest | undefined;
+
+  constructor(private readonly o: StdioOptions) {
+    this.manifest = o.manifest;
+  }
+
+  /** Start the process and read its manifest; throws StdioStartError when it cannot start. */
+  async open(): Promise<Manifest> {
+    const timeoutMs = this.o.timeoutMs ?? 5000;
+    if (this.manifest) {
+      // No describe to wait for: give the process a moment to fail at start (command not found).
+      const proc = this.start();
+      await new Promise((r) => setTimeout(r, 150));
+      if (proc.exited) throw new StdioStartError(`the command exited at start${this.exitDetail(proc)}`);
+      return this.manifest;
+    }
+    const outcome = await this.send({ op: 'describe' }, timeoutMs);
+    if (outcome.kind !== 'result') {
+      const why = outcome.kind === 'error' ? `an error answer: ${String(outcome.message)}` : outcome.message;
+      await this.close();
+      throw new StdioStartError(`describe failed: ${why}${outcome.stderr ? `\nstderr:\n${outcome.stderr}` : ''}`);
+    }
+    this.manifest = outcome.value as Manifest;
+    return this.manifest;
+  }
+
+  async describe(): Promise<Manifest> {
+    return this.manifest ?? (await this.open());
+  }
+
+  assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
+    return this.send({ op: 'assemble', request }, timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    const p = this.proc;
+    this.proc = undefined;
+    for (const q of this.queue.splice(0)) q.settle({ kind: 'crash', message: 'the run was closed' });
+    if (!p || p.exited) return;
+    // End of input means exit (PROTO-3); kill what does not listen.
+    const gone = new Promise<void>((r) => p.child.once('close', () => r()));
+    p.child.stdin.end();
+    const t = setTimeout(() => killGroup(p.child), 1000);
+    await gone;
+    clearTimeout(t);
+  }
+
+  private send(body: Record<string, unknown>, timeoutMs: number): Promise<Outcome> {
+    if (this.closed) return Promise.resolve({ kind: 'crash', message: 'the run was closed' });
+    const id = String(this.nextId++);
+    let line: string;
+    try {
+      line = JSON.stringify({ id, ...body }) + '\n';
+    } catch (e) {
+      return Promise.resolve({ kind: 'protocol', message: `the request cannot be written as JSON: ${(e as Error).message}` });
+    }
+    return new Promise<Outcome>((settle) => {
+      const p: Pending = { id, line, settle, timeoutMs, stderrFrom: 0, resent: 0 };
+      this.queue.push(p);
+      const proc = this.proc && !this.proc.exited ? this.proc : this.start();
+      this.write(proc, line);
+      if (this.queue.length === 1) this.armHead();
+    });
+  }
+
+  private start(): Proc {
+    const child = spawn(this.o.command, {
+      shell: true,
+      cwd: this.o.cwd,
+      env: this.o.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, so a kill reaches what the shell started too.
+      detached: true,
+    }) as ChildProcessWithoutNullStreams;
+    live.add(child);
+    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, skipping: false, stderrTail: Buffer.alloc(0), stderrTotal: 0 };
+    this.proc = proc;
+    child.stdout.on('data', (d: Buffer) => this.onStdout(proc, d));
+    child.stderr.on('data', (d: Buffer) => {
+      proc.stderrTotal += d.length;
+      const joined = Buffer.concat([proc.stderrTail, d.length > STDERR_TAIL_BYTES ? d.subarray(d.length - STDERR_TAIL_BYTES) : d]);
+      proc.stderrTail = joined.length > STDERR_TAIL_BYTES ? joined.subarray(joined.length - STDERR_TAIL_BYTES) : joined;
+    });
+    // A broken pipe shows up here and as 'exit'; the exit handler decides the status.
+    child.stdin.on('error', () => {});
+    child.on('error', (e) => this.onExit(proc, `could not run: ${e.message}`));
+    // 'close', not 'exit': an answer written just before exiting is still read.
+    child.on('close', (code, signal) => {
+      live.delete(child);
+      this.onExit(proc, signal ? `was killed by ${signal}` : `exited with code ${code}`);
+    });
+    return proc;
+  }
+
+  private write(proc: Proc, line: string): void {
+    if (proc.exited || !proc.child.stdin.writable) return;
+    proc.child.stdin.write(line);
+  }
+
+  private stderrSince(proc: Proc | undefined, from: number): string | undefined {
+    if (!proc) return undefined;
+    const n = Math.min(proc.stderrTotal - from, proc.stderrTail.length);
+    if (n <= 0) return undefined;
+    return proc.stderrTail.subarray(proc.stderrTail.length - n).toString('utf8');
+  }
+
+  private exitDetail(proc: Proc): string {
+    const err = this.stderrSince(proc, 0);
+    return `${proc.child.exitCode !== null ? ` (code ${proc.child.exitCode})` : ''}${err ? `; stderr: ${err.trim().slice(-1000)}` : ''}`;
+  }
+
+  /** Start the clock on the head request. */
+  private armHead(): void {
+    clearTimeout(this.timer);
+    const head = this.queue[0];
+    if (!head) return;
+    head.stderrFrom = this.proc?.stderrTotal ?? 0;
+    this.timer = setTimeout(() => {
+      if (this.queue[0] !== head) return;
+      const proc = this.proc;
+      this.settleHead({ kind: 'timeout', message: `no answer within ${head.timeoutMs} ms; the process was killed and restarted`, ...this.withStderr(proc, head) });
+      this.restart(proc);
+    }, head.timeoutMs);
+  }
+
+  private withStderr(proc: Proc | undefined, p: Pending): { stderr?: string } {
+    const s = this.stderrSince(proc, p.stderrFrom);
+    return s ? { stderr: s } : {};
+  }
+
+  private settleHead(o: Outcome): void {
+    const head = this.queue.shift();
+    if (!head) return;
+    this.settledIds.add(head.id);
+    head.settle(o);
+  }
+
+  /** Kill the process (if alive) and send the waiting requests to a fresh one. */
+  private restart(old: Proc | undefined): void {
+    if (old && !old.exited) {
+      old.exited = true;
+      killGroup(old.child);
+    }
+    if (this.proc === old) this.proc = undefined;
+    if (this.closed || this.queue.length === 0) {
+      clearTimeout(this.timer);
+      return;
+    }
+    const proc = this.start();
+    for (const p of this.queue) {
+      p.resent++;
+      this.write(proc, p.line);
+    }
+    this.armHead();
+  }
+
+  private onExit(proc: Proc, how: string): void {
+    if (proc.exited) return;
+    proc.exited = true;
+    if (proc !== this.proc) return;
+    this.proc = undefined;
+    const head = this.queue[0];
+    if (!head) return;
+    const partial = proc.lineBytes > 0 ? `; it left a partial answer line ${quote(Buffer.concat(proc.chunks).toString('utf8'))}` : '';
+    this.settleHead({ kind: 'crash', message: `the process ${how} before answering${partial}; restarted`, ...this.withStderr(proc, head) });
+    this.restart(undefined);
+  }
+
+  private onStdout(proc: Proc, data: Buffer): void {
+    if (proc !== this.proc || proc.exited) return;
+    let start = 0;
+    while (start < data.length) {
+      const nl = data.indexOf(10, start);
+      const end = nl === -1 ? data.length : nl;
+      const piece = data.subarray(start, end);
+      if (proc.skipping) {
+        if (nl !== -1) proc.skipping = false;
+      } else if (proc.lineBytes + piece.length > MAX_ANSWER_BYTES) {
+        proc.chunks = [];
+        proc.lineBytes = 0;
+        proc.skipping = nl === -1;
+        const head = this.queue[0];
+        if (head) {
+          this.settleHead({ kind: 'protocol', message: `answer line longer than ${MAX_ANSWER_BYTES} bytes; refused unread`, ...this.withStderr(proc, head) });
+          this.armHead();
+        }
+      } else {
+        proc.chunks.push(piece);
+        proc.lineBytes += piece.length;
+        if (nl !== -1) {
+          const line = proc.chunks.length === 1 ? proc.chunks[0]!.toString('utf8') : Buffer.concat(proc.chunks).toString('utf8');
+          proc.chunks = [];
+          proc.lineBytes = 0;
+          this.onLine(proc, line);
+          if (proc !== this.proc) return;
+        }
+      }
+      start = end + 1;
+    }
+  }
+
+  private onLine(proc: Proc, raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      msg = undefined;
+    }
+    const head = this.queue[0];
+    const isObject = typeof msg === 'object' && msg !== null && !Array.isArray(msg);
+    if (!isObject) {
+      if (!head) return;
+      this.settleHead({ kind: 'protocol', message: `answer is not a JSON object: ${quote(line)}`, raw: line.slice(0, 4096), ...this.withStderr(proc, head) });
+      this.armHead();
+      return;
+    }
+    const m = msg as { id?: unknown; ok?: unknown; error?: unknown };
+    const id = typeof m.id === 'string' || typeof m.id === 'number' ? String(m.id) : undefined;
+    const at = id === undefined ? -1 : this.queue.findIndex((p) => p.id === id);
+    if (at === -1) {
+      if (id !== undefined && this.settledIds.has(id)) return;
+      if (!head) return;
+      this.settleHead({
+        kind: 'protocol',
+        message: `answer id ${JSON.stringify(m.id)} does not match the request id "${head.id}": ${quote(line)}`,
+        raw: line.slice(0, 4096),
+        ...this.withStderr(proc, head),
+      });
+      this.armHead();
+      return;
+    }
+    const [p] = this.queue.splice(at, 1);
+    this.settledIds.add(p!.id);
+    const stderr = this.withStderr(proc, p!);
+    if ('ok' in m) p!.settle({ kind: 'result', value: m.ok, ...stderr });
+    else if ('error' in m) {
+      const e = m.error as { code?: unknown; message?: unknown } | null;
+      p!.settle({ kind: 'error', code: e?.code, message: e?.message, value: { error: m.error }, ...stderr });
+    } else p!.settle({ kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: line.slice(0, 4096), ...stderr });
+    if (at === 0) this.armHead();
+  }
+}
+
+/** Start a stdio implementation; throws StdioStartError with the reason when it cannot start. */
+export async function openStdio(o: StdioOptions): Promise<{ impl: StdioImplementation; manifest: Manifest }> {
+  const impl = new StdioImplementation(o);
+  const manifest = await impl.open();
+  return { impl, manifest };
+}

@@ -1,0 +1,198 @@
+/**
+ * `ctxconform run`: the golden cases and the properties against one
+ * implementation. Exit 0 when nothing unexpected failed, 1 when something did,
+ * 2 for a usage error or an implementation that cannot start.
+ */
+import { parseArgs } from 'node:util';
+import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
+import { FAILING, formatFailure, progress, summaryTable } from '../runner/console.js';
+import { parseShard } from '../runner/filter.js';
+import { IMPLEMENTATION_OPTIONS, openImplementation } from '../runner/open.js';
+import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
+import { runSuite } from '../runner/run.js';
+import type { CaseResult, GoldenCase, Report } from '../types.js';
+import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
+
+export const usage = 'ctxconform run [--impl reference | --module PATH | --stdio "COMMAND" | --http URL] [options]';
+
+const HELP = `usage: ${usage}
+
+implementation (one; default --impl reference):
+  --impl reference        the built-in reference assembler
+  --module PATH           an ES module exporting assemble(request) [and describe()]
+  --stdio "COMMAND"       a process speaking JSON lines on stdin/stdout (SPEC PROTO-3)
+  --http URL              a server answering POST URL/assemble, GET URL/describe
+  --manifest FILE         the manifest, when the implementation cannot describe itself
+
+what to run:
+  --cases DIR             golden cases (default: the bundled corpus; "none" for none)
+  --filter GLOB           case ids, e.g. 'expiry/*' or 'property/*' (commas for several)
+  --properties N          runs per property (default 100; 0 disables)
+  --seed N                property seed (default 1)
+  --shard I/N             run the I-th of N slices (properties run in shard 1)
+  --timeout MS            per case (default 5000)
+  --concurrency N         cases in flight (default 1 in process, 4 over stdio and http)
+
+reports:
+  --json FILE  --junit FILE  --markdown FILE  --html FILE  --badge FILE
+  --baseline FILE         known failures: only new ones fail the run
+  --save-counterexamples DIR   write each shrunk property counterexample as a case file
+
+exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, timed out
+or crashed, 2 usage error or an implementation that cannot be started.`;
+
+/** Options of this command; kept in one object so another target (e.g. --memory-api) is one more entry. */
+export const RUN_OPTIONS = {
+  ...IMPLEMENTATION_OPTIONS,
+  cases: { type: 'string' },
+  filter: { type: 'string' },
+  properties: { type: 'string' },
+  seed: { type: 'string' },
+  concurrency: { type: 'string' },
+  json: { type: 'string' },
+  junit: { type: 'string' },
+  markdown: { type: 'string' },
+  html: { type: 'string' },
+  badge: { type: 'string' },
+  baseline: { type: 'string' },
+  shard: { type: 'string' },
+  'save-counterexamples': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS }>>['values'];
+
+export function intOption(values: Record<string, unknown>, name: string, fallback: number, min: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} needs an integer, not ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, not ${raw}`);
+  return n;
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that reruns one case (or property) against the same implementation. */
+export function rerunCommand(values: Values, id: string, seed: number): string {
+  const parts = ['npx', 'ctxconform', 'run'];
+  for (const k of ['module', 'stdio', 'http', 'manifest'] as const) {
+    const v = values[k];
+    if (typeof v === 'string') parts.push(`--${k}`, shellQuote(v));
+  }
+  if (typeof values.timeout === 'string') parts.push('--timeout', values.timeout);
+  if (id.startsWith('property/')) {
+    parts.push('--cases', 'none', '--filter', shellQuote(id), '--seed', String(seed));
+    if (typeof values.properties === 'string') parts.push('--properties', values.properties);
+  } else {
+    if (typeof values.cases === 'string' && values.cases !== 'none') parts.push('--cases', shellQuote(values.cases));
+    parts.push('--filter', shellQuote(id), '--properties', '0');
+  }
+  return parts.join(' ');
+}
+
+export function loadCases(dir: string | undefined): GoldenCase[] {
+  if (dir === 'none') return [];
+  let corpus;
+  try {
+    corpus = loadCorpus(dir ?? BUNDLED_CASES_DIR);
+  } catch (e) {
+    throw new UsageError(`cannot read the cases in ${dir ?? BUNDLED_CASES_DIR}: ${(e as Error).message}`);
+  }
+  if (corpus.problems.length > 0) {
+    const shown = corpus.problems.slice(0, 20).map(formatProblem);
+    const more = corpus.problems.length > 20 ? `\n(and ${corpus.problems.length - 20} more)` : '';
+    throw new UsageError(`the cases have problems (fix them or run ctxconform validate):\n${shown.join('\n')}${more}`);
+  }
+  return corpus.cases;
+}
+
+async function writeAll(report: Report, values: Values): Promise<string[]> {
+  const targets = { json: values.json, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge };
+  const wanted = Object.fromEntries(Object.entries(targets).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+  if (Object.keys(wanted).length === 0) return [];
+  const { writeReports } = await import('../../report/index.js');
+  return writeReports(report, wanted);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: RUN_OPTIONS, allowPositionals: false });
+  if (values.help) {
+    console.log(HELP);
+    return EXIT_OK;
+  }
+  const timeoutMs = intOption(values, 'timeout', 5000, 1);
+  const properties = intOption(values, 'properties', 100, 0);
+  const seed = intOption(values, 'seed', 1, -(2 ** 31));
+  let shard: { index: number; total: number } | undefined;
+  if (values.shard !== undefined) {
+    shard = parseShard(values.shard);
+    if (!shard) throw new UsageError(`--shard needs I/N with 1 <= I <= N, e.g. 1/4, not ${JSON.stringify(values.shard)}`);
+  }
+  const cases = loadCases(values.cases);
+  const implOptions: ImplementationOptions = {
+    ...(values.impl !== undefined ? { impl: values.impl as 'reference' } : {}),
+    ...(values.module !== undefined ? { module: values.module } : {}),
+    ...(values.stdio !== undefined ? { stdio: values.stdio } : {}),
+    ...(values.http !== undefined ? { http: values.http } : {}),
+    ...(values.manifest !== undefined ? { manifest: values.manifest } : {}),
+    timeoutMs,
+  };
+  const inProcess = implOptions.module === undefined && implOptions.stdio === undefined && implOptions.http === undefined;
+  const concurrency = intOption(values, 'concurrency', inProcess ? 1 : 4, 1);
+  implOptions.concurrency = concurrency;
+
+  const opened: OpenedImplementation = await openImplementation(implOptions);
+  const interactive = Boolean(process.stderr.isTTY) && process.env.CI !== 'true' && !values.quiet;
+  const bar = values.quiet ? undefined : progress(process.stderr, interactive);
+  let report: Report;
+  try {
+    report = await runSuite({
+      cases,
+      impl: opened.impl,
+      manifest: opened.manifest,
+      timeoutMs,
+      concurrency,
+      properties,
+      seed,
+      ...(values.filter !== undefined ? { filter: values.filter } : {}),
+      ...(shard ? { shard } : {}),
+      ...(values['save-counterexamples'] !== undefined ? { saveCounterexamples: values['save-counterexamples'] } : {}),
+      ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
+      rerun: (id) => rerunCommand(values, id, seed),
+      adapter: opened.adapter,
+      target: opened.target,
+    });
+  } finally {
+    bar?.end();
+    await opened.impl.close();
+  }
+
+  let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.includes(c.status));
+  let stale: string[] = [];
+  if (values.baseline !== undefined) {
+    const { applyBaseline } = await import('../baseline.js');
+    const applied = applyBaseline(report, values.baseline);
+    report = applied.report;
+    unexpected = applied.unexpected;
+    stale = applied.stale;
+  }
+
+  const m = report.implementation;
+  console.log(`${m.name} ${m.version} via ${opened.adapter} (${opened.target}); profiles [${m.profiles.join(', ')}], capabilities [${m.capabilities.join(', ')}]`);
+  const unexpectedIds = new Set(unexpected.map((c) => c.id));
+  const known = report.cases.filter((c) => FAILING.includes(c.status) && !unexpectedIds.has(c.id));
+  for (const c of unexpected) console.log(`\n${formatFailure(c)}`);
+  if (known.length > 0) console.log(`\n${known.length} known failure${known.length > 1 ? 's' : ''} from the baseline: ${known.map((c) => c.id).join(', ')}`);
+  if (stale.length > 0) console.log(`baseline entries that now pass (remove them): ${stale.join(', ')}`);
+  console.log(`\n${summaryTable(report)}`);
+  for (const file of await writeAll(report, values)) console.log(`wrote ${file}`);
+  const s = report.summary;
+  console.log(
+    `\n${unexpected.length === 0 ? 'OK' : 'FAILED'}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
+  );
+  return unexpected.length === 0 ? EXIT_OK : EXIT_FAIL;
+}

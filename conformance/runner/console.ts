@@ -1,0 +1,86 @@
+/**
+ * What `ctxconform run` prints: a progress line (redrawn on a terminal, plain
+ * lines in CI logs), every failure with what it takes to act on it, and a
+ * summary table. Text from implementations is hostile: escapes are stripped.
+ */
+import { stripAnsi } from '../../report/text.js';
+import { compact, firstDifference } from '../judge.js';
+import { STATUSES } from '../types.js';
+import type { CaseResult, Report, Status } from '../types.js';
+
+export const FAILING: readonly Status[] = ['fail', 'error', 'timeout', 'crash'];
+
+export interface ProgressSink {
+  update(done: number, total: number, current: string): void;
+  end(): void;
+}
+
+/** Redrawn line on a TTY; otherwise a line at every tenth of the run, so CI logs stay short. */
+export function progress(stream: NodeJS.WriteStream, interactive: boolean): ProgressSink {
+  let lastStep = -1;
+  let drawn = false;
+  return {
+    update(done, total, current) {
+      if (interactive) {
+        const line = `[${String(done).padStart(String(total).length)}/${total}] ${current}`;
+        const width = (stream.columns ?? 100) - 1;
+        stream.write(`\r\u001b[2K${line.length > width ? line.slice(0, width - 1) + '…' : line}`);
+        drawn = true;
+        return;
+      }
+      const step = total === 0 ? 10 : Math.floor((done * 10) / total);
+      if (step !== lastStep && (done > 0 || current === '')) {
+        lastStep = step;
+        stream.write(`progress: ${done}/${total}${current ? ` (${current})` : ''}\n`);
+      }
+    },
+    end() {
+      if (interactive && drawn) stream.write('\r\u001b[2K');
+    },
+  };
+}
+
+function indent(s: string, by = '    '): string {
+  return s
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
+}
+
+/** One failure: id, requirements, the message (the judge's compact diff per member), expected/actual, stderr, rerun. */
+export function formatFailure(c: CaseResult): string {
+  const lines = [`${c.status.toUpperCase()} ${c.id}${c.requirements.length ? `  [${c.requirements.join(', ')}]` : ''}`];
+  if (c.message) lines.push(indent(stripAnsi(c.message)));
+  if (c.status === 'fail' || c.expected !== undefined || c.actual !== undefined) {
+    if (typeof c.expected === 'string' && typeof c.actual === 'string') lines.push(indent(firstDifference(c.expected, c.actual)));
+    else {
+      if (c.expected !== undefined) lines.push(indent(`expected: ${stripAnsi(compact(c.expected, 400))}`));
+      if (c.actual !== undefined) lines.push(indent(`actual:   ${stripAnsi(compact(c.actual, 400))}`));
+    }
+  }
+  if (c.counterexample !== undefined) lines.push(indent(`counterexample (seed ${c.seed ?? '?'}, path ${c.path ?? '?'}): ${compact(c.counterexample, 400)}`));
+  if (c.stderr) {
+    const tail = stripAnsi(c.stderr).trimEnd().split('\n').slice(-8).join('\n');
+    lines.push(indent(`stderr (tail):\n${indent(tail, '  ')}`));
+  }
+  if (c.rerun) lines.push(indent(`rerun: ${c.rerun}`));
+  return lines.join('\n');
+}
+
+/** Statuses per area (first id segment), then the total. */
+export function summaryTable(report: Report): string {
+  const areas = new Map<string, Record<Status, number>>();
+  for (const c of report.cases) {
+    const area = c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id;
+    let row = areas.get(area);
+    if (!row) areas.set(area, (row = { pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 }));
+    row[c.status]++;
+  }
+  const header = ['area', ...STATUSES, 'total'];
+  const rows: string[][] = [...areas].map(([area, r]) => [area, ...STATUSES.map((s) => String(r[s])), String(STATUSES.reduce((n, s) => n + r[s], 0))]);
+  const s = report.summary;
+  rows.push(['all', ...STATUSES.map((k) => String(s[k])), String(s.total)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fmt = (r: string[]): string => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(0, -1).map(fmt), widths.map((w) => '-'.repeat(w)).join('  '), fmt(rows[rows.length - 1]!)].join('\n');
+}

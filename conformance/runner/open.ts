@@ -1,0 +1,125 @@
+/**
+ * One implementation behind whichever adapter the options name. Everything
+ * that keeps a run from starting (two targets, an unreadable manifest, a
+ * process that dies at start, a server that refuses) is a UsageError: exit 2.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HttpStartError, openHttp } from '../../adapters/http.js';
+import { openModule } from '../../adapters/inprocess.js';
+import { referenceImplementation } from '../../adapters/reference.js';
+import { StdioStartError, openStdio } from '../../adapters/stdio.js';
+import { UsageError } from '../cli/main.js';
+import { formatErrors, validators } from '../schemas.js';
+import type { Implementation, Manifest } from '../types.js';
+
+export type AdapterName = 'reference' | 'module' | 'stdio' | 'http';
+
+export interface ImplementationOptions {
+  impl?: 'reference';
+  module?: string;
+  stdio?: string;
+  http?: string;
+  manifest?: string;
+  timeoutMs?: number;
+  concurrency?: number;
+}
+
+/** node:util parseArgs options for choosing the implementation. */
+export const IMPLEMENTATION_OPTIONS = {
+  impl: { type: 'string' },
+  module: { type: 'string' },
+  stdio: { type: 'string' },
+  http: { type: 'string' },
+  manifest: { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
+
+export interface OpenedImplementation {
+  impl: Implementation;
+  manifest: Manifest;
+  adapter: AdapterName;
+  target: string;
+}
+
+export function readManifest(file: string): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`cannot read the manifest ${file}: ${(e as Error).message}`);
+  }
+  return checkManifest(value, file);
+}
+
+export function checkManifest(value: unknown, from: string): Manifest {
+  const valid = validators.manifest();
+  if (!valid(value)) throw new UsageError(`the manifest from ${from} is not valid: ${formatErrors(valid.errors).join('; ')}`);
+  return value as Manifest;
+}
+
+export async function openImplementation(o: ImplementationOptions): Promise<OpenedImplementation> {
+  const chosen = (['module', 'stdio', 'http'] as const).filter((k) => o[k] !== undefined);
+  if (o.impl !== undefined && o.impl !== 'reference') throw new UsageError(`--impl takes only "reference", not ${JSON.stringify(o.impl)}`);
+  if (chosen.length + (o.impl !== undefined ? 1 : 0) > 1) {
+    throw new UsageError(`choose one implementation, not ${[...(o.impl ? ['--impl'] : []), ...chosen.map((k) => `--${k}`)].join(' and ')}`);
+  }
+  const given = o.manifest !== undefined ? readManifest(o.manifest) : undefined;
+  const timeoutMs = o.timeoutMs ?? 5000;
+  const which = chosen[0];
+  if (which === undefined) {
+    const impl = referenceImplementation(given);
+    return { impl, manifest: await impl.describe(), adapter: 'reference', target: 'reference' };
+  }
+  if (which === 'module') {
+    const path = o.module!;
+    let impl: Implementation;
+    try {
+      impl = await openModule(path, given);
+    } catch (e) {
+      throw new UsageError(`cannot load the module ${path}: ${(e as Error).message}`);
+    }
+    let manifest: Manifest;
+    try {
+      manifest = await impl.describe();
+    } catch (e) {
+      throw new UsageError(`${path}: describe() failed: ${(e as Error).message}`);
+    }
+    return { impl, manifest: given ?? checkManifest(manifest, `${path} describe()`), adapter: 'module', target: resolve(path) };
+  }
+  if (which === 'stdio') {
+    const command = o.stdio!;
+    if (command.trim() === '') throw new UsageError('--stdio needs a command');
+    try {
+      const { impl, manifest } = await openStdio({ command, ...(given ? { manifest: given } : {}), timeoutMs });
+      try {
+        return { impl, manifest: given ?? checkManifest(manifest, `the describe answer of ${JSON.stringify(command)}`), adapter: 'stdio', target: command };
+      } catch (e) {
+        await impl.close();
+        throw e;
+      }
+    } catch (e) {
+      if (e instanceof StdioStartError) throw new UsageError(`cannot start ${JSON.stringify(command)}: ${e.message}`);
+      throw e;
+    }
+  }
+  const base = o.http!;
+  try {
+    const url = new URL(base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new UsageError(`--http needs an http:// or https:// URL, not ${JSON.stringify(base)}`);
+  }
+  try {
+    const { impl, manifest } = await openHttp({ base, concurrency: o.concurrency ?? 4, timeoutMs, ...(given ? { manifest: given } : {}) });
+    try {
+      return { impl, manifest: given ?? checkManifest(manifest, `GET ${base}/describe`), adapter: 'http', target: base };
+    } catch (e) {
+      await impl.close();
+      throw e;
+    }
+  } catch (e) {
+    if (e instanceof HttpStartError) throw new UsageError(`cannot reach ${base}: ${e.message}`);
+    throw e;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The runner: golden cases (and properties) against one implementation, into
+ * a Report. A misbehaving implementation never ends the run: every adapter
+ * failure is an Outcome, and anything that still throws becomes that case's
+ * `error`.
+ */
+import { judge, skipReason } from '../judge.js';
+import { summarize } from '../types.js';
+import type { CaseResult, GoldenCase, Implementation, Manifest, Report, Verdict } from '../types.js';
+import { KIT_VERSION, SPEC_VERSION } from '../version.js';
+import { idMatcher, inShard, mayMatchProperties } from './filter.js';
+
+export interface RunOptions {
+  cases: GoldenCase[];
+  impl: Implementation;
+  manifest: Manifest;
+  timeoutMs: number;
+  concurrency: number;
+  /** Runs per property; 0 runs none. */
+  properties: number;
+  seed: number;
+  saveCounterexamples?: string;
+  filter?: string;
+  /** 1-based: shard 1/3 is the first of three. Properties run in shard 1 only. */
+  shard?: { index: number; total: number };
+  onProgress?: (done: number, total: number, current: string) => void;
+  /** The command that reruns one case; defaults to the reference run. */
+  rerun?: (id: string) => string;
+  /** Recorded in report.run. */
+  adapter?: 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
+  target?: string;
+}
+
+export function defaultRerun(id: string): string {
+  return `npx ctxconform run --filter '${id}'`;
+}
+
+function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<{ verdict: Verdict; stderr?: string; ms: number }> {
+  const why = skipReason(c, manifest);
+  if (why !== undefined) return { verdict: { status: 'skip', message: why }, ms: 0 };
+  const t0 = performance.now();
+  try {
+    const outcome = await impl.assemble(c.request, { timeoutMs });
+    const ms = performance.now() - t0;
+    const verdict = judge(c, outcome, manifest);
+    return { verdict, ms, ...(outcome.stderr ? { stderr: outcome.stderr } : {}) };
+  } catch (e) {
+    return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}` }, ms: performance.now() - t0 };
+  }
+}
+
+function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; ms: number }, rerun: (id: string) => string): CaseResult {
+  const v = r.verdict;
+  const out: CaseResult = {
+    id: c.id,
+    kind: 'case',
+    status: v.status,
+    requirements: c.requirements,
+    description: c.description,
+    tags: c.tags,
+    duration_ms: Math.round(r.ms * 1000) / 1000,
+  };
+  if (v.status !== 'pass') out.message = v.message && v.message !== '' ? v.message : v.status;
+  if (v.status !== 'pass' && v.status !== 'skip') {
+    if (v.expected !== undefined) out.expected = v.expected;
+    if (v.actual !== undefined) out.actual = v.actual;
+    out.request = c.request;
+    out.rerun = rerun(c.id);
+  }
+  if (r.stderr && v.status !== 'pass' && v.status !== 'skip') out.stderr = r.stderr;
+  return out;
+}
+
+export async function runSuite(o: RunOptions): Promise<Report> {
+  const started = new Date();
+  const t0 = performance.now();
+  const rerun = o.rerun ?? defaultRerun;
+  const matches = idMatcher(o.filter);
+  const cases = inShard(o.cases.filter((c) => matches(c.id)).sort(byId), o.shard);
+  const withProperties = o.properties > 0 && mayMatchProperties(o.filter) && (!o.shard || o.shard.index === 1);
+  const total = cases.length + (withProperties ? 1 : 0);
+
+  const results: CaseResult[] = new Array(cases.length);
+  let done = 0;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < cases.length) {
+      const i = next++;
+      const c = cases[i]!;
+      o.onProgress?.(done, total, c.id);
+      results[i] = toResult(c, await runCase(c, o.impl, o.manifest, o.timeoutMs), rerun);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, cases.length)) }, worker));
+
+  let props: CaseResult[] = [];
+  if (withProperties) {
+    o.onProgress?.(done, total, `properties (${o.properties} runs each)`);
+    const { runProperties } = await import('../properties/index.js');
+    props = (
+      await runProperties(o.impl, o.manifest, {
+        runs: o.properties,
+        seed: o.seed,
+        timeoutMs: o.timeoutMs,
+        ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
+      })
+    )
+      .filter((p: CaseResult) => matches(p.id))
+      .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
+      .sort(byId);
+    done++;
+  }
+  o.onProgress?.(done, total, '');
+
+  const all = [...results, ...props];
+  return {
+    kit: { name: 'ctxconform', version: KIT_VERSION, spec: SPEC_VERSION },
+    implementation: o.manifest,
+    run: {
+      ...(o.adapter ? { adapter: o.adapter } : {}),
+      ...(o.target ? { target: o.target } : {}),
+      seed: o.seed,
+      properties_runs: withProperties ? o.properties : 0,
+      shard: o.shard ? `${o.shard.index}/${o.shard.total}` : null,
+      filter: o.filter ?? null,
+      started_at: started.toISOString(),
+      duration_ms: Math.round(performance.now() - t0),
+    },
+    summary: summarize(all),
+    cases: all,
+  };
+}
