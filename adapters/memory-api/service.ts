@@ -1,0 +1,83 @@
+/**
+ * The three memory-api calls ctxconform makes — ingest, hydrate, assemble-context —
+ * each checked for the shape the adapter needs and recorded for the report.
+ * The full contract checks live in conformance/contract/.
+ */
+import type { Block } from '../../reference/types.js';
+import type { Outcome } from '../../conformance/types.js';
+import type { CallRecord, JsonClient } from './http.js';
+import type { AssembleContextRequest, DurableMemoryObject, IngestRequest, IngestResult, MemoryRef, Scope, WorkingContext } from './wire.js';
+import { refKey } from './wire.js';
+import { toEpisode, type Ingested } from './translate.js';
+
+export type Step<T> = { ok: true; value: T } | { ok: false; outcome: Outcome };
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isRef(x: unknown): x is MemoryRef {
+  return isObject(x) && typeof x.id === 'string' && typeof x.type === 'string';
+}
+
+export class MemoryService {
+  constructor(private readonly client: JsonClient) {}
+
+  /**
+   * Ingest every block into `scope` and wait for indexing. The contract's
+   * ingest returns refs, not job ids, so there is nothing to poll: the wait is
+   * `consistency: "indexed"`, and assemble-context is asked for strong consistency.
+   */
+  async ingest(scope: Scope, blocks: readonly Block[], deadline: number, calls: CallRecord[]): Promise<Step<Ingested>> {
+    const ing: Ingested = { scope, refByBlock: new Map(), blockByRef: new Map() };
+    // The contract requires at least one episode; an empty request has nothing to write.
+    if (blocks.length === 0) return { ok: true, value: ing };
+    const body: IngestRequest = { scope, episodes: blocks.map(toEpisode), consistency: 'indexed' };
+    const r = await this.client.call('ingest', { method: 'POST', path: '/v0/ingest', body }, deadline);
+    calls.push(r.record);
+    if (!r.ok) return r;
+    const results = isObject(r.body) ? r.body.results : undefined;
+    if (!Array.isArray(results) || results.length !== blocks.length) {
+      return { ok: false, outcome: { kind: 'protocol', message: `ingest: expected results[] with one entry per episode (${blocks.length})`, raw: JSON.stringify(r.body).slice(0, 2000) } };
+    }
+    for (const [i, b] of blocks.entries()) {
+      const res = results[i] as Partial<IngestResult> | undefined;
+      if (!isObject(res) || !isRef(res.ref)) return { ok: false, outcome: { kind: 'protocol', message: `ingest: results[${i}] has no ref`, raw: JSON.stringify(res) } };
+      if (res.status === 'rejected') {
+        const code = res.error?.code ?? 'rejected';
+        return { ok: false, outcome: { kind: 'error', code, message: `ingest rejected block ${b.block_id}: ${res.error?.message ?? ''}`, value: r.body } };
+      }
+      ing.refByBlock.set(b.block_id, res.ref);
+      ing.blockByRef.set(refKey(res.ref), b);
+    }
+    return { ok: true, value: ing };
+  }
+
+  /** The service's own status of each ingested memory (ingest cannot set one; the service decides). */
+  async statuses(ing: Ingested, deadline: number, calls: CallRecord[]): Promise<Step<Map<string, string>>> {
+    const out = new Map<string, string>();
+    const refs = [...ing.refByBlock.values()];
+    if (refs.length === 0) return { ok: true, value: out };
+    const r = await this.client.call('hydrate', { method: 'POST', path: '/v0/hydrate', body: { scope: ing.scope, refs } }, deadline);
+    calls.push(r.record);
+    if (!r.ok) return r;
+    const objects = isObject(r.body) ? r.body.objects : undefined;
+    if (!Array.isArray(objects)) return { ok: false, outcome: { kind: 'protocol', message: 'hydrate: no objects[]', raw: JSON.stringify(r.body).slice(0, 2000) } };
+    for (const o of objects as Partial<DurableMemoryObject>[]) {
+      if (isObject(o) && typeof o.id === 'string' && typeof o.status === 'string') out.set(refKey({ id: o.id, type: o.type }), o.status);
+    }
+    return { ok: true, value: out };
+  }
+
+  /** One assemble-context call; the value is the whole answer body, whose `context` is a WorkingContext. */
+  async assemble(body: AssembleContextRequest, deadline: number, calls: CallRecord[]): Promise<Step<{ body: unknown; context: WorkingContext }>> {
+    const r = await this.client.call('assemble-context', { method: 'POST', path: '/v0/assemble-context', body }, deadline);
+    calls.push(r.record);
+    if (!r.ok) return r;
+    const context = isObject(r.body) ? r.body.context : undefined;
+    if (!isObject(context) || !Array.isArray(context.segments)) {
+      return { ok: false, outcome: { kind: 'protocol', message: 'assemble-context: the answer has no context.segments[]', raw: JSON.stringify(r.body).slice(0, 2000) } };
+    }
+    return { ok: true, value: { body: r.body, context: context as unknown as WorkingContext } };
+  }
+}
