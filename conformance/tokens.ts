@@ -1,0 +1,98 @@
+/**
+ * The token estimate (SPEC NUM-2: code points / 4) against real tokenizers.
+ * Information only (SPEC section 12): budgets are enforced with the estimate,
+ * and this shows how far that estimate is from what a model would count.
+ * The tokenizers' ranks ship inside gpt-tokenizer: nothing is downloaded.
+ */
+import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { assemble, CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
+import type { GoldenCase } from './types.js';
+
+// Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+export const ENCODINGS = {
+  o200k_base: (s: string): number => encodeO200k(s, AS_TEXT).length,
+  cl100k_base: (s: string): number => encodeCl100k(s, AS_TEXT).length,
+} as const;
+export type EncodingName = keyof typeof ENCODINGS;
+
+/** An estimate below this share of the real count is an undercount worth listing. */
+export const UNDERCOUNT_THRESHOLD = 0.9;
+
+export interface TokenRow {
+  id: string;
+  /** The result's `estimated_tokens`: what the budget was enforced with (block contents only, TIER-9). */
+  estimated_tokens: number;
+  /** `estimate_tokens(context)`: the estimator applied to the whole context, headers included. */
+  context_estimate: number;
+  real: Record<EncodingName, number>;
+}
+
+export interface Undercount {
+  id: string;
+  estimated_tokens: number;
+  real: number;
+  ratio: number;
+}
+
+export interface EncodingStats {
+  encoding: EncodingName;
+  contexts: number;
+  /** Ratios estimated_tokens / real tokens. */
+  median: number;
+  p5: number;
+  p95: number;
+  /** The same ratios for the estimator applied to the whole context. */
+  context_median: number;
+  undercounts: Undercount[];
+}
+
+export interface TokenTable {
+  threshold: number;
+  encodings: EncodingStats[];
+  rows: TokenRow[];
+}
+
+/** Nearest-rank percentile of sorted values (p in 0..100): the smallest value with at least p% of values at or below it. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1]!;
+}
+
+export function median(sorted: readonly number[]): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  return n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+}
+
+/** Rows for every case whose reference answer has a non-empty context. */
+export function measureCases(cases: readonly GoldenCase[]): TokenRow[] {
+  const rows: TokenRow[] = [];
+  for (const c of cases) {
+    const r = assemble(c.request, { capabilities: CAPABILITIES });
+    if (isErrorAnswer(r) || r.context === '') continue;
+    rows.push({
+      id: c.id,
+      estimated_tokens: r.estimated_tokens,
+      context_estimate: estimateTokens(r.context),
+      real: { o200k_base: ENCODINGS.o200k_base(r.context), cl100k_base: ENCODINGS.cl100k_base(r.context) },
+    });
+  }
+  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export function tokenTable(rows: readonly TokenRow[], threshold = UNDERCOUNT_THRESHOLD): TokenTable {
+  const encodings = (Object.keys(ENCODINGS) as EncodingName[]).map((encoding): EncodingStats => {
+    const ratios = rows.map((r) => r.estimated_tokens / r.real[encoding]).sort((a, b) => a - b);
+    const whole = rows.map((r) => r.context_estimate / r.real[encoding]).sort((a, b) => a - b);
+    const undercounts = rows
+      .filter((r) => r.estimated_tokens < threshold * r.real[encoding])
+      .map((r) => ({ id: r.id, estimated_tokens: r.estimated_tokens, real: r.real[encoding], ratio: r.estimated_tokens / r.real[encoding] }))
+      .sort((a, b) => a.ratio - b.ratio || (a.id < b.id ? -1 : 1));
+    return { encoding, contexts: rows.length, median: median(ratios), p5: percentile(ratios, 5), p95: percentile(ratios, 95), context_median: median(whole), undercounts };
+  });
+  return { threshold, encodings, rows: [...rows] };
+}

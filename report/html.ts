@@ -1,0 +1,303 @@
+/**
+ * One self-contained HTML file. Readable without JavaScript; the inline
+ * script only adds the status and area filters. The Content-Security-Policy
+ * allows nothing but this file's own style and script (by hash), so even a
+ * string that escaped the escaping could not load or run anything.
+ */
+import { createHash } from 'node:crypto';
+import type { CaseResult, Report, Status } from '../conformance/types.js';
+import { STATUSES } from '../conformance/types.js';
+import type { TokenTable } from '../conformance/tokens.js';
+import { areaOf, byArea, clip, coverage, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
+import { diffable, sideBySide } from './textdiff.js';
+import type { Piece } from './textdiff.js';
+
+export interface HtmlOptions {
+  /** The `ctxconform tokens --json` table, shown as its own section. */
+  tokens?: TokenTable;
+}
+
+const MAX_VALUE = 50_000;
+const MAX_MESSAGE = 400;
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Report text as HTML text or attribute value: escaped, terminal escapes removed, control characters made visible. */
+export function h(s: string): string {
+  return visible(s).replace(/[&<>"']/g, (ch) => ESC[ch]!);
+}
+
+/** Terminal escapes removed and control characters shown as `\uXXXX`. */
+function visible(s: string): string {
+  return stripAnsi(s).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** JSON for a `<script type="application/json">` block: no `<`, `>` or `&` can end the element or open a comment. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
+
+const STYLE = `
+:root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--timeout:#bc4c00;--crash:#a40e26;--skip:#6e7781;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--del:#ffebe9;--ins:#dafbe1;--delm:#ff818266;--insm:#4ac26b66}
+*{box-sizing:border-box}
+body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px}
+h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:16px 0 6px}
+.verdict{font-size:16px;font-weight:600;padding:10px 14px;border-radius:6px;color:#fff;margin:8px 0}
+.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0;color:var(--muted)}dl.meta dt{font-weight:600}dl.meta dd{margin:0}
+table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+.st{display:inline-block;border-radius:10px;padding:0 8px;color:#fff;font-size:12px;font-weight:600}
+.st.pass{background:var(--pass)}.st.fail{background:var(--fail)}.st.error{background:var(--error)}.st.timeout{background:var(--timeout)}.st.crash{background:var(--crash)}.st.skip{background:var(--skip)}
+.chip{display:inline-block;border-radius:4px;padding:0 5px;margin:1px;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;border-left:4px solid var(--skip);background:#f6f8fa;color:var(--fg);text-decoration:none}
+.chip.pass{border-color:var(--pass)}.chip.fail{border-color:var(--fail)}.chip.error{border-color:var(--error)}.chip.timeout{border-color:var(--timeout)}.chip.crash{border-color:var(--crash)}
+code,pre,.id{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
+pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
+.msg{white-space:pre-wrap;word-break:break-word}
+#filters{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:8px 0}#filters .group{display:flex;flex-wrap:wrap;gap:4px;align-items:center}
+#filters button{font:inherit;font-size:12px;border:1px solid var(--line);background:#f6f8fa;border-radius:12px;padding:1px 10px;cursor:pointer}
+#filters button[aria-pressed=true]{background:var(--fg);color:#fff;border-color:var(--fg)}
+section.failure{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;padding:4px 12px 10px;margin:12px 0}
+section.failure.error,section.failure.crash{border-left-color:var(--error)}section.failure.timeout{border-left-color:var(--timeout)}
+table.diff{width:100%;table-layout:fixed;font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
+table.diff td{white-space:pre-wrap;word-break:break-all;border:0;border-right:1px solid var(--line);padding:0 6px}
+table.diff td.del{background:var(--del)}table.diff td.ins{background:var(--ins)}table.diff td.gap{background:#f6f8fa}
+table.diff td.del mark{background:var(--delm)}table.diff td.ins mark{background:var(--insm)}mark{color:inherit}
+.muted{color:var(--muted)}.known{font-size:12px;color:var(--muted);font-weight:normal}
+`;
+
+// Progressive enhancement only: without it every row and every failure is shown.
+const SCRIPT = `
+(function () {
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var bar = document.getElementById('filters');
+  var items = Array.prototype.slice.call(document.querySelectorAll('[data-status][data-area]'));
+  var rows = Array.prototype.slice.call(document.querySelectorAll('#results tbody tr'));
+  var shown = document.getElementById('shown');
+  var state = { status: '', area: '' };
+  function apply() {
+    var n = 0;
+    items.forEach(function (el) {
+      var ok = (!state.status || el.getAttribute('data-status') === state.status) && (!state.area || el.getAttribute('data-area') === state.area);
+      el.hidden = !ok;
+      if (ok && el.tagName === 'TR') n++;
+    });
+    shown.textContent = n + ' of ' + rows.length + ' shown';
+  }
+  function group(label, key, values) {
+    var g = document.createElement('div');
+    g.className = 'group';
+    g.setAttribute('role', 'group');
+    g.setAttribute('aria-label', label);
+    var title = document.createElement('span');
+    title.textContent = label + ':';
+    g.appendChild(title);
+    var buttons = [];
+    [''].concat(values.map(function (v) { return v.value; })).forEach(function (v, i) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.setAttribute('data-filter-' + key, v);
+      b.setAttribute('aria-pressed', v === '' ? 'true' : 'false');
+      b.textContent = v === '' ? 'all' : values[i - 1].value + ' (' + values[i - 1].count + ')';
+      b.addEventListener('click', function () {
+        state[key] = v;
+        buttons.forEach(function (o) { o.setAttribute('aria-pressed', o === b ? 'true' : 'false'); });
+        apply();
+      });
+      buttons.push(b);
+      g.appendChild(b);
+    });
+    bar.appendChild(g);
+  }
+  group('status', 'status', data.statuses);
+  group('area', 'area', data.areas);
+  bar.hidden = false;
+  apply();
+})();
+`;
+
+function status(s: Status): string {
+  return `<span class="st ${s}">${s}</span>`;
+}
+
+function pieces(ps: Piece[] | null): string {
+  if (!ps) return '';
+  return ps.map((p) => (p.changed ? `<mark>${h(p.text)}</mark>` : h(p.text))).join('');
+}
+
+/** Expected and actual side by side, differing lines shaded and differing characters marked. */
+function diffTable(expected: unknown, actual: unknown): string {
+  const rows = sideBySide(clip(diffable(expected), MAX_VALUE), clip(diffable(actual), MAX_VALUE));
+  const body = rows
+    .map((r) =>
+      r.kind === 'same'
+        ? `<tr><td>${h(r.left)}</td><td>${h(r.right)}</td></tr>`
+        : `<tr><td class="${r.left ? 'del' : 'gap'}">${pieces(r.left)}</td><td class="${r.right ? 'ins' : 'gap'}">${pieces(r.right)}</td></tr>`,
+    )
+    .join('\n');
+  return `<table class="diff"><thead><tr><th>expected</th><th>actual</th></tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+function failureSection(c: CaseResult, index: number, known: boolean): string {
+  const out: string[] = [];
+  out.push(`<section class="failure ${c.status}" id="f-${index}" data-status="${c.status}" data-area="${h(areaOf(c.id))}">`);
+  out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${known ? ' <span class="known">known failure (baseline)</span>' : ''}</h3>`);
+  if (c.requirements.length > 0) out.push(`<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}</p>`);
+  if (c.description) out.push(`<p class="muted">${h(c.description)}</p>`);
+  if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
+  if (c.rerun) out.push(`<p>Rerun: <code>${h(c.rerun)}</code></p>`);
+  if (c.seed !== undefined) out.push(`<p>Seed <code>${c.seed}</code>${c.path ? `, path <code>${h(c.path)}</code>` : ''}</p>`);
+  if (c.expected !== undefined && c.actual !== undefined) out.push(diffTable(c.expected, c.actual));
+  else if (c.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clip(show(c.actual), MAX_VALUE))}</pre>`);
+  else if (c.expected !== undefined) out.push(`<p>Expected:</p><pre>${h(clip(show(c.expected), MAX_VALUE))}</pre>`);
+  if (c.counterexample !== undefined) out.push(`<details><summary>counterexample</summary><pre>${h(clip(show(c.counterexample), MAX_VALUE))}</pre></details>`);
+  if (c.request !== undefined) out.push(`<details><summary>request</summary><pre>${h(clip(show(c.request), MAX_VALUE))}</pre></details>`);
+  if (c.stderr) out.push(`<details><summary>stderr</summary><pre>${h(clip(c.stderr, MAX_VALUE))}</pre></details>`);
+  out.push('</section>');
+  return out.join('\n');
+}
+
+function tokensSection(t: TokenTable): string {
+  const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+  const out: string[] = ['<h2 id="tokens">Estimate vs real tokens</h2>'];
+  out.push(
+    `<p class="muted">Ratio of the result's <code>estimated_tokens</code> (code points / 4, block contents only) to the real token count of the context, over ${t.rows.length} non-empty reference contexts. Information only: budgets are enforced with the estimate.</p>`,
+  );
+  out.push('<table><thead><tr><th>encoding</th><th>contexts</th><th>median</th><th>p5</th><th>p95</th><th>median, whole context estimated</th><th>undercounts</th></tr></thead><tbody>');
+  for (const e of t.encodings) {
+    out.push(`<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${fmt(e.median)}</td><td class="n">${fmt(e.p5)}</td><td class="n">${fmt(e.p95)}</td><td class="n">${fmt(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`);
+  }
+  out.push('</tbody></table>');
+  for (const e of t.encodings) {
+    if (e.undercounts.length === 0) continue;
+    out.push(`<details><summary>${h(e.encoding)}: ${e.undercounts.length} cases where the estimate is below ${Math.round(t.threshold * 100)}% of the real count</summary>`);
+    out.push('<table><thead><tr><th>case</th><th>estimate</th><th>real</th><th>ratio</th></tr></thead><tbody>');
+    for (const u of e.undercounts) out.push(`<tr><td class="id">${h(u.id)}</td><td class="n">${u.estimated_tokens}</td><td class="n">${u.real}</td><td class="n">${fmt(u.ratio)}</td></tr>`);
+    out.push('</tbody></table></details>');
+  }
+  return out.join('\n');
+}
+
+export function renderHtml(report: Report, options: HtmlOptions = {}): string {
+  const v = verdict(report);
+  const known = new Set(v.known.map((c) => c.id));
+  const impl = report.implementation;
+  const s = report.summary;
+  const areas = byArea(report.cases);
+  const failingIndex = new Map<CaseResult, number>();
+  report.cases.forEach((c, i) => {
+    if (isFailing(c)) failingIndex.set(c, i);
+  });
+  const data = {
+    statuses: STATUSES.filter((k) => s[k] > 0).map((k) => ({ value: k, count: s[k] })),
+    // The same escaping as the data-area attributes, so the script compares like with like.
+    areas: [...areas].map(([a, cs]) => ({ value: visible(a), count: cs.length })),
+  };
+
+  const body: string[] = [];
+  body.push(`<h1>ctxconform report: ${h(impl.name)} ${h(impl.version)}</h1>`);
+  body.push(`<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict">${h(verdictLine(report))}</div>`);
+  const meta: Array<[string, string | undefined]> = [
+    ['implementation', `${impl.name} ${impl.version}${impl.language ? ` (${impl.language})` : ''}`],
+    ['profiles', impl.profiles.join(', ') || 'none'],
+    ['capabilities', impl.capabilities.join(', ') || 'none'],
+    ['kit', `${report.kit.name} ${report.kit.version}, spec ${report.kit.spec}`],
+    ['adapter', report.run?.adapter && `${report.run.adapter}${report.run.target ? `: ${report.run.target}` : ''}`],
+    ['seed', report.run?.seed?.toString()],
+    ['shard', report.run?.shard ?? undefined],
+    ['filter', report.run?.filter ?? undefined],
+    ['started', report.run?.started_at],
+    ['duration', report.run?.duration_ms !== undefined ? `${(report.run.duration_ms / 1000).toFixed(1)} s` : undefined],
+    ['baseline', report.baseline && `${report.baseline.file}: ${report.baseline.known.length} known, ${report.baseline.stale.length} stale`],
+  ];
+  body.push(`<dl class="meta">${meta.filter(([, x]) => x !== undefined).map(([k, x]) => `<dt>${k}</dt><dd>${h(x!)}</dd>`).join('')}</dl>`);
+
+  body.push('<h2 id="counts">Counts</h2>');
+  body.push(
+    `<table id="counts-table"><thead><tr>${STATUSES.map((k) => `<th>${status(k)}</th>`).join('')}<th>total</th><th>score</th></tr></thead><tbody><tr>${STATUSES.map((k) => `<td class="n" data-count="${k}">${s[k]}</td>`).join('')}<td class="n">${s.total}</td><td class="n" id="score">${percent(score(report))}</td></tr></tbody></table>`,
+  );
+
+  body.push('<h2 id="areas">By area</h2>');
+  body.push('<table><thead><tr><th>area</th><th>cases</th><th>pass</th><th>fail</th><th>error/timeout/crash</th><th>skip</th><th>score</th></tr></thead><tbody>');
+  for (const [area, cs] of areas) {
+    const n = (k: Status): number => cs.filter((c) => c.status === k).length;
+    const ran = cs.length - n('skip');
+    body.push(`<tr><td>${h(area)}</td><td class="n">${cs.length}</td><td class="n">${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('error') + n('timeout') + n('crash')}</td><td class="n">${n('skip')}</td><td class="n">${percent(ran > 0 ? n('pass') / ran : undefined)}</td></tr>`);
+  }
+  body.push('</tbody></table>');
+
+  if (v.stale.length > 0) {
+    body.push('<h2 id="stale">Stale baseline expectations</h2>');
+    body.push(`<p>These cases now pass; remove them from <code>${h(report.baseline?.file ?? 'the baseline')}</code> (the baseline may only shrink):</p>`);
+    body.push(`<ul>${v.stale.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul>`);
+  }
+
+  body.push('<h2 id="cases">Cases</h2>');
+  body.push('<div id="filters" hidden></div><p class="muted" id="shown"></p>');
+  body.push('<table id="results"><thead><tr><th>status</th><th>case</th><th>requirements</th><th>message</th><th>ms</th></tr></thead><tbody>');
+  report.cases.forEach((c) => {
+    const i = failingIndex.get(c);
+    const id = i !== undefined ? `<a class="id" href="#f-${i}">${h(c.id)}</a>` : `<span class="id">${h(c.id)}</span>`;
+    const msg = c.message ? h(clip(c.message, MAX_MESSAGE)) : '';
+    body.push(`<tr data-status="${c.status}" data-area="${h(areaOf(c.id))}"><td>${status(c.status)}${known.has(c.id) ? ' <span class="known">known</span>' : ''}</td><td>${id}</td><td>${h(c.requirements.join(', '))}</td><td class="msg">${msg}</td><td class="n">${c.duration_ms.toFixed(1)}</td></tr>`);
+  });
+  body.push('</tbody></table>');
+
+  const failing = report.cases.filter(isFailing);
+  body.push(`<h2 id="failures">Failures (${failing.length})</h2>`);
+  if (failing.length === 0) body.push('<p>None.</p>');
+  for (const c of failing) body.push(failureSection(c, failingIndex.get(c)!, known.has(c.id)));
+
+  body.push('<h2 id="coverage">Requirement coverage</h2>');
+  body.push('<p class="muted">Each SPEC requirement id with the cases that test it, coloured by their status in this run.</p>');
+  body.push('<table id="coverage-matrix"><thead><tr><th>requirement</th><th>pass</th><th>of</th><th>cases</th></tr></thead><tbody>');
+  for (const [req, cs] of coverage(report.cases)) {
+    const chips = cs
+      .map((c) => {
+        const i = failingIndex.get(c);
+        const inner = h(c.id);
+        return i !== undefined ? `<a class="chip ${c.status}" href="#f-${i}" title="${c.status}">${inner}</a>` : `<span class="chip ${c.status}" title="${c.status}">${inner}</span>`;
+      })
+      .join(' ');
+    body.push(`<tr><td><code>${h(req)}</code></td><td class="n">${cs.filter((c) => c.status === 'pass').length}</td><td class="n">${cs.length}</td><td>${chips}</td></tr>`);
+  }
+  body.push('</tbody></table>');
+
+  if (options.tokens) body.push(tokensSection(options.tokens));
+
+  body.push(`<p class="muted">Generated by ${h(report.kit.name)} ${h(report.kit.version)} from the JSON report.</p>`);
+
+  const csp = [
+    "default-src 'none'",
+    `style-src 'sha256-${sha256(STYLE)}'`,
+    `script-src 'sha256-${sha256(SCRIPT)}'`,
+    "img-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>ctxconform: ${h(impl.name)} ${h(impl.version)}: ${v.passed ? 'PASS' : 'FAIL'}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    ...body,
+    `<script type="application/json" id="report-data">${scriptJson(data)}</script>`,
+    `<script>${SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,131 @@
+/**
+ * JUnit XML: one testsuite per case area, one testcase per case. The shape
+ * GitLab, Jenkins and the GitHub test-report actions all read.
+ */
+import type { CaseResult, Report } from '../conformance/types.js';
+import { byArea, clip, show, verdict } from './text.js';
+import { xmlAttr, xmlText } from './xml.js';
+
+// Big answers (a whole context) stay readable in CI viewers and keep the file small.
+const MAX_VALUE = 20_000;
+const MAX_MESSAGE = 2_000;
+
+const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
+
+function attrs(a: Record<string, string | number | undefined>): string {
+  return Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` ${k}="${xmlAttr(String(v))}"`)
+    .join('');
+}
+
+function counts(cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number; time: string } {
+  let failures = 0;
+  let errors = 0;
+  let skipped = 0;
+  let ms = 0;
+  for (const c of cases) {
+    if (c.status === 'fail') failures++;
+    else if (c.status === 'error' || c.status === 'timeout' || c.status === 'crash') errors++;
+    else if (c.status === 'skip') skipped++;
+    ms += c.duration_ms;
+  }
+  return { tests: cases.length, failures, errors, skipped, time: seconds(ms) };
+}
+
+/** `expiry/boundary-equal` -> classname `expiry`, name `boundary-equal`; deeper ids keep their path in the classname. */
+export function junitNames(id: string): { classname: string; name: string } {
+  const i = id.lastIndexOf('/');
+  return i < 0 ? { classname: id, name: id } : { classname: id.slice(0, i).replaceAll('/', '.'), name: id.slice(i + 1) };
+}
+
+function detail(c: CaseResult, known: boolean): string {
+  const lines: string[] = [];
+  if (known) lines.push('known failure: expected by the baseline');
+  if (c.message) lines.push(c.message);
+  if (c.requirements.length > 0) lines.push(`requirements: ${c.requirements.join(', ')}`);
+  if (c.expected !== undefined) lines.push(`expected:\n${clip(show(c.expected), MAX_VALUE)}`);
+  if (c.actual !== undefined) lines.push(`actual:\n${clip(show(c.actual), MAX_VALUE)}`);
+  if (c.seed !== undefined) lines.push(`seed: ${c.seed}${c.path ? `, path: ${c.path}` : ''}`);
+  if (c.counterexample !== undefined) lines.push(`counterexample:\n${clip(show(c.counterexample), MAX_VALUE)}`);
+  if (c.rerun) lines.push(`rerun: ${c.rerun}`);
+  return lines.join('\n');
+}
+
+function testcase(c: CaseResult, known: boolean): string {
+  const { classname, name } = junitNames(c.id);
+  const open = `    <testcase${attrs({ classname, name, time: seconds(c.duration_ms) })}`;
+  const body: string[] = [];
+  const message = clip((known ? '[known failure] ' : '') + (c.message ?? c.status), MAX_MESSAGE);
+  if (c.status === 'fail') {
+    body.push(`      <failure${attrs({ message, type: 'fail' })}>${xmlText(detail(c, known))}</failure>`);
+  } else if (c.status === 'error' || c.status === 'timeout' || c.status === 'crash') {
+    body.push(`      <error${attrs({ message, type: c.status })}>${xmlText(detail(c, known))}</error>`);
+  } else if (c.status === 'skip') {
+    body.push(`      <skipped${attrs({ message: clip(c.message ?? 'skipped', MAX_MESSAGE) })}/>`);
+  }
+  if (c.stderr) body.push(`      <system-err>${xmlText(clip(c.stderr, MAX_VALUE))}</system-err>`);
+  return body.length === 0 ? `${open}/>` : `${open}>\n${body.join('\n')}\n    </testcase>`;
+}
+
+export function renderJunit(report: Report): string {
+  const v = verdict(report);
+  const knownIds = new Set(v.known.map((c) => c.id));
+  const impl = report.implementation;
+  const properties: Record<string, string | undefined> = {
+    implementation: `${impl.name} ${impl.version}`,
+    language: impl.language,
+    profiles: impl.profiles.join(','),
+    capabilities: impl.capabilities.join(','),
+    kit: `${report.kit.name} ${report.kit.version}`,
+    spec: report.kit.spec,
+    adapter: report.run?.adapter,
+    target: report.run?.target,
+    seed: report.run?.seed?.toString(),
+    shard: report.run?.shard ?? undefined,
+    filter: report.run?.filter ?? undefined,
+    baseline: report.baseline?.file,
+    stale_baseline_ids: report.baseline && report.baseline.stale.length > 0 ? report.baseline.stale.join(',') : undefined,
+  };
+  const props = Object.entries(properties)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `      <property${attrs({ name, value })}/>`)
+    .join('\n');
+  const suites: string[] = [];
+  for (const [area, cases] of byArea(report.cases)) {
+    const k = counts(cases);
+    suites.push(
+      [
+        `  <testsuite${attrs({ name: area, ...k, timestamp: report.run?.started_at })}>`,
+        `    <properties>\n${props}\n    </properties>`,
+        ...cases.map((c) => testcase(c, knownIds.has(c.id))),
+        '  </testsuite>',
+      ].join('\n'),
+    );
+  }
+  // A stale expectation fails the run without any case failing: give CI viewers a failing testcase to show for it.
+  if (v.stale.length > 0) {
+    const file = report.baseline?.file ?? 'the baseline';
+    suites.push(
+      [
+        `  <testsuite${attrs({ name: 'baseline', tests: v.stale.length, failures: v.stale.length, errors: 0, skipped: 0, time: '0.000' })}>`,
+        ...v.stale.map(
+          (id) =>
+            `    <testcase${attrs({ classname: 'baseline.stale', name: id, time: '0.000' })}>\n      <failure${attrs({ message: `stale expectation: ${id} now passes; remove it from ${file}`, type: 'stale' })}/>\n    </testcase>`,
+        ),
+        '  </testsuite>',
+      ].join('\n'),
+    );
+  }
+  const total = counts(report.cases);
+  total.tests += v.stale.length;
+  total.failures += v.stale.length;
+  const name = `ctxconform ${report.kit.version}: ${impl.name} ${impl.version}`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attrs({ name, ...total })}>`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

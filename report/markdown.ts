@@ -1,0 +1,146 @@
+/**
+ * Markdown for a CI step summary ($GITHUB_STEP_SUMMARY, a GitLab MR note).
+ * Every string from a case or an answer goes through `md` (inline text),
+ * `cell` (table cells) or `fenced` (code blocks), so none of it can open a
+ * link, an HTML tag, a table column or a code span.
+ */
+import type { CaseResult, Report, Status } from '../conformance/types.js';
+import { STATUSES } from '../conformance/types.js';
+import { byArea, clip, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
+
+// GitHub caps a step summary at 1 MiB: list this many failures in full, then count the rest.
+const MAX_FAILURES = 50;
+const MAX_VALUE = 4_000;
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+/**
+ * Inline user text: HTML characters as entities, the Markdown characters that
+ * open emphasis, code, links, tables, strikethrough or math backslash-escaped,
+ * and a leading character that would start a block (heading, list, quote) too.
+ */
+export function md(s: string): string {
+  return stripAnsi(s)
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/[&<>]/g, (ch) => ENTITIES[ch]!)
+    .replace(/[\\`*_[\]|~$]/g, (ch) => `\\${ch}`)
+    .replace(/^(\s*)([#+=-]|\d+(?=[.)]))/, (_, sp: string, lead: string) => `${sp}${/^\d/.test(lead) ? lead + '\\' : '\\' + lead}`);
+}
+
+/** A table cell: like `md`, with line breaks kept as <br>. */
+export function cell(s: string): string {
+  return stripAnsi(s)
+    .split(/\r\n|\r|\n/)
+    .map(md)
+    .join('<br>');
+}
+
+/** A fenced code block that no content can close early. */
+export function fenced(s: string, info = ''): string {
+  const body = stripAnsi(s).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${info}\n${body}\n${fence}`;
+}
+
+/**
+ * An inline code span whose delimiter is longer than any backtick run inside it.
+ * In a table a pipe ends the cell even inside a code span, so it is escaped there.
+ */
+export function code(s: string, inTable = false): string {
+  let body = stripAnsi(s).replace(/\r\n|\r|\n/g, ' ');
+  if (inTable) body = body.replaceAll('|', '\\|');
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
+  const tick = '`'.repeat(longest + 1);
+  const pad = body.startsWith('`') || body.endsWith('`') || body.length === 0 ? ' ' : '';
+  return `${tick}${pad}${body}${pad}${tick}`;
+}
+
+const ICON: Record<Status, string> = { pass: '✅', fail: '❌', error: '💥', timeout: '⏱️', crash: '☠️', skip: '⏭️' };
+
+function table(head: string[], rows: string[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function failure(c: CaseResult, known: boolean): string {
+  const lines: string[] = [];
+  const reqs = c.requirements.length > 0 ? ` (${c.requirements.map(md).join(', ')})` : '';
+  lines.push(`#### ${ICON[c.status]} ${code(c.id)}: ${c.status}${known ? ' (known, in the baseline)' : ''}${reqs}`);
+  lines.push('');
+  if (c.message) lines.push(cell(clip(c.message, MAX_VALUE)).replaceAll('<br>', '  \n'), '');
+  if (c.rerun) lines.push(`Rerun: ${code(c.rerun)}`, '');
+  if (c.seed !== undefined) lines.push(`Seed: ${code(String(c.seed))}${c.path ? `, path: ${code(c.path)}` : ''}`, '');
+  const blocks: string[] = [];
+  if (c.expected !== undefined) blocks.push('Expected:', '', fenced(clip(show(c.expected), MAX_VALUE)), '');
+  if (c.actual !== undefined) blocks.push('Actual:', '', fenced(clip(show(c.actual), MAX_VALUE)), '');
+  if (c.counterexample !== undefined) blocks.push('Counterexample:', '', fenced(clip(show(c.counterexample), MAX_VALUE)), '');
+  if (c.stderr) blocks.push('stderr:', '', fenced(clip(c.stderr, MAX_VALUE)), '');
+  if (blocks.length > 0) lines.push('<details><summary>details</summary>', '', ...blocks, '</details>', '');
+  return lines.join('\n');
+}
+
+export function renderMarkdown(report: Report): string {
+  const v = verdict(report);
+  const s = report.summary;
+  const impl = report.implementation;
+  const out: string[] = [];
+  out.push(`## ${v.passed ? '✅' : '❌'} ctxconform: ${md(impl.name)} ${md(impl.version)}`);
+  out.push('');
+  out.push(`**${md(verdictLine(report))}**`);
+  out.push('');
+  const about = [
+    `kit ${md(report.kit.version)}, spec ${md(report.kit.spec)}`,
+    `profiles: ${impl.profiles.map(md).join(', ') || 'none'}`,
+    `capabilities: ${impl.capabilities.map(md).join(', ') || 'none'}`,
+  ];
+  if (report.run?.adapter) about.push(`adapter: ${md(report.run.adapter)}`);
+  if (report.run?.seed !== undefined) about.push(`seed: ${report.run.seed}`);
+  if (report.run?.shard) about.push(`shard: ${md(report.run.shard)}`);
+  out.push(about.join(' · '));
+  out.push('');
+  out.push(table(['status', 'cases'], [...STATUSES.map((k) => [`${ICON[k]} ${k}`, String(s[k])]), ['**total**', `**${s.total}**`], ['**score**', `**${percent(score(report))}**`]]));
+  out.push('');
+  out.push('### By area');
+  out.push('');
+  const rows: string[][] = [];
+  for (const [area, cases] of byArea(report.cases)) {
+    const n = (k: Status): number => cases.filter((c) => c.status === k).length;
+    const ran = cases.length - n('skip');
+    rows.push([cell(area), String(cases.length), String(n('pass')), String(n('fail')), String(n('error') + n('timeout') + n('crash')), String(n('skip')), percent(ran > 0 ? n('pass') / ran : undefined)]);
+  }
+  out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', 'skip', 'score'], rows));
+  out.push('');
+  if (v.stale.length > 0) {
+    out.push('### Stale baseline expectations');
+    out.push('');
+    out.push(`These cases now pass: remove them from ${code(report.baseline?.file ?? 'the baseline')} (the baseline may only shrink).`);
+    out.push('');
+    for (const id of v.stale) out.push(`- ${code(id)}`);
+    out.push('');
+  }
+  const failing = report.cases.filter(isFailing);
+  if (failing.length > 0) {
+    const known = new Set(v.known.map((c) => c.id));
+    // Unexpected failures first: they are what broke the build.
+    const ordered = [...failing.filter((c) => !known.has(c.id)), ...failing.filter((c) => known.has(c.id))];
+    out.push(`### Failures (${failing.length})`);
+    out.push('');
+    out.push(table(['case', 'status', 'requirements', 'message'], ordered.map((c) => [code(c.id, true), `${ICON[c.status]} ${c.status}${known.has(c.id) ? ' (known)' : ''}`, cell(c.requirements.join(', ')), cell(clip(c.message ?? '', 300))])));
+    out.push('');
+    for (const c of ordered.slice(0, MAX_FAILURES)) out.push(failure(c, known.has(c.id)));
+    if (ordered.length > MAX_FAILURES) out.push(`…and ${ordered.length - MAX_FAILURES} more; the JSON and HTML reports list them all.`, '');
+  }
+  const skipped = report.cases.filter((c) => c.status === 'skip');
+  if (skipped.length > 0) {
+    const reasons = new Map<string, number>();
+    for (const c of skipped) reasons.set(c.message ?? 'skipped', (reasons.get(c.message ?? 'skipped') ?? 0) + 1);
+    out.push(`<details><summary>Skipped (${skipped.length})</summary>`);
+    out.push('');
+    out.push(table(['reason', 'cases'], [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => [cell(r), String(n)])));
+    out.push('');
+    out.push('</details>');
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,132 @@
+/**
+ * Text helpers every writer shares. Strings in a report come from cases and
+ * from implementations under test, so each writer treats them as hostile.
+ */
+import type { CaseResult, Report, Status } from '../conformance/types.js';
+
+// CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+
+/** Remove terminal colour and cursor escapes (stderr of a vendor's process often holds them). */
+export function stripAnsi(s: string): string {
+  return s.replace(ANSI, '');
+}
+
+/** JSON for a human: strings as they are, anything else pretty-printed; `undefined` is empty. */
+export function show(value: unknown, indent = 2): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value, null, indent) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Cut a string to at most `max` code units, saying how much was cut. */
+export function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  // Do not split a surrogate pair at the cut.
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${s.slice(0, end)}… (${s.length - end} more characters)`;
+}
+
+/** The case area: the first path segment of the id (`expiry/boundary` -> `expiry`). */
+export function areaOf(id: string): string {
+  const i = id.indexOf('/');
+  return i < 0 ? id : id.slice(0, i);
+}
+
+/** Cases grouped by area, areas in sorted order, cases in report order. */
+export function byArea(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
+  const groups = new Map<string, CaseResult[]>();
+  for (const c of cases) {
+    const a = areaOf(c.id);
+    const list = groups.get(a);
+    if (list) list.push(c);
+    else groups.set(a, [c]);
+  }
+  return new Map([...groups].sort(([a], [b]) => compareIds(a, b)));
+}
+
+/** Ids and requirement ids in a stable order: by code unit, numbers in ids compared as numbers. */
+export function compareIds(a: string, b: string): number {
+  const pa = a.split(/(\d+)/);
+  const pb = b.split(/(\d+)/);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
+    const x = pa[i]!;
+    const y = pb[i]!;
+    if (x === y) continue;
+    if (i % 2 === 1) return Number(x) - Number(y) || (x < y ? -1 : 1);
+    return x < y ? -1 : 1;
+  }
+  return pa.length - pb.length;
+}
+
+/** Statuses that make a run fail unless a baseline expects them. */
+export const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash']);
+
+export function isFailing(c: { status: Status }): boolean {
+  return FAILING.has(c.status);
+}
+
+/**
+ * pass / (total - skip), or undefined when nothing ran. Shown rounded down, so
+ * 99.6% reads 99% and only a full pass reads 100%.
+ */
+export function score(report: Pick<Report, 'summary'>): number | undefined {
+  const ran = report.summary.total - report.summary.skip;
+  return ran > 0 ? report.summary.pass / ran : undefined;
+}
+
+export function percent(ratio: number | undefined): string {
+  return ratio === undefined ? 'n/a' : `${Math.floor(ratio * 100 + 1e-9)}%`;
+}
+
+export interface Verdict {
+  passed: boolean;
+  /** Failing cases a baseline does not expect. */
+  unexpected: CaseResult[];
+  /** Failing cases the baseline expects. */
+  known: CaseResult[];
+  /** Baseline ids that now pass (they fail the run: the baseline must shrink). */
+  stale: string[];
+}
+
+/** The run's verdict as the runner's exit status gives it (baseline applied when present). */
+export function verdict(report: Report): Verdict {
+  const known = new Set(report.baseline?.known ?? []);
+  const failing = report.cases.filter(isFailing);
+  const stale = report.baseline?.stale ?? [];
+  const unexpected = failing.filter((c) => !known.has(c.id));
+  return { passed: unexpected.length === 0 && stale.length === 0, unexpected, known: failing.filter((c) => known.has(c.id)), stale };
+}
+
+/** One line: `FAIL: 3 of 120 cases failed (2 fail, 1 crash), 5 skipped`. */
+export function verdictLine(report: Report): string {
+  const v = verdict(report);
+  const s = report.summary;
+  const bad = s.fail + s.error + s.timeout + s.crash;
+  const parts = (['fail', 'error', 'timeout', 'crash'] as const).filter((k) => s[k] > 0).map((k) => `${s[k]} ${k}`);
+  const head = bad === 0 ? `all ${s.total - s.skip} cases that ran passed` : `${bad} of ${s.total - s.skip} cases that ran did not pass (${parts.join(', ')})`;
+  const skipped = s.skip > 0 ? `, ${s.skip} skipped` : '';
+  const base = report.baseline
+    ? `; baseline: ${v.known.length} known, ${v.unexpected.length} unexpected, ${v.stale.length} stale`
+    : '';
+  return `${v.passed ? 'PASS' : 'FAIL'}: ${head}${skipped}${base}`;
+}
+
+/** Requirement id -> the cases naming it, ids in natural order. */
+export function coverage(cases: readonly CaseResult[]): Map<string, CaseResult[]> {
+  const m = new Map<string, CaseResult[]>();
+  for (const c of cases) {
+    for (const r of c.requirements) {
+      const list = m.get(r);
+      if (list) list.push(c);
+      else m.set(r, [c]);
+    }
+  }
+  return new Map([...m].sort(([a], [b]) => compareIds(a, b)));
+}
