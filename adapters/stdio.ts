@@ -17,6 +17,8 @@ export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 export const STDERR_TAIL_BYTES = 4096;
 /** How much of an unreadable line a message quotes. */
 const RAW_QUOTE = 200;
+/** With --manifest there is no describe answer to wait for: a process still alive after this has started. */
+const START_GRACE_MS = 1000;
 
 export class StdioStartError extends Error {}
 
@@ -52,10 +54,10 @@ interface Proc {
   /** Chunks of the line being read. */
   chunks: Buffer[];
   lineBytes: number;
-  /** Discarding the rest of a line that was too long. */
-  skipping: boolean;
   stderrTail: Buffer;
   stderrTotal: number;
+  /** Has written a line: a process that has not is still starting, and its start is not the case's time. */
+  answered: boolean;
 }
 
 export interface StdioOptions {
@@ -81,6 +83,8 @@ export class StdioImplementation implements Implementation {
   /** Ids already settled (timed out, refused): a late answer for one is dropped, not blamed on the next. */
   private readonly settledIds = new Set<string>();
   private manifest: Manifest | undefined;
+  /** Added to the first request's limit on a fresh process: three times the measured start, at least 1 s. */
+  private startAllowanceMs = 5000;
 
   constructor(private readonly o: StdioOptions) {
     this.manifest = o.manifest;
@@ -92,11 +96,14 @@ export class StdioImplementation implements Implementation {
     if (this.manifest) {
       // No describe to wait for: give the process a moment to fail at start (command not found).
       const proc = this.start();
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, START_GRACE_MS));
       if (proc.exited) throw new StdioStartError(`the command exited at start${this.exitDetail(proc)}`);
       return this.manifest;
     }
+    const t0 = performance.now();
+    // A slow start (a JVM, a model load) is not a hang: describe gets the start allowance on top.
     const outcome = await this.send({ op: 'describe' }, timeoutMs);
+    this.startAllowanceMs = Math.max(1000, Math.min(30_000, 3 * (performance.now() - t0)));
     if (outcome.kind !== 'result') {
       const why = outcome.kind === 'error' ? `an error answer: ${String(outcome.message)}` : outcome.message;
       await this.close();
@@ -157,7 +164,7 @@ export class StdioImplementation implements Implementation {
       detached: true,
     }) as ChildProcessWithoutNullStreams;
     live.add(child);
-    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, skipping: false, stderrTail: Buffer.alloc(0), stderrTotal: 0 };
+    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false };
     this.proc = proc;
     child.stdout.on('data', (d: Buffer) => this.onStdout(proc, d));
     child.stderr.on('data', (d: Buffer) => {
@@ -199,12 +206,13 @@ export class StdioImplementation implements Implementation {
     const head = this.queue[0];
     if (!head) return;
     head.stderrFrom = this.proc?.stderrTotal ?? 0;
+    const limit = head.timeoutMs + (this.proc && !this.proc.answered ? this.startAllowanceMs : 0);
     this.timer = setTimeout(() => {
       if (this.queue[0] !== head) return;
       const proc = this.proc;
       this.settleHead({ kind: 'timeout', message: `no answer within ${head.timeoutMs} ms; the process was killed and restarted`, ...this.withStderr(proc, head) });
       this.restart(proc);
-    }, head.timeoutMs);
+    }, limit);
   }
 
   private withStderr(proc: Proc | undefined, p: Pending): { stderr?: string } {
@@ -257,17 +265,12 @@ export class StdioImplementation implements Implementation {
       const nl = data.indexOf(10, start);
       const end = nl === -1 ? data.length : nl;
       const piece = data.subarray(start, end);
-      if (proc.skipping) {
-        if (nl !== -1) proc.skipping = false;
-      } else if (proc.lineBytes + piece.length > MAX_ANSWER_BYTES) {
-        proc.chunks = [];
-        proc.lineBytes = 0;
-        proc.skipping = nl === -1;
+      if (proc.lineBytes + piece.length > MAX_ANSWER_BYTES) {
+        // Refused unread; the rest of the line could take long to drain, so the process is replaced.
         const head = this.queue[0];
-        if (head) {
-          this.settleHead({ kind: 'protocol', message: `answer line longer than ${MAX_ANSWER_BYTES} bytes; refused unread`, ...this.withStderr(proc, head) });
-          this.armHead();
-        }
+        if (head) this.settleHead({ kind: 'protocol', message: `answer line longer than ${MAX_ANSWER_BYTES} bytes; refused unread, the process was restarted`, ...this.withStderr(proc, head) });
+        this.restart(proc);
+        return;
       } else {
         proc.chunks.push(piece);
         proc.lineBytes += piece.length;
@@ -284,6 +287,7 @@ export class StdioImplementation implements Implementation {
   }
 
   private onLine(proc: Proc, raw: string): void {
+    proc.answered = true;
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
     let msg: unknown;

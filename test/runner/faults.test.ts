@@ -1,0 +1,138 @@
+/**
+ * Misbehaving implementations over stdio: each fault lands on one case with
+ * the status SPEC PROTO-5 gives it, and every other case is still judged
+ * (and passes, since the fakes are the reference otherwise).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StdioImplementation } from '../../adapters/stdio.js';
+import { UsageError } from '../../conformance/cli/main.js';
+import { openImplementation } from '../../conformance/runner/open.js';
+import { runSuite } from '../../conformance/runner/run.js';
+import type { Report, Status } from '../../conformance/types.js';
+import { FAULT_CASES } from '../fixtures/faulty/cases.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-faults-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/faulty/${name}.ts`, import.meta.url));
+const command = (name: string, tag = ''): string => `"${process.execPath}" --import tsx "${fixture(name)}" "${join(tmp, `${name}${tag}.marker`)}"`;
+const TIMEOUT = 300;
+
+async function runFault(name: string, concurrency = 1): Promise<Report> {
+  const { impl, manifest } = await openImplementation({ stdio: command(name, `-c${concurrency}`), timeoutMs: TIMEOUT, concurrency });
+  try {
+    return await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: TIMEOUT, concurrency, properties: 0, seed: 1 });
+  } finally {
+    await impl.close();
+  }
+}
+
+/** Every case passes except `id`, which gets `status`. */
+function expectOnly(report: Report, id: string, status: Status): string {
+  const statuses = Object.fromEntries(report.cases.map((c) => [c.id, c.status]));
+  const want = Object.fromEntries(FAULT_CASES.map((c) => [c.id, c.id === id ? status : 'pass']));
+  expect(statuses).toEqual(want);
+  expect(report.summary.total).toBe(FAULT_CASES.length);
+  return report.cases.find((c) => c.id === id)!.message ?? '';
+}
+
+describe('stdio faults (one case affected, the run goes on)', () => {
+  it('the fake without its fault passes every case (the control)', async () => {
+    writeFileSync(join(tmp, 'crash-control.marker'), 'x');
+    const { impl, manifest } = await openImplementation({ stdio: command('crash', '-control'), timeoutMs: TIMEOUT });
+    try {
+      const r = await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: TIMEOUT, concurrency: 1, properties: 0, seed: 1 });
+      expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 });
+    } finally {
+      await impl.close();
+    }
+  });
+
+  it('crash mid-run (exits on the 3rd request): crash, restarted, others pass', async () => {
+    const r = await runFault('crash');
+    const msg = expectOnly(r, 'fault/c-budget', 'crash');
+    expect(msg).toMatch(/exited with code 3/);
+    expect(r.cases.find((c) => c.id === 'fault/c-budget')!.stderr).toContain('about to crash on request 3');
+  });
+
+  it('crash with 4 requests pipelined: the same one case crashes', async () => {
+    expectOnly(await runFault('crash', 4), 'fault/c-budget', 'crash');
+  });
+
+  it('hang (never answers one request): timeout, killed and restarted', async () => {
+    const r = await runFault('hang');
+    expect(expectOnly(r, 'fault/b-expired', 'timeout')).toMatch(/no answer within 300 ms/);
+    expect(r.cases.find((c) => c.id === 'fault/b-expired')!.stderr).toContain('thinking forever');
+  });
+
+  it('hang with requests pipelined behind it: only the hung one times out', async () => {
+    expectOnly(await runFault('hang', 4), 'fault/b-expired', 'timeout');
+  });
+
+  it('garbage on stdout: error with the raw text quoted', async () => {
+    const msg = expectOnly(await runFault('garbage'), 'fault/b-expired', 'error');
+    expect(msg).toMatch(/not a JSON object/);
+    expect(msg).toContain('Traceback (most recent call last)');
+  });
+
+  it('an answer with a wrong id: error naming both ids', async () => {
+    const msg = expectOnly(await runFault('wrong-id'), 'fault/b-expired', 'error');
+    expect(msg).toMatch(/answer id "\d+-wrong" does not match the request id "\d+"/);
+  });
+
+  it('a partial line then exit: crash, quoting the partial line', async () => {
+    const msg = expectOnly(await runFault('partial'), 'fault/c-budget', 'crash');
+    expect(msg).toMatch(/exited with code 0.*partial answer line "\{\\"id\\":/s);
+  });
+
+  it('stderr flood (8 MiB): every case passes, and only the last 4 KiB is kept', async () => {
+    const impl = new StdioImplementation({ command: command('stderr-flood', '-direct'), timeoutMs: 5000 });
+    await impl.open();
+    try {
+      const first = await impl.assemble(FAULT_CASES[0]!.request, { timeoutMs: 5000 });
+      const second = await impl.assemble(FAULT_CASES[1]!.request, { timeoutMs: 5000 });
+      expect(first.kind).toBe('result');
+      expect(second.kind).toBe('result');
+      expect(second.stderr!.length).toBeLessThanOrEqual(4096);
+      expect(second.stderr!.length).toBeGreaterThan(4000);
+      expect(second.stderr).toMatch(/the last words before the answer\n$/);
+    } finally {
+      await impl.close();
+    }
+    const r = await runFault('stderr-flood');
+    expect(r.summary.pass).toBe(FAULT_CASES.length);
+  });
+
+  it('a 100 MiB answer: error (refused past 16 MiB), later answers still read', async () => {
+    const before = process.memoryUsage().rss;
+    const msg = expectOnly(await runFault('huge'), 'fault/b-expired', 'error');
+    expect(msg).toMatch(/longer than 16777216 bytes; refused unread/);
+    // Not buffered: far less than the 100 MiB line stays in this process.
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('dies on start: openImplementation throws a UsageError with the reason', async () => {
+    const err = await openImplementation({ stdio: command('die-on-start'), timeoutMs: TIMEOUT }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/exited with code 1/);
+    expect((err as Error).message).toContain('cannot load the model file');
+  });
+
+  it('dies on start with --manifest (no describe): still a UsageError', async () => {
+    const manifest = join(tmp, 'manifest.json');
+    writeFileSync(manifest, JSON.stringify({ name: 'x', version: '1', profiles: ['tiered'], capabilities: [] }));
+    const err = await openImplementation({ stdio: command('die-on-start'), manifest, timeoutMs: TIMEOUT }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toContain('cannot load the model file');
+  });
+
+  it('a command that does not exist: UsageError naming the shell error', async () => {
+    const err = await openImplementation({ stdio: 'ctxconform-no-such-command-xyz --serve', timeoutMs: TIMEOUT }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/code 127.*not found/s);
+  });
+});
