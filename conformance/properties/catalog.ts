@@ -1,0 +1,325 @@
+/**
+ * The properties, each black box through any adapter. `differential` compares
+ * with the reference; the others are invariants that need no oracle, so they
+ * still name a broken rule when the reference itself is in doubt.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import {
+  assemble as referenceAssemble,
+  estimateTokens,
+  isErrorAnswer,
+  isExpired,
+  RANKED_HEADER,
+  utcDate,
+} from '../../reference/index.js';
+import type { Capability } from '../../reference/index.js';
+import { reasonClass } from '../reasons.js';
+import type { Implementation } from '../types.js';
+import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
+import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly } from './arbitraries.js';
+import type { Answer, ResultAnswer } from './answers.js';
+import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference } from './answers.js';
+import type { InvalidInput } from './corruptions.js';
+import { invalidRequest } from './corruptions.js';
+
+export interface PropertyEnv {
+  impl: Implementation;
+  gen: GenContext;
+  timeoutMs: number;
+}
+
+export interface PropertyDef<T> {
+  name: string;
+  description: string;
+  requirements(gen: GenContext): string[];
+  /** False when the manifest makes the property meaningless (order independence without `tiered`). */
+  applies(gen: GenContext): boolean;
+  arbitrary(gen: GenContext): fc.Arbitrary<T>;
+  check(env: PropertyEnv, input: T): Promise<void>;
+  /** The requests the check sends, first the one a counterexample is best saved as. */
+  requests(input: T): unknown[];
+}
+
+/** The reference's answer with the implementation's declared capabilities. */
+export function referenceAnswer(req: unknown, capabilities: readonly string[]): Answer {
+  const out = referenceAssemble(req, { capabilities: capabilities as Capability[] });
+  if (isErrorAnswer(out)) return { kind: 'error', code: out.error.code, message: out.error.message, value: out };
+  return { kind: 'result', value: out as ResultAnswer['value'] };
+}
+
+const withWorkingContext = (req: unknown, gen: GenContext): boolean => profileOf(req) === 'tiered' && gen.capabilities.includes('working_context');
+
+async function answer(env: PropertyEnv, req: unknown): Promise<Answer> {
+  return ask(env.impl, req, env.gen.capabilities, env.timeoutMs);
+}
+
+/** The result, or undefined for a pinned_overflow the request may deserve (checked by `differential`). */
+async function resultFor(env: PropertyEnv, req: GenRequest): Promise<ResultAnswer['value'] | undefined> {
+  return requireResult(await answer(env, req), hasPinned(req))?.value;
+}
+
+function fail(message: string, expected?: unknown, actual?: unknown): never {
+  throw new PropertyFailure(message, 'fail', expected, actual);
+}
+
+const blockById = (req: GenRequest): Map<string, GenBlock> => new Map(req.blocks.map((b) => [b.block_id, b]));
+
+function lineOf(b: GenBlock): string {
+  return '- [' + (b.created_at === undefined ? 'undated' : utcDate(b.created_at)) + '] ' + b.content;
+}
+
+function expiredIds(req: GenRequest): Set<string> {
+  return new Set(req.blocks.filter((b) => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0)).map((b) => b.block_id));
+}
+
+/** Same code-point length, different text: filler code points repeated and cut. */
+export function twinContent(content: string, filler: string): string {
+  const n = [...content].length;
+  const unit = [...filler];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(unit[i % unit.length]!);
+  return out.join('');
+}
+
+/** Non-pinned blocks permuted by the keys; pinned blocks keep their places (PIN-4 renders them in input order). */
+export function permuted(req: GenRequest, keys: number[]): GenRequest {
+  const free = req.blocks.map((b, i) => ({ b, i })).filter(({ b }) => b.pinned !== true);
+  const order = free.map(({ b }, j) => ({ b, k: keys[j % keys.length]! * 64 + j })).sort((x, y) => x.k - y.k);
+  const blocks = req.blocks.slice();
+  free.forEach(({ i }, j) => {
+    blocks[i] = order[j]!.b;
+  });
+  return { ...req, blocks };
+}
+
+/** What selection decides, which must not depend on content text (REN-4). */
+function selectionView(a: Answer): unknown {
+  if (a.kind === 'error') return { error: a.code };
+  return {
+    included: a.value.included,
+    estimated_tokens: a.value.estimated_tokens,
+    omissions: a.value.omissions.map((o) => [o.block_id, reasonClass(o.reason) ?? o.reason]),
+  };
+}
+
+const range = (prefix: string, from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}-${from + i}`);
+
+function differentialRequirements(gen: GenContext): string[] {
+  const out = ['REQ-3', 'REQ-4', ...range('NUM', 1, 5), 'EXP-1', 'EXP-2', ...range('TIER', 1, 9), ...range('REN', 1, 5), ...range('RES', 1, 4), 'CLS-1'];
+  if (gen.profiles.includes('ranked')) out.push(...range('RANK', 1, 7));
+  if (gen.capabilities.includes('pinned')) out.push(...range('PIN', 1, 5));
+  if (gen.capabilities.includes('constraints')) out.push(...range('CON', 1, 7));
+  if (gen.capabilities.includes('lifecycle')) out.push(...range('LIF', 1, 4));
+  if (gen.capabilities.includes('working_context')) out.push(...range('WC', 1, 5));
+  return out;
+}
+
+const always = (): boolean => true;
+const ranked = (gen: GenContext): boolean => gen.profiles.includes('ranked');
+
+const differential: PropertyDef<GenRequest> = {
+  name: 'differential',
+  description: 'On random requests the answer equals the reference answer: core members exactly, omissions by reason class in order, working_context members, errors by code.',
+  requirements: differentialRequirements,
+  applies: always,
+  arbitrary: request,
+  requests: (r) => [r],
+  async check(env, req) {
+    const wc = withWorkingContext(req, env.gen);
+    const expected = comparableView(referenceAnswer(req, env.gen.capabilities), wc);
+    const actual = comparableView(await answer(env, req), wc);
+    const d = viewDifference(expected, actual);
+    if (d.members.length > 0) fail(`differs from the reference in ${d.members.join(', ')}`, d.expected, d.actual);
+  },
+};
+
+const partition: PropertyDef<GenRequest> = {
+  name: 'partition',
+  description: 'Every block of the request appears exactly once, in included or in omissions.',
+  requirements: () => ['RES-2'],
+  applies: always,
+  arbitrary: request,
+  requests: (r) => [r],
+  async check(env, req) {
+    const r = await resultFor(env, req);
+    if (!r) return;
+    const want = req.blocks.map((b) => b.block_id);
+    const seen = [...r.included, ...r.omissions.map((o) => o.block_id)];
+    const counts = new Map<string, number>();
+    for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const missing = want.filter((id) => !counts.has(id));
+    const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+    const unknown = seen.filter((id) => !want.includes(id));
+    if (missing.length + twice.length + unknown.length > 0) {
+      fail('blocks are not partitioned between included and omissions (RES-2)', { every_block_once: want }, { missing, more_than_once: twice, not_in_request: unknown });
+    }
+  },
+};
+
+const budget: PropertyDef<GenRequest> = {
+  name: 'budget',
+  description: 'estimated_tokens is at most the budget and equals the summed cost of the included blocks.',
+  requirements: (gen) => ['TIER-9', 'NUM-2', 'RES-3', ...(ranked(gen) ? ['RANK-4', 'RANK-5'] : [])],
+  applies: always,
+  arbitrary: request,
+  requests: (r) => [r],
+  async check(env, req) {
+    const r = await resultFor(env, req);
+    if (!r) return;
+    const byId = blockById(req);
+    const blocks = r.included.map((id) => byId.get(id)).filter((b): b is GenBlock => b !== undefined);
+    let sum: number;
+    if (profileOf(req) === 'ranked') {
+      sum = blocks.length === 0 ? 0 : estimateTokens(RANKED_HEADER) + blocks.reduce((s, b) => s + estimateTokens(lineOf(b)), 0);
+    } else sum = blocks.reduce((s, b) => s + estimateTokens(b.content), 0);
+    if (r.total_budget !== req.budget) fail('total_budget is not the request budget (RES-3)', { total_budget: req.budget }, { total_budget: r.total_budget });
+    if (r.estimated_tokens > req.budget) fail(`estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (TIER-9)`, { estimated_tokens: `<= ${req.budget}` }, { estimated_tokens: r.estimated_tokens });
+    if (r.estimated_tokens !== sum) fail(`estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (TIER-9)`, { estimated_tokens: sum }, { estimated_tokens: r.estimated_tokens });
+  },
+};
+
+const wholeBlocks: PropertyDef<GenRequest> = {
+  name: 'whole-blocks',
+  description: 'Every included block appears whole in context, rendered exactly, and context holds nothing else.',
+  requirements: (gen) => ['TIER-5', 'REN-2', 'REN-3', 'REN-4', ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : [])],
+  applies: always,
+  arbitrary: request,
+  requests: (r) => [r],
+  async check(env, req) {
+    const r = await resultFor(env, req);
+    if (!r) return;
+    const byId = blockById(req);
+    const blocks = r.included.map((id) => byId.get(id));
+    if (blocks.some((b) => b === undefined)) return; // partition's business
+    const bs = blocks as GenBlock[];
+    const cut = bs.filter((b) => !r.context.includes(b.content));
+    if (cut.length > 0) fail(`included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (TIER-5)`, { contents: cut.map((b) => b.content) }, { context: r.context });
+    const want =
+      profileOf(req) === 'ranked'
+        ? bs.length === 0
+          ? ''
+          : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n')
+        : bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
+    if (r.context !== want) fail('context is not exactly the included blocks rendered in included order (REN-2, REN-3)', { context: want }, { context: r.context });
+  },
+};
+
+const expiredNeverIncluded: PropertyDef<GenRequest> = {
+  name: 'expired-never-included',
+  description: 'No expired block is included; each is omitted with the reason class expired.',
+  requirements: (gen) => ['EXP-1', 'EXP-2', ...(gen.capabilities.includes('pinned') ? ['PIN-5'] : []), ...(ranked(gen) ? ['RANK-6'] : [])],
+  applies: always,
+  arbitrary: request,
+  requests: (r) => [r],
+  async check(env, req) {
+    const r = await resultFor(env, req);
+    if (!r) return;
+    const expired = expiredIds(req);
+    const included = r.included.filter((id) => expired.has(id));
+    if (included.length > 0) fail(`expired blocks included: ${included.join(', ')} (EXP-2)`, { expired: [...expired] }, { included: r.included });
+    const reasons = new Map(r.omissions.map((o) => [o.block_id, reasonClass(o.reason)]));
+    const wrong = [...expired].filter((id) => reasons.get(id) !== 'expired');
+    if (wrong.length > 0) {
+      fail(`expired blocks not omitted as expired: ${wrong.join(', ')} (EXP-2)`, Object.fromEntries(wrong.map((id) => [id, 'expired'])), Object.fromEntries(wrong.map((id) => [id, reasons.get(id) ?? 'not omitted'])));
+    }
+  },
+};
+
+interface TwinInput {
+  request: GenRequest;
+  fillers: number[];
+}
+
+const contentBlindness: PropertyDef<TwinInput> = {
+  name: 'content-blindness',
+  description: 'Two requests that differ only in contents of equal code-point length select the same blocks with the same reasons.',
+  requirements: () => ['REN-4', 'NUM-1'],
+  applies: always,
+  arbitrary: (gen) => fc.record({ request: request(gen), fillers: fillerChoice }),
+  requests: ({ request: req, fillers }) => [req, twinOf(req, fillers)],
+  async check(env, { request: req, fillers }) {
+    const twin = twinOf(req, fillers);
+    const a = selectionView(await answer(env, req));
+    const b = selectionView(await answer(env, twin));
+    if (!isDeepStrictEqual(a, b)) {
+      fail('selection changed when only content text changed (same code-point lengths) (REN-4)', { selection: a }, { selection: b, twin_request: twin });
+    }
+  },
+};
+
+function twinOf(req: GenRequest, fillers: number[]): GenRequest {
+  return { ...req, blocks: req.blocks.map((b, i) => ({ ...b, content: twinContent(b.content, FILLERS[fillers[i % fillers.length]!]!) })) };
+}
+
+interface PermutedInput {
+  request: GenRequest;
+  keys: number[];
+}
+
+const orderIndependence: PropertyDef<PermutedInput> = {
+  name: 'order-independence',
+  description: 'In tiered, permuting the input blocks changes neither included nor context.',
+  requirements: () => ['REN-5'],
+  applies: (gen) => gen.profiles.includes('tiered'),
+  arbitrary: (gen) => fc.record({ request: tieredOnly(gen), keys: permutationKeys }),
+  requests: ({ request: req, keys }) => [req, permuted(req, keys)],
+  async check(env, { request: req, keys }) {
+    const other = permuted(req, keys);
+    const a = await answer(env, req);
+    const b = await answer(env, other);
+    const view = (x: Answer): unknown =>
+      x.kind === 'error'
+        ? { error: x.code }
+        : { included: x.value.included, context: x.value.context, estimated_tokens: x.value.estimated_tokens, omissions: x.value.omissions.map((o) => [o.block_id, reasonClass(o.reason) ?? o.reason]).sort() };
+    const va = view(a);
+    const vb = view(b);
+    if (!isDeepStrictEqual(va, vb)) fail('permuting the input blocks changed the answer (REN-5)', va, { ...(vb as object), permuted_request: other });
+  },
+};
+
+const determinism: PropertyDef<GenRequest> = {
+  name: 'determinism',
+  description: 'The same request sent twice gives byte-identical answers.',
+  requirements: () => ['REQ-2'],
+  applies: always,
+  arbitrary: request,
+  requests: (r) => [r],
+  async check(env, req) {
+    const bytes = (x: Answer): string => (x.kind === 'error' ? JSON.stringify({ error: { code: x.code, message: x.message } }) : JSON.stringify(x.value));
+    const first = bytes(await answer(env, req));
+    const second = bytes(await answer(env, req));
+    if (first !== second) fail('the same request gave two different answers (REQ-2)', JSON.parse(first), JSON.parse(second));
+  },
+};
+
+const invalidRequests: PropertyDef<InvalidInput> = {
+  name: 'invalid-requests',
+  description: 'A request with one member broken is answered with the error invalid_request, never a result or a crash.',
+  requirements: (gen) => ['REQ-1', ...range('VAL', 1, 8), ...(ranked(gen) ? ['VAL-9'] : []), 'ERR-1', 'ERR-2'],
+  applies: always,
+  arbitrary: invalidRequest,
+  requests: (x) => [x.request],
+  async check(env, { request: req, rule, what }) {
+    const outcome = await env.impl.assemble(req, { timeoutMs: env.timeoutMs });
+    if (outcome.kind === 'result') fail(`answered an invalid request (${what}, ${rule}) with a result`, { error: { code: 'invalid_request' } }, outcome.value);
+    const a = readAnswer(outcome, req, env.gen.capabilities);
+    if (a.kind === 'error' && a.code !== 'invalid_request') {
+      fail(`answered an invalid request (${what}, ${rule}) with the error ${a.code}`, { error: { code: 'invalid_request' } }, { error: { code: a.code, message: a.message } });
+    }
+  },
+};
+
+// Inputs differ per property; the runner treats them uniformly.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const PROPERTIES: readonly PropertyDef<any>[] = [
+  differential,
+  partition,
+  budget,
+  wholeBlocks,
+  expiredNeverIncluded,
+  contentBlindness,
+  orderIndependence,
+  determinism,
+  invalidRequests,
+];

@@ -1,0 +1,82 @@
+/**
+ * A shrunk counterexample as a ready golden case: valid against
+ * case.schema.json, `expect` filled from the reference, so it can join the
+ * corpus as a regression exactly as written.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import YAML from 'yaml';
+import { reasonClass } from '../reasons.js';
+import { formatErrors, schemaPath, validators } from '../schemas.js';
+import type { Expectation } from '../types.js';
+import { referenceAnswer } from './catalog.js';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The capabilities a request needs: those whose members it carries (tiered only, RANK-7). */
+export function capabilitiesUsed(request: unknown): string[] {
+  if (!isObj(request) || request.profile === 'ranked') return [];
+  const used = new Set<string>();
+  if (request.constraints !== undefined) used.add('constraints');
+  for (const b of Array.isArray(request.blocks) ? request.blocks : []) {
+    if (!isObj(b)) continue;
+    if ('pinned' in b) used.add('pinned');
+    if ('status' in b) used.add('lifecycle');
+    if ('confidence' in b) used.add('constraints');
+  }
+  return ['working_context', 'constraints', 'lifecycle', 'pinned'].filter((c) => used.has(c));
+}
+
+/** The reference's answer as a case expectation: error, or included, omissions by class, tokens, context. */
+export function expectationFromReference(request: unknown, capabilities: readonly string[]): Expectation {
+  const a = referenceAnswer(request, capabilities);
+  if (a.kind === 'error') return { error: a.code as Expectation['error'] };
+  const omissions: Record<string, string> = {};
+  for (const o of a.value.omissions) omissions[o.block_id] = reasonClass(o.reason) ?? o.reason;
+  return { included: a.value.included, omissions, estimated_tokens: a.value.estimated_tokens, context: a.value.context };
+}
+
+export interface SavedCase {
+  file: string;
+  text: string;
+}
+
+export interface CounterexampleInfo {
+  property: string;
+  requirements: string[];
+  seed: number;
+  path: string;
+  message: string;
+  request: unknown;
+}
+
+/** The YAML text of the case (first line: the schema association for editors). */
+export function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
+  const capabilities = capabilitiesUsed(info.request);
+  const profile = isObj(info.request) && info.request.profile === 'ranked' ? 'ranked' : 'tiered';
+  const firstLine = info.message.split('\n')[0]!.replace(/\s+/g, ' ').trim();
+  const doc = {
+    description: `Regression found by the ${info.property} property (seed ${info.seed}, path ${info.path}): the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
+    requirements: info.requirements,
+    profile,
+    capabilities,
+    tags: ['counterexample', `property-${info.property}`],
+    request: info.request,
+    expect: expectationFromReference(info.request, capabilities),
+  };
+  const valid = validators.case();
+  if (!valid(doc)) throw new Error(`counterexample case is not valid against case.schema.json: ${formatErrors(valid.errors).join('; ')}`);
+  const schema = relative(dir, schemaPath('case')).split('\\').join('/');
+  return `# yaml-language-server: $schema=${schema}\n` + YAML.stringify(doc, { lineWidth: 0 });
+}
+
+export function saveCounterexample(info: CounterexampleInfo, dir: string): SavedCase {
+  mkdirSync(dir, { recursive: true });
+  const seed = info.seed < 0 ? `m${-info.seed}` : String(info.seed);
+  const file = join(dir, `${info.property}-${seed}.yaml`);
+  const text = counterexampleYaml(info, dir);
+  writeFileSync(file, text);
+  return { file, text };
+}

@@ -1,0 +1,124 @@
+/**
+ * Property-based differential testing: random requests through any
+ * implementation, each failure shrunk to the smallest request on which it
+ * misbehaves. The same seed gives the same requests and the same report.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import type { CaseResult, Implementation, Manifest } from '../types.js';
+import type { GenContext } from './arbitraries.js';
+import { ask, comparableView, profileOf, PropertyFailure } from './answers.js';
+import type { PropertyDef, PropertyEnv } from './catalog.js';
+import { PROPERTIES, referenceAnswer } from './catalog.js';
+import { saveCounterexample } from './counterexample.js';
+
+export { PROPERTIES } from './catalog.js';
+export type { PropertyDef } from './catalog.js';
+
+export interface PropertyOptions {
+  runs: number;
+  seed: number;
+  timeoutMs: number;
+  saveCounterexamples?: string;
+  /** Only these properties (by name); all when absent. */
+  only?: readonly string[];
+}
+
+/**
+ * Past this much shrinking, the predicate answers "pass" so that fast-check
+ * stops with the smallest counterexample found so far: a hanging
+ * implementation would otherwise cost timeoutMs per shrink step.
+ */
+const SHRINK_BUDGET_MS = 30_000;
+
+export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<CaseResult[]> {
+  const gen: GenContext = { profiles: manifest.profiles, capabilities: manifest.capabilities };
+  const results: CaseResult[] = [];
+  for (const def of PROPERTIES) {
+    if (opts.only && !opts.only.includes(def.name)) continue;
+    results.push(await runProperty(def, impl, gen, opts));
+  }
+  return results;
+}
+
+/** Replays one property at a seed and fast-check path: the shrunk counterexample again, at once. */
+export async function replayProperty(name: string, impl: Implementation, manifest: Manifest, opts: { seed: number; path: string; timeoutMs: number }): Promise<CaseResult> {
+  const def = PROPERTIES.find((p) => p.name === name);
+  if (!def) throw new Error(`no property named ${name}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`);
+  const gen: GenContext = { profiles: manifest.profiles, capabilities: manifest.capabilities };
+  return runProperty(def, impl, gen, { runs: 1, seed: opts.seed, timeoutMs: opts.timeoutMs }, opts.path);
+}
+
+async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen: GenContext, opts: PropertyOptions, replayPath?: string): Promise<CaseResult> {
+  const base = { id: `property/${def.name}`, kind: 'property' as const, requirements: def.requirements(gen), description: def.description };
+  if (!def.applies(gen)) {
+    return { ...base, status: 'skip', duration_ms: 0, message: `not applicable to profiles [${gen.profiles.join(', ')}]` };
+  }
+  const env: PropertyEnv = { impl, gen, timeoutMs: opts.timeoutMs };
+  const started = performance.now();
+  let shrinkDeadline: number | undefined;
+  const property = fc.asyncProperty(def.arbitrary(gen), async (input) => {
+    if (shrinkDeadline !== undefined && performance.now() > shrinkDeadline) return true;
+    try {
+      await def.check(env, input);
+      return true;
+    } catch (e) {
+      shrinkDeadline ??= performance.now() + SHRINK_BUDGET_MS;
+      throw e;
+    }
+  });
+  const details = await fc.check(property, {
+    numRuns: opts.runs,
+    seed: opts.seed,
+    ...(replayPath !== undefined ? { path: replayPath, endOnFailure: true } : {}),
+  });
+  const duration_ms = performance.now() - started;
+  if (!details.failed) return { ...base, status: 'pass', duration_ms, num_runs: details.numRuns, seed: opts.seed };
+
+  const input = details.counterexample?.[0];
+  const err = details.errorInstance;
+  const failure =
+    err instanceof PropertyFailure
+      ? err
+      : new PropertyFailure(`the property could not be checked: ${err instanceof Error ? err.message : String(err)}`, 'error');
+  const requests = input === undefined ? [] : def.requests(input);
+  const path = details.counterexamplePath ?? '';
+  const result: CaseResult = {
+    ...base,
+    status: failure.status,
+    duration_ms,
+    num_runs: details.numRuns,
+    seed: opts.seed,
+    path,
+    counterexample: requests[0],
+    message: `${failure.message}\n(seed ${opts.seed}, path ${path}; failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'}, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'})`,
+    ...(failure.expected !== undefined ? { expected: failure.expected } : {}),
+    ...(failure.actual !== undefined ? { actual: failure.actual } : {}),
+  };
+  if (opts.saveCounterexamples && requests.length > 0) {
+    const request = await requestToSave(env, requests);
+    const saved = saveCounterexample(
+      { property: def.name, requirements: base.requirements, seed: opts.seed, path, message: failure.message, request },
+      opts.saveCounterexamples,
+    );
+    result.message += `\nsaved as ${saved.file}`;
+  }
+  return result;
+}
+
+/**
+ * Of the requests a failing check sent, the first the implementation answers
+ * differently from the reference: that one makes a case that fails on its own.
+ */
+async function requestToSave(env: PropertyEnv, requests: unknown[]): Promise<unknown> {
+  for (const req of requests) {
+    const wc = profileOf(req) === 'tiered' && env.gen.capabilities.includes('working_context');
+    try {
+      const actual = comparableView(await ask(env.impl, req, env.gen.capabilities, env.timeoutMs), wc);
+      if (!isDeepStrictEqual(actual, comparableView(referenceAnswer(req, env.gen.capabilities), wc))) return req;
+    } catch {
+      return req;
+    }
+  }
+  return requests[0];
+}
