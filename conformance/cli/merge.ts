@@ -1,0 +1,132 @@
+/**
+ * `ctxconform merge A.json B.json ... -o ALL.json`: the reports of
+ * `run --shard I/N` joined into the report an unsharded run would have given
+ * (same cases and totals; cases sorted by id).
+ */
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { readReport, ReportFileError } from '../baseline.js';
+import { summarize } from '../types.js';
+import type { CaseResult, Report } from '../types.js';
+import { UsageError } from './main.js';
+
+export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [--junit F] [--markdown F] [--html F] [--badge F.svg] [--allow-partial]';
+
+/** Reports that cannot be one run's shards; the message says which file differs and how. */
+export class MergeError extends Error {}
+
+export interface MergeInput {
+  file: string;
+  report: Report;
+}
+
+const describeImpl = (r: Report): string =>
+  `${r.implementation.name} ${r.implementation.version} [profiles ${r.implementation.profiles.join(',')}; capabilities ${r.implementation.capabilities.join(',')}]`;
+
+/**
+ * Join shard reports. Refuses reports of different implementations, kit
+ * versions, seeds or filters, duplicate case ids, and (unless allowPartial)
+ * a set of shards that is not exactly 1..N of one N.
+ */
+export function mergeReports(inputs: readonly MergeInput[], options: { allowPartial?: boolean } = {}): Report {
+  if (inputs.length === 0) throw new MergeError('no reports to merge');
+  const first = inputs[0]!;
+  const base = first.report;
+  for (const { file, report } of inputs.slice(1)) {
+    if (!isDeepStrictEqual(report.kit, base.kit)) {
+      throw new MergeError(`${file} was made by ${report.kit.name} ${report.kit.version} (spec ${report.kit.spec}), ${first.file} by ${base.kit.name} ${base.kit.version} (spec ${base.kit.spec}): merge reports of one kit version`);
+    }
+    const a = report.implementation;
+    const b = base.implementation;
+    if (a.name !== b.name || a.version !== b.version || !isDeepStrictEqual([...a.profiles].sort(), [...b.profiles].sort()) || !isDeepStrictEqual([...a.capabilities].sort(), [...b.capabilities].sort())) {
+      throw new MergeError(`${file} is a run of ${describeImpl(report)}, ${first.file} of ${describeImpl(base)}: merge reports of one implementation`);
+    }
+    for (const key of ['seed', 'filter', 'adapter', 'target'] as const) {
+      const x = report.run?.[key] ?? null;
+      const y = base.run?.[key] ?? null;
+      if (x !== y) throw new MergeError(`${file} has run.${key} ${JSON.stringify(x)}, ${first.file} ${JSON.stringify(y)}: shards of one run share it`);
+    }
+  }
+  const seen = new Map<string, string>();
+  const cases: CaseResult[] = [];
+  for (const { file, report } of inputs) {
+    for (const c of report.cases) {
+      const other = seen.get(c.id);
+      if (other !== undefined) throw new MergeError(`case ${c.id} is in both ${other} and ${file}: a case belongs to one shard`);
+      seen.set(c.id, file);
+      cases.push(c);
+    }
+  }
+  const shards = inputs.map((i) => ({ file: i.file, shard: i.report.run?.shard ?? null }));
+  if (!options.allowPartial) checkShards(shards);
+  cases.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const starts = inputs.map((i) => i.report.run?.started_at).filter((s): s is string => typeof s === 'string').sort();
+  const durations = inputs.map((i) => i.report.run?.duration_ms).filter((d): d is number => typeof d === 'number');
+  const run: NonNullable<Report['run']> = { ...base.run, shard: null };
+  run.properties_runs = Math.max(0, ...inputs.map((i) => i.report.run?.properties_runs ?? 0));
+  if (starts.length > 0) run.started_at = starts[0]!;
+  // The shards' summed time: what the run cost, not how long the parallel run took.
+  if (durations.length > 0) run.duration_ms = durations.reduce((x, y) => x + y, 0);
+  const merged: Report = { kit: base.kit, implementation: base.implementation, run, summary: summarize(cases), cases };
+  return merged;
+}
+
+function checkShards(shards: ReadonlyArray<{ file: string; shard: string | null }>): void {
+  const unsharded = shards.find((s) => s.shard === null);
+  if (unsharded) throw new MergeError(`${unsharded.file} is not a shard (run.shard is not set); give --allow-partial to merge anyway`);
+  const parsed = shards.map((s) => {
+    const [i, n] = s.shard!.split('/').map(Number) as [number, number];
+    return { ...s, i, n };
+  });
+  const n = parsed[0]!.n;
+  const odd = parsed.find((p) => p.n !== n);
+  if (odd) throw new MergeError(`${odd.file} is shard ${odd.shard}, ${parsed[0]!.file} is shard ${parsed[0]!.shard}: the shards of one run share N`);
+  const have = new Map<number, string>();
+  for (const p of parsed) {
+    const dup = have.get(p.i);
+    if (dup) throw new MergeError(`${p.file} and ${dup} are both shard ${p.shard}`);
+    have.set(p.i, p.file);
+  }
+  const missing = Array.from({ length: n }, (_, k) => k + 1).filter((k) => !have.has(k));
+  if (missing.length > 0) throw new MergeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')}; give --allow-partial to merge anyway`);
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string', short: 'o' },
+      junit: { type: 'string' },
+      markdown: { type: 'string' },
+      html: { type: 'string' },
+      badge: { type: 'string' },
+      'allow-partial': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(
+      `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations or kit versions, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.`,
+    );
+    return 0;
+  }
+  if (!values.out) throw new UsageError(`-o FILE is required\nusage: ${usage}`);
+  if (positionals.length === 0) throw new UsageError(`no reports given\nusage: ${usage}`);
+  let merged: Report;
+  try {
+    const inputs = positionals.map((file) => ({ file, report: readReport(file) }));
+    merged = mergeReports(inputs, { allowPartial: values['allow-partial'] ?? false });
+  } catch (e) {
+    if (e instanceof ReportFileError || e instanceof MergeError) {
+      console.error(`ctxconform merge: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  const { writeReports } = await import('../../report/index.js');
+  const written = writeReports(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
+  const s = merged.summary;
+  console.log(`merged ${positionals.length} reports: ${s.total} cases, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.skip} skip`);
+  console.log(`wrote ${written.join(', ')}`);
+  return 0;
+}

@@ -1,0 +1,57 @@
+/**
+ * `ctxconform tokens`: the reference's contexts over the corpus, counted with
+ * real tokenizers (o200k_base, cl100k_base), against the estimate the budget
+ * was enforced with. Information only: it never fails a run.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatProblem, loadCorpus } from '../cases/load.js';
+import { measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../tokens.js';
+import type { TokenTable } from '../tokens.js';
+import { UsageError } from './main.js';
+
+export const usage = 'ctxconform tokens [--cases DIR] [--json FILE]';
+
+export function formatTokenTable(t: TokenTable): string {
+  const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+  const out: string[] = [];
+  out.push(`estimate/real token ratio over ${t.rows.length} non-empty reference contexts`);
+  out.push('(estimate = the result\'s estimated_tokens: code points / 4 of block contents, headers not counted)');
+  out.push('');
+  out.push(`${'encoding'.padEnd(12)}  ${'median'.padStart(7)}  ${'p5'.padStart(7)}  ${'p95'.padStart(7)}  ${'whole-context median'.padStart(20)}  undercounts`);
+  for (const e of t.encodings) {
+    out.push(`${e.encoding.padEnd(12)}  ${f(e.median).padStart(7)}  ${f(e.p5).padStart(7)}  ${f(e.p95).padStart(7)}  ${f(e.context_median).padStart(20)}  ${e.undercounts.length}`);
+  }
+  for (const e of t.encodings) {
+    if (e.undercounts.length === 0) continue;
+    out.push('', `${e.encoding}: estimate below ${Math.round(t.threshold * 100)}% of the real count (undercounts by more than ${Math.round((1 - t.threshold) * 100)}%):`);
+    for (const u of e.undercounts) out.push(`  ${u.id}  estimate ${u.estimated_tokens}, real ${u.real}, ratio ${f(u.ratio)}`);
+  }
+  return out.join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { cases: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' } } });
+  if (values.help) {
+    console.log(
+      `usage: ${usage}\n\nAssembles every case of the corpus with the reference and counts the real tokens of each\nnon-empty context with gpt-tokenizer (o200k_base, cl100k_base; bundled, nothing downloaded).\nPrints the estimate/real ratio (median, p5, p95; nearest-rank percentiles) per encoding and\nthe cases whose estimate is below ${UNDERCOUNT_THRESHOLD * 100}% of the real count.\n--json FILE writes the table (the HTML report can show it).`,
+    );
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}\nusage: ${usage}`);
+  const corpus = values.cases ? loadCorpus(values.cases) : loadCorpus();
+  for (const p of corpus.problems) console.error(formatProblem(p));
+  if (corpus.cases.length === 0) {
+    console.error(`ctxconform tokens: no cases loaded${values.cases ? ` from ${values.cases}` : ''}`);
+    return 1;
+  }
+  const table = tokenTable(measureCases(corpus.cases));
+  console.log(formatTokenTable(table));
+  if (values.json) {
+    mkdirSync(dirname(values.json), { recursive: true });
+    writeFileSync(values.json, JSON.stringify(table, null, 2) + '\n');
+    console.log(`\nwrote ${values.json}`);
+  }
+  return corpus.problems.length > 0 ? 1 : 0;
+}
