@@ -55,3 +55,13 @@ describe('contract checks: warnings without cause', () => {
     expect(checkExchange(ex).findings).toEqual([{ clause: 'MAPI-11', message: 'superseded memories appear without a superseded_memory_included warning: episode/b (block b)' }]);
   });
 });
+
+describe('the clauses are the ones SPEC.md section 16 defines', () => {
+  it('same ids, same order, all in section 16', async () => {
+    const { specRequirements } = await import('../../conformance/spec-ids.js');
+    const { CLAUSES } = await import('../../conformance/contract/index.js');
+    const mapi = specRequirements().filter((r) => r.id.startsWith('MAPI-'));
+    expect(mapi.map((r) => r.id)).toEqual(CLAUSES.map((c) => c.id));
+    expect(new Set(mapi.map((r) => r.section))).toEqual(new Set(['16. The memory-api contract']));
+  });
+});
