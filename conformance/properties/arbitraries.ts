@@ -47,7 +47,11 @@ export const TIER_SOURCES = Object.keys(SOURCE_TO_TIER);
 /** Outside the tier map: wrong case, near misses, astral, and names that are also Object.prototype members. */
 export const OTHER_SOURCES = ['notes', 'Memory', 'TACTICS', 'Knowledge', 'memory ', 'tool_result', '\u{1f9e0}', 'constructor', '__proto__', '\u00e9pisodes'];
 
+// withCrossShrink: a shrunk counterexample falls back to the plainest piece that still fails.
+const shrinkToFirst = { withCrossShrink: true } as const;
+
 export const source: fc.Arbitrary<string> = fc.oneof(
+  shrinkToFirst,
   { weight: 3, arbitrary: fc.constantFrom(...TIER_SOURCES) },
   { weight: 1, arbitrary: fc.constantFrom(...OTHER_SOURCES) },
 );
@@ -89,6 +93,7 @@ const hostileContent: fc.Arbitrary<string> = fc
   .map(([h, p, before]) => (before ? h + p : p + h));
 
 export const content: fc.Arbitrary<string> = fc.oneof(
+  shrinkToFirst,
   { weight: 6, arbitrary: exactLengthContent },
   { weight: 2, arbitrary: hostileContent },
   { weight: 1, arbitrary: fc.constant('') },
@@ -96,11 +101,13 @@ export const content: fc.Arbitrary<string> = fc.oneof(
 
 /** A small set so that ties are common; -0 ties with 0 (NUM-5). */
 export const priority: fc.Arbitrary<number> = fc.oneof(
+  shrinkToFirst,
   { weight: 12, arbitrary: fc.constantFrom(0, 1, 2, 2.5, -1, -0) },
   { weight: 1, arbitrary: fc.double({ noNaN: true, min: -1e6, max: 1e6 }) },
 );
 
 export const now: fc.Arbitrary<number> = fc.oneof(
+  shrinkToFirst,
   { weight: 4, arbitrary: fc.constant(1_700_000_000) },
   { weight: 1, arbitrary: fc.constantFrom(1000, 0.3) },
 );
@@ -108,6 +115,7 @@ export const now: fc.Arbitrary<number> = fc.oneof(
 /** created_at and ttl_seconds, with created_at + ttl == now, +-1 common (EXP-1). */
 export function expiry(at: number): fc.Arbitrary<{ created_at?: number; ttl_seconds?: number }> {
   return fc.oneof(
+    shrinkToFirst,
     { weight: 3, arbitrary: fc.constant({}) },
     { weight: 1, arbitrary: fc.integer({ min: -1000, max: 1000 }).map((d) => ({ created_at: at + d })) },
     { weight: 1, arbitrary: fc.integer({ min: -1000, max: 1000 }).map((d) => ({ created_at: at + d, ttl_seconds: 0 })) },
@@ -128,6 +136,7 @@ export function expiry(at: number): fc.Arbitrary<{ created_at?: number; ttl_seco
 
 /** From 0 to 2^53 - 1, mostly small so that budgets bind. */
 export const budget: fc.Arbitrary<number> = fc.oneof(
+  shrinkToFirst,
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 12 }) },
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 80 }) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 1000 }) },
