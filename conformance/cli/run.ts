@@ -115,7 +115,11 @@ async function writeAll(report: Report, values: Values): Promise<string[]> {
   const wanted = Object.fromEntries(Object.entries(targets).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
   if (Object.keys(wanted).length === 0) return [];
   const { writeReports } = await import('../../report/index.js');
-  return writeReports(report, wanted);
+  try {
+    return writeReports(report, wanted);
+  } catch (e) {
+    throw new UsageError(`cannot write the reports: ${(e as Error).message}`);
+  }
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -133,6 +137,15 @@ export async function run(argv: string[]): Promise<number> {
     if (!shard) throw new UsageError(`--shard needs I/N with 1 <= I <= N, e.g. 1/4, not ${JSON.stringify(values.shard)}`);
   }
   const cases = loadCases(values.cases);
+  if (values.baseline !== undefined) {
+    // Read before the run: a bad baseline is a usage error, not a finding after minutes of cases.
+    const { loadBaseline } = await import('../baseline.js');
+    try {
+      loadBaseline(values.baseline);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
   const implOptions: ImplementationOptions = {
     ...(values.impl !== undefined ? { impl: values.impl as 'reference' } : {}),
     ...(values.module !== undefined ? { module: values.module } : {}),

@@ -1,0 +1,38 @@
+/**
+ * `ctxconform serve`: the reference over HTTP (SPEC PROTO-4), loopback by
+ * default, so a vendor can curl it next to their own server.
+ */
+import { parseArgs } from 'node:util';
+import { createAssembleServer, listen } from '../../adapters/http-server.js';
+import { assemble, describe } from '../../reference/index.js';
+import { EXIT_OK, UsageError } from './main.js';
+
+export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1]';
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    console.log(`usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.`);
+    return EXIT_OK;
+  }
+  const portText = values.port ?? '8080';
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port needs 0..65535, not ${JSON.stringify(portText)}`);
+  const host = values.host ?? '127.0.0.1';
+  const server = createAssembleServer({ assemble: (r) => assemble(r), describe });
+  let url: string;
+  try {
+    url = await listen(server, Number(portText), host);
+  } catch (e) {
+    throw new UsageError(`cannot listen on ${host}:${portText}: ${(e as Error).message}`);
+  }
+  console.log(`ctxconform reference listening on ${url} (POST ${url}/assemble, GET ${url}/describe); Ctrl-C stops`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return EXIT_OK;
+}

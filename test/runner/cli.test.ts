@@ -1,0 +1,156 @@
+/**
+ * `ctxconform run` end to end, as a vendor's CI calls it: exit statuses,
+ * what a failure prints, the JSON report against its schema, filter, shard,
+ * baseline and properties.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../conformance/cli/main.js';
+import { stringify } from 'yaml';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { formatErrors, loadSchema } from '../../conformance/schemas.js';
+import type { Report } from '../../conformance/types.js';
+import { KIT_VERSION } from '../../conformance/version.js';
+import { FAULT_CASES } from '../fixtures/faulty/cases.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+// The fault cases as a case directory, so the CLI loads them like any corpus.
+const casesDir = join(tmp, 'cases');
+for (const c of FAULT_CASES) {
+  const file = join(casesDir, `${c.id}.yaml`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, tags: ['fault'], request: c.request, expect: c.expect }));
+}
+
+function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * validators.report() does not compile under ajv strict mode (the `then`
+ * branch requires `message` without declaring it: strictRequired), so the
+ * report schema is compiled here without strict mode until that is fixed.
+ */
+function reportValidator(): ValidateFunction {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajv.addSchema(loadSchema('manifest'), 'manifest.schema.json');
+  return ajv.compile(loadSchema('report'));
+}
+
+const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
+
+describe('ctxconform run', () => {
+  it('exit 0 against the reference; the JSON report validates and names the kit', () => {
+    const json = join(tmp, 'ok.json');
+    const r = cli('run', '--cases', casesDir, '--properties', '0', '--json', json);
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/OK: 6 pass, 0 fail/);
+    expect(r.stdout).toMatch(/^fault\s+6\s+0\s+0\s+0\s+0\s+0\s+6$/m);
+    const report = readReport(json);
+    const valid = reportValidator();
+    expect(valid(report), formatErrors(valid.errors).join('\n')).toBe(true);
+    expect(report.kit).toEqual({ name: 'ctxconform', version: KIT_VERSION, spec: 'v1' });
+    expect(report.run?.adapter).toBe('reference');
+    expect(report.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 });
+  });
+
+  it('exit 1 for a failing implementation, printing id, requirements, expected, actual and the rerun command', () => {
+    const json = join(tmp, 'fail.json');
+    const mod = join(root, 'test/fixtures/broken/chars-per-token-3.ts');
+    const r = cli('run', '--module', mod, '--cases', casesDir, '--properties', '0', '--json', json);
+    expect(r.status).toBe(1);
+    // 3 chars per token: w2 costs 5 > working 4, overflows into the pool of 9; estimated 5, not 4.
+    expect(r.stdout).toContain('FAIL fault/c-budget  [TIER-4, TIER-6, TIER-7]');
+    expect(r.stdout).toMatch(/estimated_tokens: expected 4, got 5/);
+    expect(r.stdout).toContain(`rerun: npx ctxconform run --module ${mod} --cases ${casesDir} --filter fault/c-budget --properties 0`);
+    const c = readReport(json).cases.find((x) => x.id === 'fault/c-budget')!;
+    expect(c.status).toBe('fail');
+    expect(c.expected).toEqual({ estimated_tokens: 4 });
+    expect(c.actual).toEqual({ estimated_tokens: 5 });
+    expect(c.rerun).toContain('--filter fault/c-budget');
+  });
+
+  it('the rerun command reruns just that case', () => {
+    const mod = join(root, 'test/fixtures/broken/chars-per-token-3.ts');
+    const r = cli('run', '--module', mod, '--cases', casesDir, '--filter', 'fault/c-budget', '--properties', '0');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/FAILED: 0 pass, 1 fail, 0 error, 0 timeout, 0 crash, 0 skip of 1/);
+  });
+
+  it('a baseline that knows the failure: exit 0; the known id is listed', () => {
+    const baseline = join(tmp, 'baseline.json');
+    writeFileSync(baseline, JSON.stringify({ 'fault/c-budget': 'fail' }));
+    const mod = join(root, 'test/fixtures/broken/chars-per-token-3.ts');
+    const r = cli('run', '--module', mod, '--cases', casesDir, '--properties', '0', '--baseline', baseline);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/1 known failure from the baseline: fault\/c-budget/);
+  });
+
+  it('--filter and --shard pick case ids; shards are disjoint and cover the run', () => {
+    const ids = (args: string[]): string[] => {
+      const json = join(tmp, `f-${args.join('_').replace(/\W/g, '')}.json`);
+      expect(cli('run', '--cases', casesDir, '--properties', '0', '--json', json, ...args).status).toBe(0);
+      return readReport(json).cases.map((c) => c.id);
+    };
+    // `?` is one character and `*` stays within a segment: b-expired and f-empty, not e-invalid.
+    expect(ids(['--filter', 'fault/?-e*'])).toEqual(['fault/b-expired', 'fault/f-empty']);
+    expect(ids(['--filter', 'fault/a-single,fault/d-*'])).toEqual(['fault/a-single', 'fault/d-order']);
+    const a = ids(['--shard', '1/2']);
+    const b = ids(['--shard', '2/2']);
+    expect(a).toHaveLength(3);
+    expect([...a, ...b].sort()).toEqual(FAULT_CASES.map((c) => c.id).sort());
+  });
+
+  it('--properties N runs the properties with the seed, as property/<name> results', () => {
+    const json = join(tmp, 'props.json');
+    const r = cli('run', '--cases', 'none', '--properties', '3', '--seed', '7', '--json', json);
+    expect(r.status).toBe(0);
+    const report = readReport(json);
+    expect(report.cases.length).toBeGreaterThan(0);
+    expect(report.cases.every((c) => c.id.startsWith('property/') && c.status !== 'fail')).toBe(true);
+    expect(report.run?.seed).toBe(7);
+    expect(report.run?.properties_runs).toBe(3);
+  });
+
+  it.each([
+    [['--stdio', 'cat', '--http', 'http://127.0.0.1:1'], /choose one implementation, not --stdio and --http/],
+    [['--timeout', 'soon'], /--timeout needs an integer/],
+    [['--shard', '3/2'], /--shard needs I\/N/],
+    [['--impl', 'mine'], /--impl takes only "reference"/],
+    [['--cases', '/no/such/dir'], /cannot read the cases/],
+    [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--manifest', '/no/such/manifest.json'], /cannot read the manifest/],
+  ])('usage error %j: exit 2', async (args, message) => {
+    // In process (the dispatcher is the same code the bin runs), to keep the suite fast.
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void errors.push(a.join(' ')));
+    try {
+      expect(await main(['run', '--properties', '0', ...args])).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.join('\n')).toMatch(message);
+  });
+
+  it('an implementation that dies on start: exit 2 with the reason', () => {
+    const r = cli('run', '--stdio', `"${process.execPath}" --import tsx test/fixtures/faulty/die-on-start.ts`, '--cases', casesDir, '--properties', '0');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/cannot start .*exited with code 1.*cannot load the model file/s);
+  });
+
+  it('plain progress lines when CI=true', () => {
+    const r = cli('run', '--cases', casesDir, '--properties', '0');
+    expect(r.stderr).toMatch(/^progress: \d+\/6/m);
+    expect(r.stderr).not.toContain('\r');
+  });
+});
