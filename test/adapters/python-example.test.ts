@@ -1,0 +1,65 @@
+/**
+ * The Python example through the stdio adapter: the protocol working end to
+ * end in another language. It declares `tiered` and no capability, so every
+ * tiered core case must pass and every other case must be skipped, not failed.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadCorpus } from '../../conformance/cases/load.js';
+import { openImplementation } from '../../conformance/runner/open.js';
+import { runSuite } from '../../conformance/runner/run.js';
+import type { Outcome } from '../../conformance/types.js';
+
+const impl = fileURLToPath(new URL('../../adapters/examples/python/impl.py', import.meta.url));
+const hasPython = spawnSync('python3', ['--version']).status === 0;
+
+describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
+  it('passes every tiered core case of the bundled corpus and skips the rest with a reason', async () => {
+    const { cases, problems } = loadCorpus();
+    expect(problems).toEqual([]);
+    const opened = await openImplementation({ stdio: `python3 "${impl}"`, timeoutMs: 5000 });
+    expect(opened.manifest).toEqual({ name: 'ctxconform-python-example', version: '1.0.0', language: 'python', profiles: ['tiered'], capabilities: [] });
+    try {
+      const r = await runSuite({ cases, impl: opened.impl, manifest: opened.manifest, timeoutMs: 5000, concurrency: 8, properties: 0, seed: 1 });
+      const core = new Set(cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0).map((c) => c.id));
+      expect(core.size).toBeGreaterThan(0);
+      for (const c of r.cases) {
+        if (core.has(c.id)) expect({ id: c.id, status: c.status, message: c.message }).toEqual({ id: c.id, status: 'pass', message: undefined });
+        else {
+          expect(c.status, c.id).toBe('skip');
+          expect(c.message).toMatch(/not declared by the implementation/);
+        }
+      }
+    } finally {
+      await opened.impl.close();
+    }
+  });
+
+  it('counts and orders by code point, and keeps a lone surrogate', async () => {
+    const opened = await openImplementation({ stdio: `python3 "${impl}"`, timeoutMs: 5000 });
+    try {
+      const ask = (request: unknown): Promise<Outcome> => opened.impl.assemble(request, { timeoutMs: 5000 });
+      // Two sources that order differently in UTF-16 and in code points (NUM-4): U+FF5E < U+1F600.
+      const order = await ask({
+        now: 0,
+        budget: 100,
+        blocks: [
+          { block_id: 'emoji', source: '\u{1F600}', content: 'a', priority: 1 },
+          { block_id: 'tilde', source: '\uFF5E', content: 'b', priority: 1 },
+        ],
+      });
+      expect(order).toMatchObject({ kind: 'result', value: { included: ['tilde', 'emoji'] } });
+      // 8 emoji are 8 code points (16 UTF-16 units): cost 2, not 4 (NUM-1, NUM-2).
+      const cost = await ask({ now: 0, budget: 100, blocks: [{ block_id: 'e', source: 'memory', content: '👍'.repeat(8), priority: 1 }] });
+      expect(cost).toMatchObject({ kind: 'result', value: { estimated_tokens: 2 } });
+      // A lone surrogate survives the trip both ways as the same UTF-16 unit.
+      const lone = await ask({ now: 0, budget: 100, blocks: [{ block_id: 'l', source: 'memory', content: 'a\ud800b', priority: 1 }] });
+      expect(lone).toMatchObject({ kind: 'result', value: { context: '[memory \u00b7 l]\na\ud800b' } });
+      const invalid = await ask({ now: 0, budget: 1.5, blocks: [] });
+      expect(invalid).toMatchObject({ kind: 'error', code: 'invalid_request' });
+    } finally {
+      await opened.impl.close();
+    }
+  });
+});
