@@ -15,17 +15,23 @@ const MAX_VALUE = 4_000;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /**
- * Inline user text: HTML characters as entities, the Markdown characters that
- * open emphasis, code, links, tables, strikethrough or math backslash-escaped,
- * and a leading character that would start a block (heading, list, quote) too.
+ * Inline user text: HTML characters as entities, and the Markdown characters
+ * that open emphasis, code, links, tables, strikethrough or math backslash-escaped.
  */
 export function md(s: string): string {
   return stripAnsi(s)
     .replace(/\r\n|\r|\n/g, ' ')
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replace(/[&<>]/g, (ch) => ENTITIES[ch]!)
-    .replace(/[\\`*_[\]|~$]/g, (ch) => `\\${ch}`)
-    .replace(/^(\s*)([#+=-]|\d+(?=[.)]))/, (_, sp: string, lead: string) => `${sp}${/^\d/.test(lead) ? lead + '\\' : '\\' + lead}`);
+    .replace(/[\\`*_[\]|~$]/g, (ch) => `\\${ch}`);
+}
+
+/** User text as a paragraph: each line escaped as `md`, including a leading character that would start a heading, list or quote. */
+export function paragraph(s: string): string {
+  return stripAnsi(s)
+    .split(/\r\n|\r|\n/)
+    .map((line) => md(line).replace(/^(\s*)([#+=-]|\d+(?=[.)]))/, (_, sp: string, lead: string) => `${sp}${/^\d/.test(lead) ? lead + '\\' : '\\' + lead}`))
+    .join('  \n');
 }
 
 /** A table cell: like `md`, with line breaks kept as <br>. */
@@ -49,7 +55,9 @@ export function fenced(s: string, info = ''): string {
  * In a table a pipe ends the cell even inside a code span, so it is escaped there.
  */
 export function code(s: string, inTable = false): string {
-  let body = stripAnsi(s).replace(/\r\n|\r|\n/g, ' ');
+  let body = stripAnsi(s)
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (inTable) body = body.replaceAll('|', '\\|');
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
   const tick = '`'.repeat(longest + 1);
@@ -68,7 +76,7 @@ function failure(c: CaseResult, known: boolean): string {
   const reqs = c.requirements.length > 0 ? ` (${c.requirements.map(md).join(', ')})` : '';
   lines.push(`#### ${ICON[c.status]} ${code(c.id)}: ${c.status}${known ? ' (known, in the baseline)' : ''}${reqs}`);
   lines.push('');
-  if (c.message) lines.push(cell(clip(c.message, MAX_VALUE)).replaceAll('<br>', '  \n'), '');
+  if (c.message) lines.push(paragraph(clip(c.message, MAX_VALUE)), '');
   if (c.rerun) lines.push(`Rerun: ${code(c.rerun)}`, '');
   if (c.seed !== undefined) lines.push(`Seed: ${code(String(c.seed))}${c.path ? `, path: ${code(c.path)}` : ''}`, '');
   const blocks: string[] = [];
