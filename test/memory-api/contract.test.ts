@@ -72,12 +72,33 @@ describe('each broken fake fails the clause it breaks, and only that one', () =>
   });
 });
 
+describe('random requests', () => {
+  it('a random counterexample is shrunk to what still breaks the clause', async () => {
+    service = await startMemoryService({ variant: 'too-many-segments' });
+    const results = await runContract({ url: service.url, timeoutMs: 5000, runs: RUNS, seed: SEED, randomOnly: true, shrinkTries: 100 });
+    const r = results.find((x) => x.id === 'contract/max-segments')!;
+    expect(r.status).toBe('fail');
+    expect(r.message).toMatch(/broken in "random #\d+ \(seed 7\), shrunk": \d+ segments, more than maxSegments \d+ .*shrunk to \d+ block\(s\)/);
+    const kit = (r.counterexample as { kit: { blocks: unknown[]; constraints: Record<string, unknown> }; reservedTokens: number }).kit;
+    // Nothing but the cap is left, and one block more than it allows.
+    expect(Object.keys(kit.constraints)).toEqual(['max_segments']);
+    expect(kit.blocks).toHaveLength((kit.constraints.max_segments as number) + 1);
+    expect((r.counterexample as { reservedTokens: number }).reservedTokens).toBe(0);
+  });
+
+  it('the same seed sends the same requests', async () => {
+    const { randomScenarios } = await import('../../conformance/contract/index.js');
+    expect(randomScenarios(3, 5)).toEqual(randomScenarios(3, 5));
+    expect(randomScenarios(3, 5)).not.toEqual(randomScenarios(4, 5));
+  });
+});
+
 describe('a service that does not answer is a result, not an exception', () => {
   it('a hanging assemble-context is a timeout of contract/answers, and the run gives up', async () => {
     const results = await contractAgainst('hang', { timeoutMs: 150 });
     const answers = results.find((r) => r.id === 'contract/answers')!;
     expect(answers.status).toBe('timeout');
-    expect(answers.message).toMatch(/MAPI-1 .*assemble-context: no answer within \d+ ms; stopped after 3 failed exchanges in a row/);
+    expect(answers.message).toMatch(/MAPI-1 .*assemble-context: no answer within \d+ ms \(3 of 3 exchanges broke it\); stopped after 3 failed exchanges in a row/);
     for (const r of results.filter((x) => x.id !== 'contract/answers')) {
       expect(r.status).toBe('skip');
       expect(r.message).toMatch(/not exercised: no exchange with the service completed/);
