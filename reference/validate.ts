@@ -28,122 +28,128 @@ export function pointer(...parts: (string | number)[]): string {
   return parts.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
+/**
+ * Collects problems. Paths are built only when a problem is found: a valid
+ * request of a million blocks must not pay for a million pointers.
+ */
 class Checker {
   readonly problems: Problem[] = [];
+  /** Where the members being checked live: a block index, or a fixed prefix ('' or '/constraints'). */
+  private at: number | string = '';
 
-  add(path: string, message: string): void {
+  within(at: number | string): void {
+    this.at = at;
+  }
+
+  /** `item` is the index inside an array member (`/constraints/exclude/3`). */
+  add(key: string | undefined, message: string, item?: number): void {
+    let path = typeof this.at === 'number' ? pointer('blocks', this.at) : this.at;
+    if (key !== undefined) path += pointer(key);
+    if (item !== undefined) path += pointer(item);
     this.problems.push({ path, message });
   }
 
-  finite(obj: Obj, key: string, path: string, required: boolean): number | undefined {
+  finite(obj: Obj, key: string, required: boolean): number | undefined {
     const v = obj[key];
+    if (typeof v === 'number' && v - v === 0) return v; // finite: NaN and ±Infinity give NaN
     if (v === undefined) {
-      if (required) this.add(path, `required member "${key}" is missing`);
-      return undefined;
-    }
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      this.add(path, `"${key}" must be a finite number, got ${describeValue(v)}`);
-      return undefined;
-    }
-    return v;
+      if (required) this.add(key, `required member "${key}" is missing`);
+    } else this.add(key, `"${key}" must be a finite number, got ${describeValue(v)}`);
+    return undefined;
   }
 
-  bool(obj: Obj, key: string, path: string): void {
+  bool(obj: Obj, key: string): void {
     const v = obj[key];
-    if (v !== undefined && typeof v !== 'boolean') this.add(path, `"${key}" must be a boolean, got ${describeValue(v)}`);
+    if (v !== undefined && typeof v !== 'boolean') this.add(key, `"${key}" must be a boolean, got ${describeValue(v)}`);
   }
 
-  nonEmptyString(obj: Obj, key: string, path: string): string | undefined {
+  nonEmptyString(obj: Obj, key: string): string | undefined {
     const v = obj[key];
-    if (v === undefined) {
-      this.add(path, `required member "${key}" is missing`);
-      return undefined;
-    }
-    if (typeof v !== 'string') {
-      this.add(path, `"${key}" must be a string, got ${describeValue(v)}`);
-      return undefined;
-    }
-    if (v.length === 0) {
-      this.add(path, `"${key}" must not be empty`);
-      return undefined;
-    }
-    return v;
+    if (typeof v === 'string' && v.length > 0) return v;
+    if (v === undefined) this.add(key, `required member "${key}" is missing`);
+    else if (typeof v !== 'string') this.add(key, `"${key}" must be a string, got ${describeValue(v)}`);
+    else this.add(key, `"${key}" must not be empty`);
+    return undefined;
   }
 
-  stringList(obj: Obj, key: string, path: string): void {
+  stringList(obj: Obj, key: string): void {
     const v = obj[key];
     if (v === undefined) return;
     if (!Array.isArray(v)) {
-      this.add(path, `"${key}" must be an array of block ids, got ${describeValue(v)}`);
+      this.add(key, `"${key}" must be an array of block ids, got ${describeValue(v)}`);
       return;
     }
-    v.forEach((item, i) => {
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i];
       if (typeof item !== 'string' || item.length === 0) {
-        this.add(pointer('constraints', key, i), `"${key}" items must be non-empty strings, got ${describeValue(item)}`);
+        this.add(key, `"${key}" items must be non-empty strings, got ${describeValue(item)}`, i);
       }
-    });
+    }
   }
 }
 
 function checkBlock(c: Checker, b: unknown, i: number, profile: Profile | undefined, seen: Map<string, number>): void {
-  const at = (key?: string): string => (key === undefined ? pointer('blocks', i) : pointer('blocks', i, key));
+  c.within(i);
   if (!isObject(b)) {
-    c.add(at(), `each block must be an object, got ${describeValue(b)}`);
+    c.add(undefined, `each block must be an object, got ${describeValue(b)}`);
     return;
   }
-  const id = c.nonEmptyString(b, 'block_id', at('block_id'));
+  const id = c.nonEmptyString(b, 'block_id');
   if (id !== undefined) {
     const first = seen.get(id);
-    if (first !== undefined) c.add(at('block_id'), `duplicate block_id (first used by /blocks/${first})`);
+    if (first !== undefined) c.add('block_id', `duplicate block_id (first used by /blocks/${first})`);
     else seen.set(id, i);
   }
-  c.nonEmptyString(b, 'source', at('source'));
-  if (b.content === undefined) c.add(at('content'), 'required member "content" is missing');
-  else if (typeof b.content !== 'string') c.add(at('content'), `"content" must be a string, got ${describeValue(b.content)}`);
-  c.finite(b, 'priority', at('priority'), true);
-  const created = c.finite(b, 'created_at', at('created_at'), false);
+  c.nonEmptyString(b, 'source');
+  const content = b.content;
+  if (typeof content !== 'string') {
+    if (content === undefined) c.add('content', 'required member "content" is missing');
+    else c.add('content', `"content" must be a string, got ${describeValue(content)}`);
+  }
+  c.finite(b, 'priority', true);
+  const created = c.finite(b, 'created_at', false);
   if (profile === 'ranked' && created !== undefined && (created < MIN_DATED_SECONDS || created > MAX_DATED_SECONDS)) {
-    c.add(at('created_at'), '"created_at" must fall between 0001-01-01 and 9999-12-31 UTC in the ranked profile');
+    c.add('created_at', '"created_at" must fall between 0001-01-01 and 9999-12-31 UTC in the ranked profile');
   }
-  const ttl = c.finite(b, 'ttl_seconds', at('ttl_seconds'), false);
-  if (ttl !== undefined && ttl < 0) c.add(at('ttl_seconds'), `"ttl_seconds" must be >= 0, got ${ttl}`);
-  c.bool(b, 'pinned', at('pinned'));
-  if (b.status !== undefined && (typeof b.status !== 'string' || !STATUSES.includes(b.status))) {
-    c.add(at('status'), `"status" must be one of ${STATUSES.join(', ')}, got ${typeof b.status === 'string' ? JSON.stringify(b.status) : describeValue(b.status)}`);
+  const ttl = c.finite(b, 'ttl_seconds', false);
+  if (ttl !== undefined && ttl < 0) c.add('ttl_seconds', `"ttl_seconds" must be >= 0, got ${ttl}`);
+  c.bool(b, 'pinned');
+  const status = b.status;
+  if (status !== undefined && (typeof status !== 'string' || !STATUSES.includes(status))) {
+    c.add('status', `"status" must be one of ${STATUSES.join(', ')}, got ${typeof status === 'string' ? JSON.stringify(status) : describeValue(status)}`);
   }
-  const conf = c.finite(b, 'confidence', at('confidence'), false);
-  if (conf !== undefined && (conf < 0 || conf > 1)) c.add(at('confidence'), `"confidence" must be within [0, 1], got ${conf}`);
+  const conf = c.finite(b, 'confidence', false);
+  if (conf !== undefined && (conf < 0 || conf > 1)) c.add('confidence', `"confidence" must be within [0, 1], got ${conf}`);
   if (profile === 'ranked') {
     // The packer has no notion of these: accepting them silently would drop a rule the caller relies on.
-    if (b.pinned === true) c.add(at('pinned'), 'pinned blocks are not supported by the ranked profile');
-    if (typeof b.status === 'string' && b.status !== 'active' && STATUSES.includes(b.status)) {
-      c.add(at('status'), 'lifecycle status is not supported by the ranked profile');
+    if (b.pinned === true) c.add('pinned', 'pinned blocks are not supported by the ranked profile');
+    if (status === 'disputed' || status === 'superseded' || status === 'stale') {
+      c.add('status', 'lifecycle status is not supported by the ranked profile');
     }
   }
 }
 
 function checkConstraints(c: Checker, k: unknown, profile: Profile | undefined): void {
   if (k === undefined) return;
+  c.within('/constraints');
   if (!isObject(k)) {
-    c.add('/constraints', `"constraints" must be an object, got ${describeValue(k)}`);
+    c.add(undefined, `"constraints" must be an object, got ${describeValue(k)}`);
     return;
   }
-  if (profile === 'ranked') c.add('/constraints', 'constraints are not supported by the ranked profile');
-  c.stringList(k, 'must_include', '/constraints/must_include');
-  c.stringList(k, 'exclude', '/constraints/exclude');
+  if (profile === 'ranked') c.add(undefined, 'constraints are not supported by the ranked profile');
+  c.stringList(k, 'must_include');
+  c.stringList(k, 'exclude');
   const ms = k.max_segments;
-  if (ms !== undefined && ms !== null && !(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1 && ms <= MAX_BUDGET)) {
-    c.add('/constraints/max_segments', `"max_segments" must be null or an integer >= 1, got ${describeValue(ms)}`);
+  if (ms !== undefined && ms !== null && !(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1)) {
+    c.add('max_segments', `"max_segments" must be null or an integer >= 1, got ${describeValue(ms)}`);
   }
-  for (const key of ['include_disputed', 'include_superseded', 'prefer_recency', 'prefer_high_confidence']) {
-    c.bool(k, key, pointer('constraints', key));
-  }
+  for (const key of ['include_disputed', 'include_superseded', 'prefer_recency', 'prefer_high_confidence']) c.bool(k, key);
 }
 
 export function validateRequest(req: unknown): Problem[] {
   const c = new Checker();
   if (!isObject(req)) {
-    c.add('', `the request must be a JSON object, got ${describeValue(req)}`);
+    c.add(undefined, `the request must be a JSON object, got ${describeValue(req)}`);
     return c.problems;
   }
   let profile: Profile | undefined = 'tiered';
@@ -151,21 +157,23 @@ export function validateRequest(req: unknown): Problem[] {
     if (typeof req.profile === 'string' && (PROFILES as readonly string[]).includes(req.profile)) {
       profile = req.profile as Profile;
     } else {
-      c.add('/profile', `"profile" must be one of ${PROFILES.join(', ')}, got ${typeof req.profile === 'string' ? JSON.stringify(req.profile) : describeValue(req.profile)}`);
+      c.add('profile', `"profile" must be one of ${PROFILES.join(', ')}, got ${typeof req.profile === 'string' ? JSON.stringify(req.profile) : describeValue(req.profile)}`);
       profile = undefined;
     }
   }
-  c.finite(req, 'now', '/now', true);
+  c.finite(req, 'now', true);
   const budget = req.budget;
-  if (budget === undefined) c.add('/budget', 'required member "budget" is missing');
+  if (budget === undefined) c.add('budget', 'required member "budget" is missing');
   else if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET) {
-    c.add('/budget', `"budget" must be an integer from 0 to 2^53-1, got ${describeValue(budget)}`);
+    c.add('budget', `"budget" must be an integer from 0 to 2^53-1, got ${describeValue(budget)}`);
   }
-  if (req.blocks === undefined) c.add('/blocks', 'required member "blocks" is missing');
-  else if (!Array.isArray(req.blocks)) c.add('/blocks', `"blocks" must be an array, got ${describeValue(req.blocks)}`);
+  const blocks = req.blocks;
+  if (blocks === undefined) c.add('blocks', 'required member "blocks" is missing');
+  else if (!Array.isArray(blocks)) c.add('blocks', `"blocks" must be an array, got ${describeValue(blocks)}`);
   else {
     const seen = new Map<string, number>();
-    req.blocks.forEach((b, i) => checkBlock(c, b, i, profile, seen));
+    // An index loop, not forEach: a hole in a sparse array is a missing block, not nothing.
+    for (let i = 0; i < blocks.length; i++) checkBlock(c, blocks[i], i, profile, seen);
   }
   checkConstraints(c, req.constraints, profile);
   return c.problems;
