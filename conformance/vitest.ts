@@ -1,0 +1,90 @@
+/**
+ * The conformance suite inside a vendor's own vitest run: one `describe` per
+ * case area, one `it` per golden case, skipped (with the reason) when the
+ * manifest does not declare what the case needs.
+ *
+ *   // conformance.test.ts
+ *   import { defineConformanceSuite } from 'ctxconform/vitest';
+ *   defineConformanceSuite({ stdio: 'python3 impl.py' });
+ *
+ * The package ships TypeScript: add `test: { server: { deps: { inline: ['ctxconform'] } } }`
+ * to vitest.config so vite compiles it (docs/running.md).
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from './cases/load.js';
+import { skipReason } from './judge.js';
+import { formatFailure } from './runner/console.js';
+import { idMatcher } from './runner/filter.js';
+import { openImplementation } from './runner/open.js';
+import type { OpenedImplementation } from './runner/open.js';
+import { runCase } from './runner/run.js';
+import type { CaseResult, GoldenCase } from './types.js';
+
+export type ConformanceTarget = { module: string } | { stdio: string } | { http: string };
+
+export interface ConformanceSuiteOptions {
+  /** Case directory (default: the bundled corpus). */
+  cases?: string;
+  /** Case-id globs, as `ctxconform run --filter`. */
+  filter?: string;
+  /** Manifest file, when the implementation cannot describe itself. */
+  manifest?: string;
+  /** Per case (default 5000). */
+  timeoutMs?: number;
+  /** Name of the outer describe block (default `ctxconform`). */
+  name?: string;
+}
+
+function area(id: string): string {
+  const i = id.indexOf('/');
+  return i < 0 ? id : id.slice(0, i);
+}
+
+export function defineConformanceSuite(target: ConformanceTarget, options: ConformanceSuiteOptions = {}): void {
+  const { cases, problems } = loadCorpus(options.cases ?? BUNDLED_CASES_DIR);
+  if (problems.length > 0) throw new Error(`the cases have problems:\n${problems.map(formatProblem).join('\n')}`);
+  const matches = idMatcher(options.filter);
+  const selected = cases.filter((c) => matches(c.id));
+  const timeoutMs = options.timeoutMs ?? 5000;
+  let opened: OpenedImplementation | undefined;
+
+  describe(options.name ?? 'ctxconform', () => {
+    beforeAll(async () => {
+      opened = await openImplementation({ ...target, timeoutMs, ...(options.manifest ? { manifest: options.manifest } : {}) });
+    }, 60_000);
+    afterAll(async () => {
+      await opened?.impl.close();
+    });
+    const groups = new Map<string, GoldenCase[]>();
+    for (const c of selected) groups.set(area(c.id), [...(groups.get(area(c.id)) ?? []), c]);
+    for (const [name, group] of groups) {
+      describe(name, () => {
+        for (const c of group) {
+          it(
+            c.id,
+            async (ctx) => {
+              const o = opened!;
+              const why = skipReason(c, o.manifest);
+              if (why !== undefined) return ctx.skip(why);
+              const { verdict, stderr } = await runCase(c, o.impl, o.manifest, timeoutMs);
+              if (verdict.status === 'pass') return;
+              const result: CaseResult = {
+                id: c.id,
+                kind: 'case',
+                status: verdict.status,
+                requirements: c.requirements,
+                duration_ms: 0,
+                ...(verdict.message ? { message: verdict.message } : {}),
+                ...(verdict.expected !== undefined ? { expected: verdict.expected } : {}),
+                ...(verdict.actual !== undefined ? { actual: verdict.actual } : {}),
+                ...(stderr ? { stderr } : {}),
+              };
+              throw new Error(formatFailure(result));
+            },
+            timeoutMs + 5000,
+          );
+        }
+      });
+    }
+  });
+}
