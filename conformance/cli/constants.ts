@@ -1,0 +1,66 @@
+/**
+ * `ctxconform constants <implementation options> [--json FILE]`: the
+ * constants probe. Exit 0 when every constant matches the specification, 1 on
+ * any drift (or a constant that could not be determined), 2 for usage errors.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatProbe, probeConstants } from '../probe/index.js';
+import { IMPLEMENTATION_OPTIONS, openImplementation } from '../runner/open.js';
+import { KIT_VERSION } from '../version.js';
+import { UsageError } from './main.js';
+
+export const usage = 'ctxconform constants [--impl reference | --module FILE | --stdio CMD | --http URL] [--manifest FILE] [--timeout MS] [--json FILE]';
+
+const HELP = `usage: ${usage}
+
+Infers, from black-box answers to tiny tiered requests, the implementation's
+chars per token and estimate rounding, length unit, tier fractions, the tier of
+each listed source and of unknown and wrong-case ones, the overflow pool and the
+rounding remainder, the tie-break rule and the expiry boundary; prints expected
+vs detected for each (SPEC.md section 15).
+
+  --json FILE     also write the table as JSON
+  --timeout MS    per request (default 5000)
+
+Exit status: 0 all match, 1 drift or undetermined, 2 usage error.`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...IMPLEMENTATION_OPTIONS, json: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  let timeoutMs = 5000;
+  if (values.timeout !== undefined) {
+    timeoutMs = Number(values.timeout);
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError(`--timeout needs a whole number of milliseconds, not ${JSON.stringify(values.timeout)}`);
+  }
+  const opened = await openImplementation({
+    ...(values.impl !== undefined ? { impl: values.impl as 'reference' } : {}),
+    ...(values.module !== undefined ? { module: values.module } : {}),
+    ...(values.stdio !== undefined ? { stdio: values.stdio } : {}),
+    ...(values.http !== undefined ? { http: values.http } : {}),
+    ...(values.manifest !== undefined ? { manifest: values.manifest } : {}),
+    timeoutMs,
+  });
+  try {
+    if (!opened.manifest.profiles.includes('tiered')) {
+      throw new UsageError(`${opened.manifest.name} does not declare the tiered profile: its constants are those of tiered`);
+    }
+    const report = await probeConstants(opened.impl, opened.manifest, { timeoutMs });
+    console.log(formatProbe(report));
+    if (values.json) {
+      mkdirSync(dirname(values.json), { recursive: true });
+      writeFileSync(values.json, JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: opened.adapter, target: opened.target, ...report }, null, 2) + '\n');
+      console.log(`wrote ${values.json}`);
+    }
+    return report.drift ? 1 : 0;
+  } finally {
+    await opened.impl.close();
+  }
+}
