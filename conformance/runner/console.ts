@@ -51,12 +51,12 @@ function indent(s: string, by = '    '): string {
 export function formatFailure(c: CaseResult): string {
   const lines = [`${c.status.toUpperCase()} ${c.id}${c.requirements.length ? `  [${c.requirements.join(', ')}]` : ''}`];
   if (c.message) lines.push(indent(stripAnsi(c.message)));
-  if (c.status === 'fail' || c.expected !== undefined || c.actual !== undefined) {
+  // A `fail` message is already the judge's compact diff, member by member; other statuses show what came back.
+  if (c.status !== 'fail' && c.actual !== undefined) {
+    lines.push(indent(`got: ${stripAnsi(compact(c.actual, 400))}`));
+  } else if (c.status === 'fail' && !c.message && (c.expected !== undefined || c.actual !== undefined)) {
     if (typeof c.expected === 'string' && typeof c.actual === 'string') lines.push(indent(firstDifference(c.expected, c.actual)));
-    else {
-      if (c.expected !== undefined) lines.push(indent(`expected: ${stripAnsi(compact(c.expected, 400))}`));
-      if (c.actual !== undefined) lines.push(indent(`actual:   ${stripAnsi(compact(c.actual, 400))}`));
-    }
+    else lines.push(indent(`expected ${stripAnsi(compact(c.expected, 400))}, got ${stripAnsi(compact(c.actual, 400))}`));
   }
   if (c.counterexample !== undefined) lines.push(indent(`counterexample (seed ${c.seed ?? '?'}, path ${c.path ?? '?'}): ${compact(c.counterexample, 400)}`));
   if (c.stderr) {

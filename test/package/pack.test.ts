@@ -1,0 +1,75 @@
+/**
+ * What a vendor installs: `npm pack`, then the tarball in an empty project
+ * (offline, from the npm cache the repo was installed with). The bin, the
+ * bundled cases, the schemas and the reference must work from there, and the
+ * Python example must pass through `--stdio`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-pack-'));
+const project = join(tmp, 'vendor');
+let files: string[] = [];
+
+beforeAll(() => {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--pack-destination', tmp, '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  files = packed[0]!.files.map((f) => f.path);
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'vendor', version: '1.0.0', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(tmp, packed[0]!.filename)], { cwd: project, stdio: 'ignore' });
+}, 120_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const npx = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
+  const r = spawnSync('npx', ['--offline', 'ctxconform', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+describe('the packed kit in an empty project', () => {
+  it('holds bin, sources, cases, schemas and SPEC.md, and no tests', () => {
+    for (const f of ['bin/ctxconform.mjs', 'reference/index.ts', 'conformance/cli/run.ts', 'conformance/schemas/report.schema.json', 'adapters/stdio.ts', 'adapters/examples/python/impl.py', 'SPEC.md', 'README.md', 'package.json']) {
+      expect(files).toContain(f);
+    }
+    expect(files.some((f) => f.startsWith('cases/') && f.endsWith('.yaml'))).toBe(true);
+    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('bench/') || f.includes('.test.'))).toEqual([]);
+  });
+
+  it('installs its runtime dependencies (tsx among them) and the bin', () => {
+    const installed = readdirSync(join(project, 'node_modules'));
+    for (const dep of ['ctxconform', 'tsx', 'ajv', 'yaml', 'undici', 'fast-check']) expect(installed).toContain(dep);
+    expect(existsSync(join(project, 'node_modules/.bin/ctxconform'))).toBe(true);
+  });
+
+  it('runs the bundled corpus against the Python example over stdio: exit 0', () => {
+    const impl = join(root, 'adapters/examples/python/impl.py');
+    const r = npx('run', '--stdio', `python3 "${impl}"`, '--properties', '0', '--json', 'report.json');
+    expect(r.stderr).not.toMatch(/Error:/);
+    expect(r.stdout).toMatch(/^OK: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, \d+ skip/m);
+    expect(r.status).toBe(0);
+    expect(existsSync(join(project, 'report.json'))).toBe(true);
+  });
+
+  it('runs the reference with properties from the package', () => {
+    const r = npx('run', '--cases', 'none', '--properties', '5');
+    expect(r.stdout).toMatch(/^all\s+\d+\s+0\s+0\s+0\s+0/m);
+    expect(r.status).toBe(0);
+  });
+
+  it('imports the reference and the schemas as a library', () => {
+    const script = `import { assemble } from 'ctxconform'; import { validators } from 'ctxconform/schemas';
+const r = assemble({ now: 0, budget: 100, blocks: [{ block_id: 'a', source: 'memory', content: 'abcd', priority: 1 }] });
+const v = validators.request();
+console.log(JSON.stringify({ included: r.included, valid: v({ now: 0, budget: 1, blocks: [] }) }));`;
+    writeFileSync(join(project, 'lib.mts'), script);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'lib.mts'], { cwd: project, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ included: ['a'], valid: true });
+  });
+});
