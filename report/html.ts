@@ -70,6 +70,7 @@ table.diff{width:100%;table-layout:fixed;font:12px ui-monospace,SFMono-Regular,M
 table.diff td{white-space:pre-wrap;word-break:break-all;border:0;border-right:1px solid var(--line);padding:0 6px}
 table.diff td.del{background:var(--del)}table.diff td.ins{background:var(--ins)}table.diff td.gap{background:#f6f8fa}
 table.diff td.del mark{background:var(--delm)}table.diff td.ins mark{background:var(--insm)}mark{color:inherit}
+.row{display:flex;flex-wrap:wrap;gap:0 32px;align-items:flex-start}.row h2{margin-top:18px}
 .muted{color:var(--muted)}.known{font-size:12px;color:var(--muted);font-weight:normal}
 `;
 
@@ -219,11 +220,13 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   ];
   body.push(`<dl class="meta">${meta.filter(([, x]) => x !== undefined).map(([k, x]) => `<dt>${k}</dt><dd>${h(x!)}</dd>`).join('')}</dl>`);
 
+  body.push('<div class="row"><div>');
   body.push('<h2 id="counts">Counts</h2>');
   body.push(
     `<table id="counts-table"><thead><tr>${STATUSES.map((k) => `<th>${status(k)}</th>`).join('')}<th>total</th><th>score</th></tr></thead><tbody><tr>${STATUSES.map((k) => `<td class="n" data-count="${k}">${s[k]}</td>`).join('')}<td class="n">${s.total}</td><td class="n" id="score">${percent(score(report))}</td></tr></tbody></table>`,
   );
 
+  body.push('</div><div>');
   body.push('<h2 id="areas">By area</h2>');
   body.push('<table><thead><tr><th>area</th><th>cases</th><th>pass</th><th>fail</th><th>error/timeout/crash</th><th>skip</th><th>score</th></tr></thead><tbody>');
   for (const [area, cs] of areas) {
@@ -232,6 +235,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     body.push(`<tr><td>${h(area)}</td><td class="n">${cs.length}</td><td class="n">${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('error') + n('timeout') + n('crash')}</td><td class="n">${n('skip')}</td><td class="n">${percent(ran > 0 ? n('pass') / ran : undefined)}</td></tr>`);
   }
   body.push('</tbody></table>');
+  body.push('</div></div>');
 
   if (v.stale.length > 0) {
     body.push('<h2 id="stale">Stale baseline expectations</h2>');

@@ -1,0 +1,144 @@
+/**
+ * The HTML report in a real browser (Debian's headless Chromium through
+ * playwright-core): filters work, nothing from the data runs, no request
+ * leaves the page, and without JavaScript everything is shown. Also writes
+ * docs/report-screenshot.png, the README's picture of a report with failures.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../conformance/types.js';
+import { renderHtml } from '../../report/html.js';
+import { brokenRun, corpusCases, fixtureCases } from '../fixtures/reports/build.js';
+import { hostileReport } from '../fixtures/reports/hostile-report.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+const SCREENSHOT = fileURLToPath(new URL('../../docs/report-screenshot.png', import.meta.url));
+if (!HAVE_CHROMIUM) console.warn(`html.browser.test: skipped: ${CHROMIUM} is absent (apt-get install chromium)`);
+
+let browser: Browser;
+let dir: string;
+let broken: Report;
+
+beforeAll(async () => {
+  if (!HAVE_CHROMIUM) return;
+  dir = mkdtempSync(join(tmpdir(), 'ctxc-html-'));
+  broken = await brokenRun([...fixtureCases(), ...corpusCases()]);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Watched {
+  page: Page;
+  requests: string[];
+  dialogs: string[];
+  errors: string[];
+}
+
+async function open(report: Report, name: string, javaScriptEnabled = true): Promise<Watched> {
+  const file = join(dir, `${name}.html`);
+  writeFileSync(file, renderHtml(report));
+  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const w: Watched = { page, requests: [], dialogs: [], errors: [] };
+  page.on('request', (r) => w.requests.push(r.url()));
+  page.on('dialog', (d) => {
+    w.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => w.errors.push(e.message));
+  // Any blocked attempt to load or run something would show up as a CSP violation.
+  await page.addInitScript(() => {
+    (window as unknown as { __violations: string[] }).__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => (window as unknown as { __violations: string[] }).__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(pathToFileURL(file).href);
+  await page.waitForLoadState('load');
+  return w;
+}
+
+const visibleRows = (page: Page): Promise<number> => page.locator('#results tbody tr:visible').count();
+
+describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
+  it('filters rows and failures by status and area', async () => {
+    const { page, requests, dialogs, errors } = await open(broken, 'broken');
+    const s = broken.summary;
+    expect(await visibleRows(page)).toBe(s.total);
+    expect(await page.locator('#shown').textContent()).toBe(`${s.total} of ${s.total} shown`);
+    await page.click('button[data-filter-status="fail"]');
+    expect(await visibleRows(page)).toBe(s.fail);
+    expect(await page.locator('section.failure:visible').count()).toBe(s.fail);
+    await page.click('button[data-filter-area="render"]');
+    const renderFails = broken.cases.filter((c) => c.id.startsWith('render/') && c.status === 'fail').length;
+    expect(renderFails).toBeGreaterThan(0);
+    expect(await visibleRows(page)).toBe(renderFails);
+    await page.click('button[data-filter-status="crash"]');
+    expect(await visibleRows(page)).toBe(0);
+    await page.click('button[data-filter-status=""]');
+    expect(await visibleRows(page)).toBe(broken.cases.filter((c) => c.id.startsWith('render/')).length);
+    expect(await page.locator('button[data-filter-area="render"]').getAttribute('aria-pressed')).toBe('true');
+    await page.click('button[data-filter-area=""]');
+    expect(await visibleRows(page)).toBe(s.total);
+    expect(requests).toEqual([page.url()]);
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+  });
+
+  it('writes the screenshot of a report with failures', async () => {
+    // The fixture cases alone: a short report whose first screen reaches a failure's diff.
+    const { page } = await open(await brokenRun(fixtureCases()), 'shot');
+    await page.click('button[data-filter-status="fail"]');
+    expect(await visibleRows(page)).toBe(3);
+    const top = await page.locator('#failures').boundingBox();
+    const end = await page.locator('section.failure[data-area="render"]').boundingBox();
+    expect(top && end).toBeTruthy();
+    await page.screenshot({ path: SCREENSHOT, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.min(end!.y + end!.height + 16, 2400) } });
+    expect(existsSync(SCREENSHOT)).toBe(true);
+  });
+
+  it('runs nothing from hostile data, requests nothing, and shows it as text', async () => {
+    const { page, requests, dialogs, errors } = await open(hostileReport(), 'hostile');
+    await page.click('button[data-filter-status="fail"]');
+    for (const b of await page.locator('#filters button').all()) await b.click();
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(requests).toEqual([page.url()]);
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+    const counts = await page.evaluate(() => ({
+      scripts: document.querySelectorAll('script').length,
+      img: document.querySelectorAll('img, svg, iframe, object, embed').length,
+      links: Array.from(document.querySelectorAll('a')).map((a) => a.getAttribute('href')),
+    }));
+    expect(counts.scripts).toBe(2);
+    expect(counts.img).toBe(0);
+    expect(counts.links.every((h) => /^#f-\d+$/.test(h ?? ''))).toBe(true);
+    const text = await page.locator('body').innerText();
+    expect(text).toContain('<script>window.__pwned=1;alert(1)</script>');
+    expect(text).toContain('"><img src=x onerror="window.__pwned=2;alert(2)">');
+    expect(text).toContain('<a href="javascript:window.__pwned=4">click</a>');
+    // The area filter offers the hostile area as text too.
+    expect(await page.locator('#filters button').allTextContents()).toContain('<script>window.__pwned=1;alert(1)< (1)');
+  });
+
+  it('shows everything without JavaScript', async () => {
+    const { page, requests } = await open(broken, 'nojs', false);
+    expect(await visibleRows(page)).toBe(broken.summary.total);
+    expect(await page.locator('section.failure:visible').count()).toBe(broken.summary.fail + broken.summary.error + broken.summary.timeout + broken.summary.crash);
+    expect(await page.locator('#filters').isVisible()).toBe(false);
+    expect(await page.locator('#coverage-matrix').isVisible()).toBe(true);
+    expect(requests).toEqual([page.url()]);
+  });
+});
