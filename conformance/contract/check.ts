@@ -53,6 +53,12 @@ function refList(refs: readonly MemoryRef[] | undefined): string[] {
   return (refs ?? []).map(refKey);
 }
 
+/** A text for a message: long contents are shown by their start and length. */
+function clip(x: unknown): string {
+  const s = JSON.stringify(x) ?? String(x);
+  return s.length > 120 ? `${s.slice(0, 100)}…" (${typeof x === 'string' ? [...x].length : s.length} chars)` : s;
+}
+
 function list(keys: readonly string[], ex: Exchange): string {
   return keys.map((k) => (ex.ingested.get(k) ? `${k} (block ${ex.ingested.get(k)!.blockId})` : k)).join(', ');
 }
@@ -135,7 +141,7 @@ export function checkExchange(ex: Exchange): CheckOutcome {
     const mem = k === undefined ? undefined : ex.ingested.get(k);
     if (!mem) fail('MAPI-10', `segment ${i} has ref ${k ?? '(none)'}, which is not a memory ingested into the scope`);
     else if (s.content !== mem.text) {
-      fail('MAPI-10', `segment ${i} (block ${mem.blockId}) has content ${JSON.stringify(s.content)}, not the ingested ${JSON.stringify(mem.text)}`);
+      fail('MAPI-10', `segment ${i} (block ${mem.blockId}) has content ${clip(s.content)}, not the ingested ${clip(mem.text)}`);
     }
   });
 
