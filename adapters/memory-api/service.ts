@@ -40,6 +40,7 @@ export class MemoryService {
     if (!Array.isArray(results) || results.length !== blocks.length) {
       return { ok: false, outcome: { kind: 'protocol', message: `ingest: expected results[] with one entry per episode (${blocks.length})`, raw: JSON.stringify(r.body).slice(0, 2000) } };
     }
+    // IngestResult carries no dedupeKey: results answer the episodes in order.
     for (const [i, b] of blocks.entries()) {
       const res = results[i] as Partial<IngestResult> | undefined;
       if (!isObject(res) || !isRef(res.ref)) return { ok: false, outcome: { kind: 'protocol', message: `ingest: results[${i}] has no ref`, raw: JSON.stringify(res) } };
