@@ -29,13 +29,19 @@ export function capabilitiesUsed(request: unknown): string[] {
   return ['working_context', 'constraints', 'lifecycle', 'pinned'].filter((c) => used.has(c));
 }
 
-/** The reference's answer as a case expectation: error, or included, omissions by class, tokens, context. */
+/** The reference's answer as a case expectation: the error, or what the differential property compares. */
 export function expectationFromReference(request: unknown, capabilities: readonly string[]): Expectation {
   const a = referenceAnswer(request, capabilities);
   if (a.kind === 'error') return { error: a.code as Expectation['error'] };
   const omissions: Record<string, string> = {};
   for (const o of a.value.omissions) omissions[o.block_id] = reasonClass(o.reason) ?? o.reason;
-  return { included: a.value.included, omissions, estimated_tokens: a.value.estimated_tokens, context: a.value.context };
+  return {
+    included: a.value.included,
+    omissions,
+    omission_order: a.value.omissions.map((o) => o.block_id),
+    estimated_tokens: a.value.estimated_tokens,
+    context: a.value.context,
+  };
 }
 
 export interface SavedCase {
