@@ -81,7 +81,7 @@ describe.each(MUTANTS)('%s', (name) => {
     const doc = YAML.parse(text) as Omit<GoldenCase, 'id' | 'file'>;
     expect(validators.case()(doc), JSON.stringify(validators.case().errors)).toBe(true);
     expect(doc.tags).toContain('counterexample');
-    const c: GoldenCase = { id: `counterexamples/${name}`, file: 'x.yaml', capabilities: [], tags: [], ...doc };
+    const c: GoldenCase = { id: `counterexamples/${name}`, file: 'x.yaml', ...doc };
     const reference = referenceImplementation({ ...manifest, name: 'reference' });
     expect(judge(c, await reference.assemble(c.request, { timeoutMs: 5000 }), manifest).status).toBe('pass');
     expect(judge(c, await impl.assemble(c.request, { timeoutMs: 5000 }), manifest).status).toBe('fail');
