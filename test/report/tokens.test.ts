@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENCODINGS, measureCases, median, percentile, tokenTable } from '../../conformance/tokens.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import { FIXTURE_CASES_DIR, fixtureCases } from '../fixtures/reports/build.js';
+
+describe('token statistics', () => {
+  it('takes nearest-rank percentiles and the middle median', () => {
+    const xs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+    // p5 of 20 values: rank ceil(0.05 * 20) = 1; p95: rank 19.
+    expect(percentile(xs, 5)).toBe(1);
+    expect(percentile(xs, 95)).toBe(19);
+    expect(percentile([7], 95)).toBe(7);
+    expect(median([1, 2, 3, 10])).toBe(2.5);
+    expect(median([1, 2, 9])).toBe(2);
+    expect(Number.isNaN(median([]))).toBe(true);
+  });
+
+  it('lists the cases whose estimate is below 90% of the real count, worst first', () => {
+    const t = tokenTable([
+      { id: 'a', estimated_tokens: 9, context_estimate: 9, real: { o200k_base: 10, cl100k_base: 11 } },
+      { id: 'b', estimated_tokens: 5, context_estimate: 9, real: { o200k_base: 10, cl100k_base: 4 } },
+      { id: 'c', estimated_tokens: 8, context_estimate: 9, real: { o200k_base: 10, cl100k_base: 8 } },
+    ]);
+    const o = t.encodings.find((e) => e.encoding === 'o200k_base')!;
+    // Ratios 0.9, 0.5, 0.8: 0.9 is not below 90%.
+    expect(o.undercounts.map((u) => [u.id, u.ratio])).toEqual([['b', 0.5], ['c', 0.8]]);
+    expect([o.median, o.p5, o.p95]).toEqual([0.8, 0.5, 0.9]);
+    const cl = t.encodings.find((e) => e.encoding === 'cl100k_base')!;
+    // 9/11 = 0.818 is an undercount; 5/4 and 8/8 are not.
+    expect(cl.undercounts.map((u) => u.id)).toEqual(['a']);
+  });
+
+  it('measures the reference contexts of the fixture cases', () => {
+    const rows = measureCases(fixtureCases());
+    // errors/negative-budget answers an error: no context to count.
+    expect(rows.map((r) => r.id)).toEqual(['budget/per-block-cut', 'budget/tiny', 'capabilities/pinned-first', 'expiry/expired-first', 'hostile/markup-ids', 'ranked/one-line', 'render/two-sources']);
+    const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+    // Worked out from SPEC NUM-2: block costs for tiered, header 29 + line 6 for ranked.
+    expect(byId['render/two-sources']).toMatchObject({ estimated_tokens: 2, context_estimate: 10 });
+    expect(byId['ranked/one-line']).toMatchObject({ estimated_tokens: 35 });
+    expect(byId['capabilities/pinned-first']!.estimated_tokens).toBe(4);
+    // The ranked header alone is 119 code points of English: well over 20 real tokens.
+    for (const r of rows) for (const e of Object.keys(ENCODINGS) as (keyof typeof ENCODINGS)[]) expect(r.real[e]).toBeGreaterThan(0);
+    expect(byId['ranked/one-line']!.real.o200k_base).toBeGreaterThan(20);
+  });
+
+  it('counts special-token text in content as ordinary text', () => {
+    const c: GoldenCase = {
+      id: 'x/special', file: 'x', description: 'special', requirements: ['REN-4'], profile: 'tiered', capabilities: [], tags: [],
+      request: { now: 0, budget: 100, blocks: [{ block_id: 'b', source: 'memory', content: '<|endoftext|><|im_start|>', priority: 1 }] },
+      expect: { included: ['b'] },
+    };
+    const [row] = measureCases([c]);
+    expect(row!.real.o200k_base).toBeGreaterThan(2);
+    expect(row!.real.cl100k_base).toBeGreaterThan(2);
+  });
+
+  it('prints the table and writes it as JSON from the command line', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'ctxc-tokens-')), 't', 'tokens.json');
+    const r = spawnSync(process.execPath, ['bin/ctxconform.mjs', 'tokens', '--cases', FIXTURE_CASES_DIR, '--json', out], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('estimate/real token ratio over 7 non-empty reference contexts');
+    expect(r.stdout).toMatch(/^o200k_base +\d\.\d{3} +\d\.\d{3} +\d\.\d{3}/m);
+    const t = JSON.parse(readFileSync(out, 'utf8'));
+    expect(t.encodings.map((e: { encoding: string }) => e.encoding)).toEqual(['o200k_base', 'cl100k_base']);
+    expect(t.rows).toHaveLength(7);
+  });
+});
