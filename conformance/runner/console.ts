@@ -17,7 +17,7 @@ export interface ProgressSink {
 
 /** Redrawn line on a TTY; otherwise a line at every tenth of the run, so CI logs stay short. */
 export function progress(stream: NodeJS.WriteStream, interactive: boolean): ProgressSink {
-  let lastStep = -1;
+  let lastStep = 0;
   let drawn = false;
   return {
     update(done, total, current) {

@@ -1,0 +1,56 @@
+/**
+ * `--module` and the reference through openImplementation: what a vendor's
+ * ES module must export, and the usage errors when it does not.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../conformance/cli/main.js';
+import { openImplementation } from '../../conformance/runner/open.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-module-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const file = (name: string, text: string): string => {
+  const f = join(tmp, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('openImplementation', () => {
+  it('defaults to the reference, which declares both profiles and every capability', async () => {
+    const o = await openImplementation({});
+    expect(o.adapter).toBe('reference');
+    expect(o.manifest.profiles).toEqual(['tiered', 'ranked']);
+    expect([...o.manifest.capabilities].sort()).toEqual(['constraints', 'lifecycle', 'pinned', 'working_context']);
+  });
+
+  it('loads a module with assemble and describe; a thrown {code} is an error answer', async () => {
+    const mod = file(
+      'ok.mjs',
+      `export const describe = () => ({ name: 'm', version: '1', profiles: ['tiered'], capabilities: [] });
+       export function assemble(r) { if (r.budget < 0) throw { code: 'invalid_request', message: 'negative' }; return { context: '', included: [], estimated_tokens: 0, total_budget: r.budget, omissions: [] }; }`,
+    );
+    const o = await openImplementation({ module: mod });
+    expect(o).toMatchObject({ adapter: 'module', target: mod, manifest: { name: 'm' } });
+    expect(await o.impl.assemble({ budget: -1 }, { timeoutMs: 100 })).toMatchObject({ kind: 'error', code: 'invalid_request', message: 'negative' });
+  });
+
+  it('usage errors: no assemble export, no describe without --manifest, a module that throws on import', async () => {
+    await expect(openImplementation({ module: file('none.mjs', 'export const x = 1;') })).rejects.toThrow(/does not export an assemble\(request\) function/);
+    const err = await openImplementation({ module: file('nodesc.mjs', 'export const assemble = () => ({});') }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/describe\(\) failed: the module exports no describe\(\); give --manifest/);
+    await expect(openImplementation({ module: file('boom.mjs', 'throw new Error("missing native addon");') })).rejects.toThrow(/cannot load the module .*missing native addon/);
+    await expect(openImplementation({ module: join(tmp, 'absent.mjs') })).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('--manifest replaces describe and is checked against the manifest schema', async () => {
+    const mod = fileURLToPath(new URL('../../reference/index.ts', import.meta.url));
+    const good = file('good.json', JSON.stringify({ name: 'r', version: '1', profiles: ['tiered'], capabilities: ['pinned'] }));
+    expect((await openImplementation({ module: mod, manifest: good })).manifest.capabilities).toEqual(['pinned']);
+    const bad = file('bad.json', JSON.stringify({ name: 'r', version: '1', profiles: ['fancy'], capabilities: [] }));
+    await expect(openImplementation({ module: mod, manifest: bad })).rejects.toThrow(/bad.json is not valid: \/profiles\/0: must be equal to one of the allowed values/);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * The stdio adapter's protocol handling (SPEC PROTO-3), with tiny inline
+ * processes; the fault tests (test/runner/faults.test.ts) cover crashes,
+ * hangs and garbage.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { StdioImplementation } from '../../adapters/stdio.js';
+import { UsageError } from '../../conformance/cli/main.js';
+import { openImplementation } from '../../conformance/runner/open.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-stdio-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const RESULT = { context: '', included: [], estimated_tokens: 0, total_budget: 0, omissions: [] };
+const MANIFEST = { name: 'inline', version: '1', profiles: ['tiered'], capabilities: [] };
+
+/** A node process whose per-line behaviour is `body` (given `m`, the parsed request; `out(obj)` writes a line). */
+function script(name: string, body: string, prelude = ''): string {
+  const file = join(tmp, `${name}.mjs`);
+  writeFileSync(
+    file,
+    `import { createInterface } from 'node:readline';
+const out = (o, end = '\\n') => process.stdout.write(JSON.stringify(o) + end);
+${prelude}
+createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); ${body} });`,
+  );
+  return `"${process.execPath}" "${file}"`;
+}
+
+describe('stdio adapter', () => {
+  it('with --manifest the describe op is never sent', async () => {
+    const cmd = script('no-describe', `if (m.op === 'describe') process.exit(9); out({ id: m.id, ok: ${JSON.stringify(RESULT)} });`);
+    const mf = join(tmp, 'm.json');
+    writeFileSync(mf, JSON.stringify(MANIFEST));
+    const o = await openImplementation({ stdio: cmd, manifest: mf, timeoutMs: 2000 });
+    try {
+      expect(o.manifest).toEqual(MANIFEST);
+      expect(await o.impl.assemble({}, { timeoutMs: 2000 })).toEqual({ kind: 'result', value: RESULT });
+    } finally {
+      await o.impl.close();
+    }
+  });
+
+  it('an error answer to describe, or an invalid manifest, cannot start: UsageError', async () => {
+    const refuses = script('refuses', `out({ id: m.id, error: { code: 'nope', message: 'no describe here' } });`);
+    await expect(openImplementation({ stdio: refuses, timeoutMs: 2000 })).rejects.toThrow(/describe failed: an error answer: no describe here/);
+    const bad = script('bad-manifest', `out({ id: m.id, ok: { name: 'x', profiles: ['tiered'] } });`);
+    const err = await openImplementation({ stdio: bad, timeoutMs: 2000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/manifest .* is not valid: \(root\): must have required property 'version'/);
+  });
+
+  it('matches answers by id even out of order, and reads CRLF lines', async () => {
+    // Holds the first assemble request and answers it after the second, with \r\n endings.
+    const cmd = script(
+      'reorder',
+      `if (m.op === 'describe') return out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} }, '\\r\\n');
+       if (!held) { held = m; return; }
+       out({ id: m.id, ok: { ...${JSON.stringify(RESULT)}, total_budget: 2 } }, '\\r\\n');
+       out({ id: held.id, ok: { ...${JSON.stringify(RESULT)}, total_budget: 1 } }, '\\r\\n');`,
+      'let held;',
+    );
+    const o = await openImplementation({ stdio: cmd, timeoutMs: 2000 });
+    try {
+      const [a, b] = await Promise.all([o.impl.assemble({ n: 1 }, { timeoutMs: 2000 }), o.impl.assemble({ n: 2 }, { timeoutMs: 2000 })]);
+      expect(a).toEqual({ kind: 'result', value: { ...RESULT, total_budget: 1 } });
+      expect(b).toEqual({ kind: 'result', value: { ...RESULT, total_budget: 2 } });
+    } finally {
+      await o.impl.close();
+    }
+  });
+
+  it('an answer with neither ok nor error is a protocol error; an error answer keeps code and message', async () => {
+    const cmd = script('shapes', `if (m.op === 'describe') return out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });
+      if (m.request.kind === 'empty') out({ id: m.id, result: 1 }); else out({ id: m.id, error: { code: 'invalid_request', message: 'bad' } });`);
+    const o = await openImplementation({ stdio: cmd, timeoutMs: 2000 });
+    try {
+      expect(await o.impl.assemble({ kind: 'empty' }, { timeoutMs: 2000 })).toMatchObject({ kind: 'protocol', message: expect.stringMatching(/neither "ok" nor "error"/) });
+      expect(await o.impl.assemble({ kind: 'err' }, { timeoutMs: 2000 })).toEqual({
+        kind: 'error',
+        code: 'invalid_request',
+        message: 'bad',
+        value: { error: { code: 'invalid_request', message: 'bad' } },
+      });
+    } finally {
+      await o.impl.close();
+    }
+  });
+
+  it('close() ends stdin, and kills a process that ignores it', async () => {
+    const cmd = script('stubborn', `out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });`, `process.stdin.on('end', () => {}); setInterval(() => {}, 1000);`);
+    const impl = new StdioImplementation({ command: cmd, timeoutMs: 2000 });
+    await impl.open();
+    const t0 = Date.now();
+    await impl.close();
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(await impl.assemble({}, { timeoutMs: 100 })).toEqual({ kind: 'crash', message: 'the run was closed' });
+  });
+});

@@ -1,0 +1,74 @@
+/** What `ctxconform run` prints: progress in both modes, failures, the summary table. */
+import { describe, expect, it } from 'vitest';
+import { formatFailure, progress, summaryTable } from '../../conformance/runner/console.js';
+import type { Report } from '../../conformance/types.js';
+
+function sink(): { stream: NodeJS.WriteStream; text: () => string } {
+  let out = '';
+  const stream = { columns: 40, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
+  return { stream, text: () => out };
+}
+
+describe('console output', () => {
+  it('redraws one line on a terminal, cut to its width, and clears it at the end', () => {
+    const s = sink();
+    const p = progress(s.stream, true);
+    p.update(0, 120, 'expiry/boundary-equal');
+    p.update(1, 120, 'a/very/long/case/id/that/does/not/fit/in/forty/columns');
+    p.end();
+    expect(s.text()).toBe(
+      '\r\u001b[2K[  0/120] expiry/boundary-equal' + '\r\u001b[2K[  1/120] a/very/long/case/id/that/doe…' + '\r\u001b[2K',
+    );
+  });
+
+  it('prints a plain line at each tenth when not a terminal', () => {
+    const s = sink();
+    const p = progress(s.stream, false);
+    for (let i = 0; i <= 20; i++) p.update(i, 20, i < 20 ? `c${i}` : '');
+    p.end();
+    const lines = s.text().trimEnd().split('\n');
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe('progress: 2/20 (c2)');
+    expect(lines[lines.length - 1]).toBe('progress: 20/20');
+    expect(s.text()).not.toContain('\r');
+  });
+
+  it('a failure shows id, requirements, the message, stderr without escapes, and the rerun command', () => {
+    const text = formatFailure({
+      id: 'tiers/x',
+      kind: 'case',
+      status: 'crash',
+      requirements: ['TIER-4', 'PROTO-5'],
+      duration_ms: 1,
+      message: 'the process exited with code 3 before answering; restarted',
+      stderr: 'line 1\n\u001b[31mred error\u001b[0m\n',
+      rerun: "npx ctxconform run --filter 'tiers/x'",
+    });
+    expect(text).toBe(
+      [
+        'CRASH tiers/x  [TIER-4, PROTO-5]',
+        '    the process exited with code 3 before answering; restarted',
+        '    stderr (tail):',
+        '      line 1',
+        '      red error',
+        "    rerun: npx ctxconform run --filter 'tiers/x'",
+      ].join('\n'),
+    );
+  });
+
+  it('the summary table counts statuses per area and in total', () => {
+    const c = (id: string, status: 'pass' | 'fail' | 'skip'): Report['cases'][number] => ({ id, kind: 'case', status, requirements: [], duration_ms: 0 });
+    const report = {
+      summary: { total: 3, pass: 1, fail: 1, error: 0, timeout: 0, crash: 0, skip: 1 },
+      cases: [c('expiry/a', 'pass'), c('expiry/b', 'fail'), c('property/p', 'skip')],
+    } as Report;
+    expect(summaryTable(report).split('\n')).toEqual([
+      'area      pass  fail  error  timeout  crash  skip  total',
+      '--------  ----  ----  -----  -------  -----  ----  -----',
+      'expiry       1     1      0        0      0     0      2',
+      'property     0     0      0        0      0     1      1',
+      '--------  ----  ----  -----  -------  -----  ----  -----',
+      'all          1     1      0        0      0     1      3',
+    ]);
+  });
+});
