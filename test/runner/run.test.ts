@@ -51,7 +51,7 @@ describe('runSuite', () => {
 
   it('a wrong answer is fail with expected, actual, the request and a rerun command; a schema break is error', async () => {
     const impl = fromFunctions((req) => {
-      const out = assemble(req, { capabilities: [] }) as Record<string, unknown>;
+      const out = assemble(req, { capabilities: [] }) as unknown as Record<string, unknown>;
       if ((req as { budget: number }).budget === 10) return { ...out, estimated_tokens: 99 };
       if ((req as { budget: number }).budget === 0) return { ...out, extra: true };
       return out;
