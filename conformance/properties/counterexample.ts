@@ -75,7 +75,31 @@ export function counterexampleYaml(info: CounterexampleInfo, dir: string): strin
   const valid = validators.case();
   if (!valid(doc)) throw new Error(`counterexample case is not valid against case.schema.json: ${formatErrors(valid.errors).join('; ')}`);
   const schema = relative(dir, schemaPath('case')).split('\\').join('/');
-  return `# yaml-language-server: $schema=${schema}\n` + YAML.stringify(doc, { lineWidth: 0 });
+  return `# yaml-language-server: $schema=${schema}\n` + visibleYaml(doc);
+}
+
+/** Format and control characters, combining marks and lone surrogates: invisible or misleading when printed raw. */
+const INVISIBLE = /[\p{Cf}\p{Cc}\p{M}\p{Zl}\p{Zp}\ud800-\udfff]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+
+/**
+ * YAML in which no character hides: strings holding one are double-quoted and
+ * the character is written as an escape (a bidi override in a committed case
+ * would otherwise reorder what a reviewer sees).
+ */
+export function visibleYaml(value: unknown): string {
+  const doc = new YAML.Document(value);
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && INVISIBLE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  // Every such character left in the text is inside a double-quoted scalar, where \uXXXX is an escape.
+  return doc.toString({ lineWidth: 0 }).replace(INVISIBLE_ALL, (c) => {
+    if (c === '\n') return c;
+    const cp = c.codePointAt(0)!;
+    return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  });
 }
 
 export function saveCounterexample(info: CounterexampleInfo, dir: string): SavedCase {
