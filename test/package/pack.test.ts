@@ -5,7 +5,7 @@
  * Python example must pass through `--stdio`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,4 +72,30 @@ console.log(JSON.stringify({ included: r.included, valid: v({ now: 0, budget: 1,
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'lib.mts'], { cwd: project, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ included: ['a'], valid: true });
   });
+
+  it('the vitest helper runs inside a vendor vitest run: passes for the Python example, fails for a broken module', () => {
+    // vitest itself is not in the npm cache as a tarball: the repo's copy stands in for the vendor's.
+    symlinkSync(join(root, 'node_modules/vitest'), join(project, 'node_modules/vitest'));
+    mkdirSync(join(project, 't'));
+    const impl = join(root, 'adapters/examples/python/impl.py');
+    const broken = join(root, 'test/fixtures/broken/chars-per-token-3.ts');
+    writeFileSync(
+      join(project, 't/python.test.ts'),
+      `import { defineConformanceSuite } from 'ctxconform/vitest';\ndefineConformanceSuite({ stdio: ${JSON.stringify(`python3 "${impl}"`)} }, { filter: 'expiry/*' });\n`,
+    );
+    writeFileSync(
+      join(project, 't/broken.test.ts'),
+      `import { defineConformanceSuite } from 'ctxconform/vitest';\ndefineConformanceSuite({ module: ${JSON.stringify(broken)} }, { filter: 'expiry/*,tiers/*' });\n`,
+    );
+    const vitest = (file: string): { status: number | null; out: string } => {
+      const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', file, '--reporter', 'verbose'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+      return { status: r.status, out: (r.stdout + r.stderr).replace(/\u001b\[[0-9;]*m/g, '') };
+    };
+    const ok = vitest('t/python.test.ts');
+    expect(ok.out).toMatch(/ctxconform > expiry > expiry\/boundary-equal/);
+    expect(ok.status).toBe(0);
+    const bad = vitest('t/broken.test.ts');
+    expect(bad.status).toBe(1);
+    expect(bad.out).toMatch(/FAIL [a-z-]+\/[a-z0-9-]+ {2}\[/);
+  }, 60_000);
 });
