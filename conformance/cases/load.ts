@@ -112,7 +112,12 @@ export function loadCaseFile(file: string, id: string, text: string): { case?: G
       at(node.range?.[0] ?? 0, `YAML alias *${node.source} is not allowed in a case (write the value out)`);
     },
     Node(_key, node) {
-      if (node.anchor) at(node.range?.[0] ?? 0, `YAML anchor &${node.anchor} is not allowed in a case`);
+      if (node.anchor) {
+        // The node's range starts after its anchor; point at the anchor itself.
+        const start = node.range?.[0] ?? 0;
+        const anchorAt = text.lastIndexOf('&' + node.anchor, start);
+        at(anchorAt >= 0 ? anchorAt : start, `YAML anchor &${node.anchor} is not allowed in a case`);
+      }
     },
   });
   if (problems.length > 0) return { problems };
