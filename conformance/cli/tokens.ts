@@ -6,12 +6,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readReport, ReportFileError } from '../baseline.js';
 import { formatProblem, loadCorpus } from '../cases/load.js';
+import type { Report } from '../types.js';
 import { measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../tokens.js';
 import type { TokenTable } from '../tokens.js';
 import { UsageError } from './main.js';
 
-export const usage = 'ctxconform tokens [--cases DIR] [--json FILE]';
+export const usage = 'ctxconform tokens [--cases DIR] [--json FILE] [--report REPORT.json --html FILE]';
 
 export function formatTokenTable(t: TokenTable): string {
   const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
@@ -32,14 +34,25 @@ export function formatTokenTable(t: TokenTable): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { cases: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { cases: { type: 'string' }, json: { type: 'string' }, report: { type: 'string' }, html: { type: 'string' }, help: { type: 'boolean' } } });
   if (values.help) {
     console.log(
-      `usage: ${usage}\n\nAssembles every case of the corpus with the reference and counts the real tokens of each\nnon-empty context with gpt-tokenizer (o200k_base, cl100k_base; bundled, nothing downloaded).\nPrints the estimate/real ratio (median, p5, p95; nearest-rank percentiles) per encoding and\nthe cases whose estimate is below ${UNDERCOUNT_THRESHOLD * 100}% of the real count.\n--json FILE writes the table (the HTML report can show it).`,
+      `usage: ${usage}\n\nAssembles every case of the corpus with the reference and counts the real tokens of each\nnon-empty context with gpt-tokenizer (o200k_base, cl100k_base; bundled, nothing downloaded).\nPrints the estimate/real ratio (median, p5, p95; nearest-rank percentiles) per encoding and\nthe cases whose estimate is below ${UNDERCOUNT_THRESHOLD * 100}% of the real count.\n--json FILE writes the table. --report REPORT.json --html FILE renders that run's HTML report
+with the table as its last section.`,
     );
     return 0;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}\nusage: ${usage}`);
+  if ((values.report === undefined) !== (values.html === undefined)) throw new UsageError(`--report and --html go together\nusage: ${usage}`);
+  let report: Report | undefined;
+  if (values.report !== undefined) {
+    try {
+      report = readReport(values.report);
+    } catch (e) {
+      if (e instanceof ReportFileError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
   const corpus = values.cases ? loadCorpus(values.cases) : loadCorpus();
   for (const p of corpus.problems) console.error(formatProblem(p));
   if (corpus.cases.length === 0) {
@@ -52,6 +65,11 @@ export async function run(argv: string[]): Promise<number> {
     mkdirSync(dirname(values.json), { recursive: true });
     writeFileSync(values.json, JSON.stringify(table, null, 2) + '\n');
     console.log(`\nwrote ${values.json}`);
+  }
+  if (report && values.html) {
+    const { writeReports } = await import('../../report/index.js');
+    writeReports(report, { html: values.html }, { tokens: table });
+    console.log(`wrote ${values.html}`);
   }
   return corpus.problems.length > 0 ? 1 : 0;
 }

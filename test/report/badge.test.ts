@@ -7,7 +7,11 @@ import { parseXml, all } from './xml.js';
 function report(counts: Partial<Record<Status, number>>): Report {
   const cases: CaseResult[] = [];
   for (const [status, n] of Object.entries(counts) as [Status, number][]) {
-    for (let i = 0; i < n; i++) cases.push({ id: `a/${status}-${i}`, status, requirements: [], duration_ms: 0, ...(status === 'pass' ? {} : { message: status }) });
+    for (let i = 0; i < n; i++) {
+      const c: CaseResult = { id: `a/${status}-${i}`, kind: 'case', status, requirements: [], duration_ms: 0 };
+      if (status !== 'pass') c.message = status;
+      cases.push(c);
+    }
   }
   return { kit: { name: 'ctxconform', version: '0.1.0', spec: 'v1' }, implementation: { name: 'x', version: '1', profiles: ['tiered'], capabilities: [] }, summary: summarize(cases), cases };
 }
