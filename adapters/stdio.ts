@@ -80,7 +80,7 @@ export class StdioImplementation implements Implementation {
   private nextId = 1;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Ids already settled (timed out, refused): a late answer for one is dropped, not blamed on the next. */
+  /** Ids given up on (timed out, refused): a late answer for one is dropped, not blamed on the next. */
   private readonly settledIds = new Set<string>();
   private manifest: Manifest | undefined;
   /** Added to the first request's limit on a fresh process: three times the measured start, at least 1 s. */
@@ -320,7 +320,6 @@ export class StdioImplementation implements Implementation {
       return;
     }
     const [p] = this.queue.splice(at, 1);
-    this.settledIds.add(p!.id);
     const stderr = this.withStderr(proc, p!);
     if ('ok' in m) p!.settle({ kind: 'result', value: m.ok, ...stderr });
     else if ('error' in m) {
