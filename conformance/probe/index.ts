@@ -238,19 +238,24 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
     else {
       try {
         const rem = small - budgets(small).reduce((x, y) => x + y, 0);
-        const tw = Math.floor((small * working) / B);
+        // The tier `coverage` shows (working, unless its mapping drifted).
+        const tw = Math.floor((small * (budgetOf.get('coverage') ?? working)) / B);
         const m = await largestAdmitted(
           async (c) => (await s.ask(small, [{ block_id: 'p', source: 'coverage', content: text(e, c, 'p'), priority: 0 }])).admitted.includes('p'),
           1,
           small,
           small - rem,
         );
-        if (m === small - rem) (pool = 'present'), (remainder = 'no');
-        else if (m === small) (pool = 'present'), (remainder = 'yes');
-        else if (m === tw) (pool = 'absent'), (poolNote = `the largest single block at budget ${small} is its tier's budget ${tw}`);
-        else poolNote = `the largest single block admitted at budget ${small} is ${m ?? 'none'}: neither ${tw} (no pool), ${small - rem} (pool) nor ${small} (pool with remainder)`;
-        if (remainder === undefined && pool === 'absent') poolNote = `${poolNote}; the remainder has no pool to join`;
-        if (pool === 'present') poolNote = `at budget ${small} (remainder ${rem}) the largest single block admitted is ${m}`;
+        if (m === small - rem || m === small) {
+          pool = 'present';
+          remainder = m === small ? 'yes' : 'no';
+          poolNote = `at budget ${small} (remainder ${rem}) the largest single block admitted is ${m}`;
+        } else if (m === tw) {
+          pool = 'absent';
+          poolNote = `the largest single block at budget ${small} is its tier's budget ${tw}; the remainder has no pool to join`;
+        } else {
+          poolNote = `the largest single block admitted at budget ${small} is ${m ?? 'none'}: neither ${tw} (no pool), ${small - rem} (pool) nor ${small} (pool with remainder)`;
+        }
       } catch (x) {
         poolNote = failed(x);
       }
