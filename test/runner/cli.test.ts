@@ -3,7 +3,7 @@
  * what a failure prints, the JSON report against its schema, filter, shard,
  * baseline and properties.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -146,6 +146,32 @@ describe('ctxconform run', () => {
     const r = cli('run', '--stdio', `"${process.execPath}" --import tsx test/fixtures/faulty/die-on-start.ts`, '--cases', casesDir, '--properties', '0');
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot start .*exited with code 1.*cannot load the model file/s);
+  });
+
+  it('serve prints its URL, and run --http against it passes every case', async () => {
+    const server = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d: Buffer) => {
+          out += String(d);
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        const c = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'run', '--http', url, '--cases', casesDir, '--properties', '0'], { cwd: root, env: { ...process.env, CI: 'true' } });
+        let stdout = '';
+        c.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+        c.on('exit', (status) => resolve({ status, stdout }));
+      });
+      expect(r.stdout).toMatch(/via http \(http:\/\/127\.0\.0\.1:\d+\)/);
+      expect(r.stdout).toMatch(/OK: 6 pass/);
+      expect(r.status).toBe(0);
+    } finally {
+      server.kill('SIGTERM');
+    }
   });
 
   it('plain progress lines when CI=true', () => {
