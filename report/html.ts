@@ -17,8 +17,11 @@ export interface HtmlOptions {
   tokens?: TokenTable;
 }
 
-const MAX_VALUE = 50_000;
+const MAX_VALUE = 20_000;
 const MAX_MESSAGE = 400;
+// Past this many failures a section keeps its message and rerun command but drops the
+// diff, request and stderr, so a run with thousands of failures still opens quickly.
+const MAX_DETAILED_FAILURES = 200;
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -146,7 +149,7 @@ function diffTable(expected: unknown, actual: unknown): string {
   return `<table class="diff"><thead><tr><th>expected</th><th>actual</th></tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function failureSection(c: CaseResult, index: number, known: boolean): string {
+function failureSection(c: CaseResult, index: number, known: boolean, detailed: boolean): string {
   const out: string[] = [];
   out.push(`<section class="failure ${c.status}" id="f-${index}" data-status="${c.status}" data-area="${h(areaOf(c.id))}">`);
   out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${known ? ' <span class="known">known failure (baseline)</span>' : ''}</h3>`);
@@ -155,6 +158,10 @@ function failureSection(c: CaseResult, index: number, known: boolean): string {
   if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
   if (c.rerun) out.push(`<p>Rerun: <code>${h(c.rerun)}</code></p>`);
   if (c.seed !== undefined) out.push(`<p>Seed <code>${c.seed}</code>${c.path ? `, path <code>${h(c.path)}</code>` : ''}</p>`);
+  if (!detailed) {
+    out.push('<p class="muted">Expected, actual, request and stderr of this case are in the JSON report.</p></section>');
+    return out.join('\n');
+  }
   if (c.expected !== undefined && c.actual !== undefined) out.push(diffTable(c.expected, c.actual));
   else if (c.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clip(show(c.actual), MAX_VALUE))}</pre>`);
   else if (c.expected !== undefined) out.push(`<p>Expected:</p><pre>${h(clip(show(c.expected), MAX_VALUE))}</pre>`);
@@ -257,7 +264,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const failing = report.cases.filter(isFailing);
   body.push(`<h2 id="failures">Failures (${failing.length})</h2>`);
   if (failing.length === 0) body.push('<p>None.</p>');
-  for (const c of failing) body.push(failureSection(c, failingIndex.get(c)!, known.has(c.id)));
+  failing.forEach((c, n) => body.push(failureSection(c, failingIndex.get(c)!, known.has(c.id), n < MAX_DETAILED_FAILURES)));
 
   body.push('<h2 id="coverage">Requirement coverage</h2>');
   body.push('<p class="muted">Each SPEC requirement id with the cases that test it, coloured by their status in this run.</p>');

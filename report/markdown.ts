@@ -8,9 +8,12 @@ import type { CaseResult, Report, Status } from '../conformance/types.js';
 import { STATUSES } from '../conformance/types.js';
 import { byArea, clip, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
 
-// GitHub caps a step summary at 1 MiB: list this many failures in full, then count the rest.
+// GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
+// full, each value cut, and fewer in full when the whole would still be too large.
 const MAX_FAILURES = 50;
+const MAX_TABLE_ROWS = 500;
 const MAX_VALUE = 4_000;
+export const MAX_SUMMARY_BYTES = 1_000_000;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
@@ -89,6 +92,15 @@ function failure(c: CaseResult, known: boolean): string {
 }
 
 export function renderMarkdown(report: Report): string {
+  let detailed = MAX_FAILURES;
+  for (;;) {
+    const text = render(report, detailed);
+    if (detailed === 0 || Buffer.byteLength(text, 'utf8') <= MAX_SUMMARY_BYTES) return text;
+    detailed = Math.floor(detailed / 2);
+  }
+}
+
+function render(report: Report, detailed: number): string {
   const v = verdict(report);
   const s = report.summary;
   const impl = report.implementation;
@@ -134,10 +146,11 @@ export function renderMarkdown(report: Report): string {
     const ordered = [...failing.filter((c) => !known.has(c.id)), ...failing.filter((c) => known.has(c.id))];
     out.push(`### Failures (${failing.length})`);
     out.push('');
-    out.push(table(['case', 'status', 'requirements', 'message'], ordered.map((c) => [code(c.id, true), `${ICON[c.status]} ${c.status}${known.has(c.id) ? ' (known)' : ''}`, cell(c.requirements.join(', ')), cell(clip(c.message ?? '', 300))])));
+    out.push(table(['case', 'status', 'requirements', 'message'], ordered.slice(0, MAX_TABLE_ROWS).map((c) => [code(c.id, true), `${ICON[c.status]} ${c.status}${known.has(c.id) ? ' (known)' : ''}`, cell(c.requirements.join(', ')), cell(clip(c.message ?? '', 300))])));
     out.push('');
-    for (const c of ordered.slice(0, MAX_FAILURES)) out.push(failure(c, known.has(c.id)));
-    if (ordered.length > MAX_FAILURES) out.push(`…and ${ordered.length - MAX_FAILURES} more; the JSON and HTML reports list them all.`, '');
+    if (ordered.length > MAX_TABLE_ROWS) out.push(`…and ${ordered.length - MAX_TABLE_ROWS} more in the JSON and HTML reports.`, '');
+    for (const c of ordered.slice(0, detailed)) out.push(failure(c, known.has(c.id)));
+    if (ordered.length > detailed) out.push(`Details of ${detailed === 0 ? 'the' : `${ordered.length - detailed} more`} failures are in the JSON and HTML reports.`, '');
   }
   const skipped = report.cases.filter((c) => c.status === 'skip');
   if (skipped.length > 0) {

@@ -104,3 +104,18 @@ describe('HTML report', () => {
     expect(python!.summary.skip).toBe(2);
   });
 });
+
+describe('HTML size', () => {
+  it('keeps full details for the first 200 failures only', async () => {
+    const { summarize } = await import('../../conformance/types.js');
+    const big = 'y'.repeat(100_000);
+    const cases = Array.from({ length: 1000 }, (_, i) => ({
+      id: `a/c-${String(i).padStart(4, '0')}`, kind: 'case' as const, status: 'fail' as const, requirements: ['TIER-4'], duration_ms: 1,
+      message: `m${i}`, expected: big, actual: `${big}!`, stderr: big,
+    }));
+    const html = renderHtml({ ...broken, summary: summarize(cases), cases });
+    expect(html.match(/<section class="failure /g)).toHaveLength(1000);
+    expect(html.match(/<table class="diff">/g)).toHaveLength(200);
+    expect(html.length).toBeLessThan(20_000_000);
+  });
+});

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../conformance/types.js';
-import { cell, code, fenced, md, paragraph, renderMarkdown } from '../../report/markdown.js';
+import { cell, code, fenced, MAX_SUMMARY_BYTES, md, paragraph, renderMarkdown } from '../../report/markdown.js';
 import { brokenRun, fixtureCases, pythonAvailable, pythonRun, referenceRun } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';
 
@@ -99,5 +99,21 @@ describe('Markdown summary', () => {
     expect(code('a ``b`` c')).toBe('```a ``b`` c```');
     expect(code('a|b', true)).toBe('`a\\|b`');
     expect(fenced('x\n```\ny')).toBe('````\nx\n```\ny\n````');
+  });
+});
+
+describe('Markdown size', () => {
+  it('stays under the 1 MiB step-summary limit for a run with thousands of large failures', async () => {
+    const { summarize } = await import('../../conformance/types.js');
+    const big = 'x'.repeat(50_000);
+    const cases = Array.from({ length: 3000 }, (_, i) => ({
+      id: `area${i % 7}/case-${i}`, kind: 'case' as const, status: 'fail' as const, requirements: ['TIER-4'], duration_ms: 1,
+      message: `message ${i} ${big}`, expected: big, actual: `${big}!`, stderr: big,
+    }));
+    const text = renderMarkdown({ ...broken, summary: summarize(cases), cases });
+    expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
+    expect(text).toContain('**FAIL: 3000 of 3000 cases that ran did not pass (3000 fail)**');
+    expect(text).toContain('…and 2500 more in the JSON and HTML reports.');
+    expect(text).toMatch(/Details of \d+ more failures are in the JSON and HTML reports\./);
   });
 });
