@@ -10,13 +10,11 @@
  * Numbers are printed, never asserted.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromFunctions } from '../adapters/inprocess.js';
-import { createAssembleServer, listen } from '../adapters/http-server.js';
 import { loadCorpus } from '../conformance/cases/load.js';
 import { openImplementation } from '../conformance/runner/open.js';
 import { runSuite } from '../conformance/runner/run.js';
@@ -29,8 +27,12 @@ const { cases } = loadCorpus();
 const manifest = describe() as Manifest;
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-bench-'));
 
-// Each request carries its reference answer, so the echo floors do no assembling.
-const echoCases: GoldenCase[] = cases.map((c) => ({ ...c, request: { ...(c.request as object), __echo: assemble(c.request) } }));
+// The echo floors answer from a table of the reference's answers, found by a small key the
+// request carries (ignored members are allowed, REQ-3), so they do no assembling.
+const answers = cases.map((c) => assemble(c.request));
+const answersFile = join(tmp, 'answers.json');
+writeFileSync(answersFile, JSON.stringify(answers));
+const echoCases: GoldenCase[] = cases.map((c, k) => ({ ...c, request: { ...(c.request as object), __k: k } }));
 
 async function perCase(impl: Implementation, m: Manifest, list: GoldenCase[], concurrency: number): Promise<number> {
   let best = Infinity;
@@ -42,6 +44,17 @@ async function perCase(impl: Implementation, m: Manifest, list: GoldenCase[], co
     best = Math.min(best, ms / r.summary.total);
   }
   return best;
+}
+
+function firstUrl(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve) => {
+    let out = '';
+    stream.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /http:\/\/[\d.]+:\d+/.exec(out);
+      if (m) resolve(m[0]);
+    });
+  });
 }
 
 const fmt = (ms: number): string => `${ms.toFixed(3)} ms/case, ${Math.round(1000 / ms)} cases/s`;
@@ -57,10 +70,20 @@ const line = (label: string, s: string): void => console.log(`${label.padEnd(44)
     if (r.status !== 0) console.log(`(the run exited ${r.status}: ${r.stdout.split('\n').slice(-2).join(' ')})`);
   }
   line('in process: corpus + properties (100 runs)', `${(best / 1000).toFixed(2)} s wall incl. start-up (goal < 2 s)`);
+  let floor = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['bin/ctxconform.mjs', 'run', '--cases', 'none', '--properties', '0', '--quiet'], { cwd: root });
+    floor = Math.min(floor, performance.now() - t0);
+  }
+  line('  of which start-up (run --cases none --properties 0)', `${(floor / 1000).toFixed(2)} s`);
+  const t0 = performance.now();
+  const again = loadCorpus();
+  line(`  of which loading the ${again.cases.length} cases (warm)`, `${((performance.now() - t0) / 1000).toFixed(2)} s`);
 }
 
 // 2. In-process floor: precomputed answers, judged.
-const echoImpl = fromFunctions((req) => (req as { __echo: unknown }).__echo, undefined, manifest);
+const echoImpl = fromFunctions((req) => answers[(req as { __k: number }).__k], undefined, manifest);
 const inproc = await perCase(echoImpl, manifest, echoCases, 1);
 line(`in process, precomputed answers (${cases.length} cases)`, fmt(inproc));
 const reference = await perCase(fromFunctions((r) => assemble(r), undefined, manifest), manifest, cases, 1);
@@ -70,10 +93,13 @@ line('in process, the reference', fmt(reference));
 const echoScript = join(tmp, 'echo.mjs');
 writeFileSync(
   echoScript,
-  `import { createInterface } from 'node:readline';
+  `import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+const answers = JSON.parse(readFileSync(${JSON.stringify(answersFile)}, 'utf8'));
 createInterface({ input: process.stdin }).on('line', (l) => {
   const m = JSON.parse(l);
-  const a = m.op === 'describe' ? { ok: ${JSON.stringify(manifest)} } : 'error' in m.request.__echo ? { error: m.request.__echo.error } : { ok: m.request.__echo };
+  const e = m.op === 'describe' ? null : answers[m.request.__k];
+  const a = m.op === 'describe' ? { ok: ${JSON.stringify(manifest)} } : 'error' in e ? { error: e.error } : { ok: e };
   process.stdout.write(JSON.stringify({ id: m.id, ...a }) + '\\n');
 });`,
 );
@@ -92,31 +118,40 @@ for (const concurrency of [1, 8]) {
 
 // 4. http: a trivial node:http server answering the precomputed answers, then `serve`.
 {
-  const trivial = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.url === '/describe') return void res.end(JSON.stringify(manifest));
-      const echo = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { __echo: object }).__echo;
-      res.writeHead('error' in echo ? 422 : 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(echo));
-    });
+  // In its own process, as any server under test is: sharing the runner's event loop would count its work twice.
+  const serverScript = join(tmp, 'trivial-http.mjs');
+  writeFileSync(
+    serverScript,
+    `import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+const answers = JSON.parse(readFileSync(${JSON.stringify(answersFile)}, 'utf8'));
+const s = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    if (req.url === '/describe') return void res.end(${JSON.stringify(JSON.stringify(manifest))});
+    const a = answers[JSON.parse(Buffer.concat(chunks).toString('utf8')).__k];
+    res.writeHead('error' in a ? 422 : 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(a));
   });
-  trivial.keepAliveTimeout = 30_000;
-  const url = await listen(trivial, 0, '127.0.0.1');
+});
+s.keepAliveTimeout = 30000;
+s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));`,
+  );
+  const trivial = spawn(process.execPath, [serverScript], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await firstUrl(trivial.stdout);
   for (const concurrency of [1, 8]) {
     const o = await openImplementation({ http: url, timeoutMs: 10_000, concurrency });
     const ms = await perCase(o.impl, o.manifest, echoCases, concurrency);
     await o.impl.close();
     line(`http trivial server, concurrency ${concurrency}`, `${fmt(ms)}; overhead ${(ms - inproc).toFixed(3)} ms/case (goal < 0.5)`);
   }
-  trivial.closeAllConnections();
-  trivial.close();
+  trivial.kill();
 }
 {
   // `serve` as its own process, as a vendor would start it.
   const child = spawn(process.execPath, ['bin/ctxconform.mjs', 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => child.stdout.on('data', (d: Buffer) => /http:\/\/[\d.:]+/.test(String(d)) && resolve(/http:\/\/[\d.:]+/.exec(String(d))![0])));
+  const url = await firstUrl(child.stdout);
   for (const concurrency of [1, 8]) {
     const o = await openImplementation({ http: url, timeoutMs: 10_000, concurrency });
     line(`http serve (reference), concurrency ${concurrency}`, fmt(await perCase(o.impl, o.manifest, cases, concurrency)));
@@ -124,6 +159,4 @@ for (const concurrency of [1, 8]) {
   }
   child.kill('SIGTERM');
 }
-// Kept for the http server created above: nothing else to close.
-void createAssembleServer;
 rmSync(tmp, { recursive: true, force: true });
