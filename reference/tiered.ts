@@ -11,17 +11,19 @@ import {
   TIERS,
 } from './constants.js';
 import { estimateTokens, isExpired, tierBudget, tierOf } from './estimate.js';
-import { rankComparator, renderComparator, renderOrderFromRanked } from './order.js';
-import type { Capability, ErrorAnswer, Omission, Result, Segment, SegmentReason, Tier, Warning } from './types.js';
+import { hasOnlyLowUnits, rankComparator, renderComparator, renderOrderFromRanked } from './order.js';
+import { KEYED_SORT_MIN, sortByPlainRank } from './rank-sort.js';
+import type { Capability, ErrorAnswer, Omission, Result, Segment, Warning } from './types.js';
 import type { NormalBlock, NormalRequest } from './validate.js';
 
-interface Admitted {
-  block: NormalBlock;
-  cost: number;
-  reason: SegmentReason;
-}
+/** Index of each tier in TIERS, so the per-tier budgets live in a small array. */
+const TIER_INDEX = new Map(TIERS.map((t, i) => [t, i]));
 
-/** SPEC section 5 (profile `tiered`) with every capability of section 7. */
+/**
+ * SPEC section 5 (profile `tiered`) with every capability of section 8. Each
+ * block's cost is computed once; the blocks are sorted once by the ranking
+ * key and every later step walks that order.
+ */
 export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>): Result | ErrorAnswer {
   const k = r.constraints;
   const omissions: Omission[] = [];
@@ -46,14 +48,15 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   });
 
   // Pinned blocks first, whole or not at all (PIN-1, PIN-2).
-  const pinned: Admitted[] = [];
+  const pinned: NormalBlock[] = [];
   const rest: NormalBlock[] = [];
   let pinnedCost = 0;
   for (const b of live) {
+    b.cost = estimateTokens(b.content);
     if (b.pinned) {
-      const cost = estimateTokens(b.content);
-      pinnedCost += cost;
-      pinned.push({ block: b, cost, reason: 'pinned' });
+      pinnedCost += b.cost;
+      b.reason = 'pinned';
+      pinned.push(b);
     } else rest.push(b);
   }
   if (pinnedCost > r.budget) {
@@ -67,77 +70,70 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   let remaining = r.budget - pinnedCost;
 
   const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
-  const ranked = rest.slice().sort(rankComparator(k));
-  const admitted: Admitted[] = [];
+  let ranked: NormalBlock[];
+  if (plainRank && rest.length >= KEYED_SORT_MIN) ranked = sortByPlainRank(rest);
+  else {
+    for (const b of rest) b.lowId = hasOnlyLowUnits(b.block_id);
+    ranked = rest.sort(rankComparator(k));
+  }
 
-  // Required blocks, by the ranking key, each while it fits (CON-3, CON-4).
-  const required = new Set(k.must_include);
+  // Required blocks, by the ranking key, each while it fits (CON-2, CON-3).
   let candidates = ranked;
-  if (required.size > 0) {
+  if (k.must_include.length > 0) {
+    const required = new Set(k.must_include);
     candidates = [];
     for (const b of ranked) {
-      if (!required.has(b.block_id)) {
-        candidates.push(b);
-        continue;
-      }
-      const cost = estimateTokens(b.content);
-      if (cost <= remaining) {
-        remaining -= cost;
-        admitted.push({ block: b, cost, reason: 'required' });
+      if (!required.has(b.block_id)) candidates.push(b);
+      else if (b.cost <= remaining) {
+        remaining -= b.cost;
+        b.reason = 'required';
       } else omit(b, REASON_BUDGET);
     }
   }
 
-  // Tiers, then the overflow pool of what they left (TIER-5 .. TIER-8).
-  const left = new Map<Tier, number>(TIERS.map((t) => [t, tierBudget(remaining, t)]));
-  const setAside: { block: NormalBlock; cost: number }[] = [];
+  // Tiers, then the overflow pool of what they left (TIER-2 .. TIER-7).
+  const left = TIERS.map((t) => tierBudget(remaining, t));
+  const setAside: NormalBlock[] = [];
   for (const b of candidates) {
-    const cost = estimateTokens(b.content);
-    const tier = tierOf(b.source);
-    const l = left.get(tier)!;
-    if (cost <= l) {
-      left.set(tier, l - cost);
-      admitted.push({ block: b, cost, reason: 'tier' });
-    } else setAside.push({ block: b, cost });
+    const t = TIER_INDEX.get(tierOf(b.source))!;
+    if (b.cost <= left[t]!) {
+      left[t]! -= b.cost;
+      b.reason = 'tier';
+    } else setAside.push(b);
   }
-  let pool = 0;
-  for (const l of left.values()) pool += l;
-  for (const { block, cost } of setAside) {
-    if (cost <= pool) {
-      pool -= cost;
-      admitted.push({ block, cost, reason: 'overflow' });
-    } else omit(block, REASON_TIER_BUDGET);
+  let pool = left[0]! + left[1]! + left[2]! + left[3]!;
+  for (const b of setAside) {
+    if (b.cost <= pool) {
+      pool -= b.cost;
+      b.reason = 'overflow';
+    } else omit(b, REASON_TIER_BUDGET);
   }
 
-  // max_segments keeps the first non-pinned blocks by the ranking key (CON-6).
-  let kept = admitted;
-  if (k.max_segments !== null && admitted.length > k.max_segments) {
-    const cmp = rankComparator(k);
-    const byRank = admitted.slice().sort((a, b) => cmp(a.block, b.block));
-    kept = byRank.slice(0, k.max_segments);
-    for (const a of byRank.slice(k.max_segments)) omit(a.block, REASON_MAX_SEGMENTS);
+  // The admitted non-pinned blocks, in ranking-key order.
+  let kept = ranked.filter((b) => b.reason !== null);
+
+  // max_segments keeps the first non-pinned blocks by the ranking key (CON-5).
+  if (k.max_segments !== null && kept.length > k.max_segments) {
+    for (let i = k.max_segments; i < kept.length; i++) omit(kept[i]!, REASON_MAX_SEGMENTS);
+    kept = kept.slice(0, k.max_segments);
   }
 
-  // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-3).
-  const keptIds = new Set(kept.map((a) => a.block.block_id));
-  const byBlock = new Map(kept.map((a) => [a.block, a]));
-  let ordered: Admitted[];
-  if (plainRank) {
-    ordered = renderOrderFromRanked(ranked.filter((b) => keptIds.has(b.block_id))).map((b) => byBlock.get(b)!);
-  } else {
-    ordered = kept.slice().sort((a, b) => renderComparator(a.block, b.block));
-  }
-  const rendered = pinned.concat(ordered);
+  // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-4).
+  const ordered = plainRank ? renderOrderFromRanked(kept) : kept.sort(renderComparator);
+  const rendered = pinned.length > 0 ? pinned.concat(ordered) : ordered;
 
-  const texts: string[] = [];
+  const texts: string[] = new Array(rendered.length);
+  const included: string[] = new Array(rendered.length);
   let tokens = 0;
-  for (const a of rendered) {
-    texts.push('[' + a.block.source + HEADER_SEPARATOR + a.block.block_id + ']\n' + a.block.content);
-    tokens += a.cost;
+  for (let i = 0; i < rendered.length; i++) {
+    const b = rendered[i]!;
+    texts[i] = '[' + b.source + HEADER_SEPARATOR + b.block_id + ']\n' + b.content;
+    included[i] = b.block_id;
+    tokens += b.cost;
   }
   const result: Result = {
     context: texts.join(SEGMENT_JOINER),
-    included: rendered.map((a) => a.block.block_id),
+    included,
     estimated_tokens: tokens,
     total_budget: r.budget,
     omissions,
@@ -147,39 +143,40 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       (o) => o.reason === REASON_TIER_BUDGET || o.reason === REASON_BUDGET || o.reason === REASON_MAX_SEGMENTS,
     );
     result.segments = rendered.map(
-      (a): Segment => ({
-        block_id: a.block.block_id,
-        source: a.block.source,
-        tier: tierOf(a.block.source),
-        tokens: a.cost,
-        score: a.block.priority,
-        reason: a.reason,
+      (b): Segment => ({
+        block_id: b.block_id,
+        source: b.source,
+        tier: tierOf(b.source),
+        tokens: b.cost,
+        score: b.priority,
+        reason: b.reason!,
       }),
     );
     result.truncated = truncated;
-    result.warnings = warningsFor(rendered, truncated, k.must_include);
+    result.warnings = warningsFor(rendered, included, truncated, k.must_include);
     result.generated_at = r.now;
   }
   return result;
 }
 
 /** SPEC WC-4: empty_context, truncated, required_ref_omitted (must_include order), then lifecycle in rendered order. */
-function warningsFor(rendered: Admitted[], truncated: boolean, mustInclude: readonly string[]): Warning[] {
+function warningsFor(rendered: NormalBlock[], included: string[], truncated: boolean, mustInclude: readonly string[]): Warning[] {
   const warnings: Warning[] = [];
   if (rendered.length === 0) warnings.push({ code: 'empty_context', message: 'no block was included' });
   if (truncated) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
-  const included = new Set(rendered.map((a) => a.block.block_id));
-  const warned = new Set<string>();
-  for (const id of mustInclude) {
-    if (included.has(id) || warned.has(id)) continue;
-    warned.add(id);
-    warnings.push({ code: 'required_ref_omitted', block_id: id, message: 'a required block is not in the context' });
+  if (mustInclude.length > 0) {
+    const done = new Set(included);
+    for (const id of mustInclude) {
+      if (done.has(id)) continue;
+      done.add(id); // one warning per id, however often it is listed
+      warnings.push({ code: 'required_ref_omitted', block_id: id, message: 'a required block is not in the context' });
+    }
   }
-  for (const a of rendered) {
-    const s = a.block.status;
-    if (s === 'disputed') warnings.push({ code: 'disputed_memory_included', block_id: a.block.block_id, message: 'included block is disputed' });
-    else if (s === 'superseded') warnings.push({ code: 'superseded_memory_included', block_id: a.block.block_id, message: 'included block is superseded' });
-    else if (s === 'stale') warnings.push({ code: 'stale_consolidation', block_id: a.block.block_id, message: 'included block is stale' });
+  for (const b of rendered) {
+    const s = b.status;
+    if (s === 'disputed') warnings.push({ code: 'disputed_memory_included', block_id: b.block_id, message: 'included block is disputed' });
+    else if (s === 'superseded') warnings.push({ code: 'superseded_memory_included', block_id: b.block_id, message: 'included block is superseded' });
+    else if (s === 'stale') warnings.push({ code: 'stale_consolidation', block_id: b.block_id, message: 'included block is stale' });
   }
   return warnings;
 }

@@ -12,8 +12,12 @@ const LOW_END = 0xdfff;
 const isHigh = (u: number): boolean => u >= HIGH_START && u <= HIGH_END;
 const isLow = (u: number): boolean => u >= LOW_START && u <= LOW_END;
 
+/** Any surrogate unit; the regex engine scans for it far faster than a charCodeAt loop. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Number of code points; a lone surrogate counts as one, as in Python. */
 export function codePointLength(s: string): number {
+  if (!SURROGATE.test(s)) return s.length;
   let pairs = 0;
   const n = s.length - 1;
   for (let i = 0; i < n; i++) {
@@ -47,7 +51,8 @@ export function compareCodePoints(a: string, b: string): number {
   if (i > 0 && isHigh(a.charCodeAt(i - 1)) && (isLow(ua) || isLow(ub))) start = i - 1;
   const ca = decodeAt(a, start);
   const cb = decodeAt(b, start);
-  return ca < cb ? -1 : ca > cb ? 1 : 0;
+  // The units differ at i, so the code points decoded from `start` differ too.
+  return ca < cb ? -1 : 1;
 }
 
 function decodeAt(s: string, i: number): number {

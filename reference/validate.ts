@@ -1,6 +1,6 @@
 import { MAX_BUDGET, MAX_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
 import { PROFILES } from './types.js';
-import type { Block, Constraints, Problem, Profile, Request, Status } from './types.js';
+import type { Block, Constraints, Problem, Profile, Request, SegmentReason, Status } from './types.js';
 
 /**
  * SPEC VAL-*: every problem of a request, each with the JSON Pointer of the
@@ -192,6 +192,10 @@ export interface NormalBlock {
   pinned: boolean;
   status: Status;
   confidence: number;
+  /** Scratch, filled by the tiered pass on live blocks: the cost, whether `<` orders the id (order.ts), the admission reason. */
+  cost: number;
+  lowId: boolean;
+  reason: SegmentReason | null;
 }
 
 export interface NormalRequest {
@@ -209,7 +213,7 @@ export function normalize(req: Request): NormalRequest {
     profile: req.profile ?? 'tiered',
     now: req.now,
     budget: req.budget,
-    blocks: req.blocks.map((b: Block, index: number) => ({
+    blocks: req.blocks.map((b: Block, index: number): NormalBlock => ({
       index,
       block_id: b.block_id,
       source: b.source,
@@ -221,6 +225,9 @@ export function normalize(req: Request): NormalRequest {
       pinned: b.pinned ?? false,
       status: b.status ?? 'active',
       confidence: b.confidence ?? 1,
+      cost: 0,
+      lowId: false,
+      reason: null,
     })),
     constraints: {
       must_include: k.must_include ?? [],

@@ -31,7 +31,7 @@ describe('schemas as a check on the tests themselves', () => {
     const r = assemble({ now: 1, budget: 10, blocks: [] });
     const v = validators.result('tiered', ['working_context']);
     expect(v(r)).toBe(true);
-    const { generated_at: _dropped, ...rest } = r as Record<string, unknown>;
+    const { generated_at: _dropped, ...rest } = r as unknown as Record<string, unknown>;
     expect(v(rest)).toBe(false);
   });
 });
