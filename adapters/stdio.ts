@@ -172,8 +172,16 @@ export class StdioImplementation implements Implementation {
       const joined = Buffer.concat([proc.stderrTail, d.length > STDERR_TAIL_BYTES ? d.subarray(d.length - STDERR_TAIL_BYTES) : d]);
       proc.stderrTail = joined.length > STDERR_TAIL_BYTES ? joined.subarray(joined.length - STDERR_TAIL_BYTES) : joined;
     });
-    // A broken pipe shows up here and as 'exit'; the exit handler decides the status.
-    child.stdin.on('error', () => {});
+    // A broken pipe: usually the process is exiting, and its exit (with the code) is the better
+    // message; a process that closed its input but lives on is a crash of its own.
+    child.stdin.on('error', (e: NodeJS.ErrnoException) => {
+      setTimeout(() => {
+        if (proc.exited || proc !== this.proc) return;
+        const head = this.queue[0];
+        if (head) this.settleHead({ kind: 'crash', message: `the process closed its input (${e.code ?? e.message}) and cannot be asked; restarted`, ...this.withStderr(proc, head) });
+        this.restart(proc);
+      }, 100);
+    });
     child.on('error', (e) => this.onExit(proc, `could not run: ${e.message}`));
     // 'close', not 'exit': an answer written just before exiting is still read.
     child.on('close', (code, signal) => {

@@ -22,8 +22,8 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/fau
 const command = (name: string, tag = ''): string => `"${process.execPath}" --import tsx "${fixture(name)}" "${join(tmp, `${name}${tag}.marker`)}"`;
 const TIMEOUT = 300;
 
-async function runFault(name: string, concurrency = 1): Promise<Report> {
-  const { impl, manifest } = await openImplementation({ stdio: command(name, `-c${concurrency}`), timeoutMs: TIMEOUT, concurrency });
+async function runFault(name: string, concurrency = 1, prefix = ''): Promise<Report> {
+  const { impl, manifest } = await openImplementation({ stdio: prefix + command(name, `-c${concurrency}`), timeoutMs: TIMEOUT, concurrency });
   try {
     return await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: TIMEOUT, concurrency, properties: 0, seed: 1 });
   } finally {
@@ -87,6 +87,12 @@ describe('stdio faults (one case affected, the run goes on)', () => {
   it('a partial line then exit: crash, quoting the partial line', async () => {
     const msg = expectOnly(await runFault('partial'), 'fault/c-budget', 'crash');
     expect(msg).toMatch(/exited with code 0.*partial answer line "\{\\"id\\":/s);
+  });
+
+  it('closes its input and lives on (broken pipe): crash, restarted', async () => {
+    // `exec`: without it the shell that started the command still holds the pipe open.
+    const msg = expectOnly(await runFault('closes-stdin', 1, 'exec '), 'fault/c-budget', 'crash');
+    expect(msg).toMatch(/closed its input \(EPIPE\)/);
   });
 
   it('stderr flood (8 MiB): every case passes, and only the last 4 KiB is kept', async () => {
