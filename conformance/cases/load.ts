@@ -4,7 +4,7 @@
  * case is fixed in seconds, and nothing in a case file can run code or expand
  * (no aliases, no custom tags, no duplicate keys).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
@@ -47,13 +47,16 @@ function specIds(): Set<string> {
   return knownIds;
 }
 
-/** Every file under dir, relative to it, sorted; directories starting with `.` are not cases. */
-function walk(dir: string, base = dir): string[] {
+/** Every file under dir, relative to it, sorted; names starting with `.` are skipped, and a symlink loop is walked once. */
+function walk(dir: string, base = dir, seen = new Set<string>()): string[] {
+  const real = realpathSync(dir);
+  if (seen.has(real)) return [];
+  seen.add(real);
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith('.')) continue;
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...walk(full, base));
+    if (statSync(full).isDirectory()) out.push(...walk(full, base, seen));
     else out.push(relative(base, full));
   }
   return out;

@@ -4,7 +4,7 @@
  * node, and `ctxconform validate` exits 2 and prints them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -136,6 +136,12 @@ describe('loadCorpus', () => {
     expect(problemsOf({ 'a/r.yaml': ranked })).toEqual(['a/r.yaml:6:3: the request runs profile tiered but the case declares profile ranked']);
     const rankedCaps = ranked.replace('  now: 1000', '  profile: ranked\n  now: 1000').replace('tags: [fixture]', 'capabilities: [working_context]\ntags: [fixture]');
     expect(problemsOf({ 'a/rc.yaml': rankedCaps })).toEqual(['a/rc.yaml:4:15: capabilities apply to profile tiered only (RANK-7)']);
+  });
+
+  it('walks a symlink loop once instead of recursing forever', () => {
+    const dir = corpus({ 'a/good.yaml': GOOD });
+    symlinkSync(dir, join(dir, 'a', 'loop'));
+    expect(loadCorpus(dir).cases.map((c) => c.id)).toEqual(['a/good']);
   });
 
   it('sends YAML .nan and .inf through as NaN and Infinity', () => {
