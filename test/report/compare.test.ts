@@ -3,10 +3,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { applyBaseline, loadBaseline, ReportFileError } from '../../conformance/baseline.js';
-import { diffReports } from '../../conformance/cli/diff.js';
+import { diffReports, run as runDiff } from '../../conformance/cli/diff.js';
+import { UsageError } from '../../conformance/cli/main.js';
 import { mergeReports, MergeError } from '../../conformance/cli/merge.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { GoldenCase, Report } from '../../conformance/types.js';
@@ -95,20 +96,28 @@ describe('diff', () => {
     expect(d.unchanged).toBe(0);
   });
 
-  it('exits 1 on a regression, 0 otherwise, 2 on a bad file; --json prints the comparison', () => {
+  it('exits 1 on a regression, 0 otherwise, 2 on a bad file; --json prints the comparison', async () => {
     const good = write('good.json', reference);
     const bad = write('bad-run.json', broken);
     const regress = cli('diff', good, bad);
     expect(regress.status).toBe(1);
     expect(regress.stdout).toContain('regressed (4):');
     expect(regress.stdout).toContain('  render/two-sources  pass -> fail: included: expected ["b-1","b-2"], got ["b-2","b-1"]');
-    const fix = cli('diff', bad, good, '--json');
-    expect(fix.status).toBe(0);
-    expect(JSON.parse(fix.stdout).fixed).toHaveLength(4);
+    const printed: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((x: unknown) => void printed.push(String(x)));
+    try {
+      expect(await runDiff([bad, good, '--json'])).toBe(0);
+      expect(JSON.parse(printed.join('\n')).fixed).toHaveLength(4);
+      printed.length = 0;
+      expect(await runDiff([bad, good])).toBe(0);
+      expect(printed.join('\n')).toMatch(/fixed \(4\):\n {2}budget\/tiny {2}crash -> pass\n/);
+      expect(printed.join('\n')).toContain('0 regressed, 4 fixed, 0 changed, 0 new, 0 removed, 4 unchanged');
+    } finally {
+      log.mockRestore();
+    }
     const junk = write('junk.json', { not: 'a report' });
-    const usage = cli('diff', good, junk);
-    expect(usage.status).toBe(2);
-    expect(usage.stderr).toContain('junk.json: not a ctxconform JSON report');
+    await expect(runDiff([good, junk])).rejects.toThrow(/junk\.json: not a ctxconform JSON report/);
+    await expect(runDiff([good])).rejects.toThrow(UsageError);
   });
 });
 

@@ -2,10 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../conformance/cli/main.js';
+import { run as runTokens } from '../../conformance/cli/tokens.js';
+import { writeReports } from '../../report/index.js';
 import { ENCODINGS, measureCases, median, percentile, tokenTable } from '../../conformance/tokens.js';
 import type { GoldenCase } from '../../conformance/types.js';
-import { FIXTURE_CASES_DIR, fixtureCases } from '../fixtures/reports/build.js';
+import { FIXTURE_CASES_DIR, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
 
 describe('token statistics', () => {
   it('takes nearest-rank percentiles and the middle median', () => {
@@ -68,5 +71,21 @@ describe('token statistics', () => {
     const t = JSON.parse(readFileSync(out, 'utf8'));
     expect(t.encodings.map((e: { encoding: string }) => e.encoding)).toEqual(['o200k_base', 'cl100k_base']);
     expect(t.rows).toHaveLength(7);
+  });
+
+  it('renders a run\'s HTML report with the table, and refuses half of that pair', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'ctxc-tokens-'));
+    const report = join(d, 'r.json');
+    writeReports(await referenceRun(fixtureCases()), { json: report });
+    const html = join(d, 'r.html');
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      expect(await runTokens(['--cases', FIXTURE_CASES_DIR, '--report', report, '--html', html])).toBe(0);
+    } finally {
+      log.mockRestore();
+    }
+    expect(readFileSync(html, 'utf8')).toMatch(/<tr><td>o200k_base<\/td><td class="n">7<\/td>/);
+    await expect(runTokens(['--report', report])).rejects.toThrow(UsageError);
+    await expect(runTokens(['--report', join(d, 'none.json'), '--html', html])).rejects.toThrow(/none\.json: cannot read/);
   });
 });
