@@ -10,6 +10,7 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge, skipReason } from '../../conformance/judge.js';
 import type { Manifest } from '../../conformance/types.js';
+import { assemble as referenceAssemble } from '../../reference/index.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import type { Defects } from '../fixtures/broken/mutant.js';
 
@@ -97,6 +98,76 @@ describe('the corpus separates right from wrong (tiered core cases)', () => {
   for (const [name, assemble] of Object.entries(HABITS)) {
     it(`catches the habit: ${name}`, async () => {
       expect((await failures(assemble)).length).toBeGreaterThan(0);
+    });
+  }
+});
+
+/**
+ * Capability defects, made by bending the request on its way into the
+ * reference or the answer on its way out: each must fail a capability case.
+ */
+const ALL: Manifest = { name: 'bent', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
+const capabilityCases = loadCorpus().cases.filter((c) => c.capabilities.length > 0);
+
+type Req = { blocks?: Record<string, unknown>[]; constraints?: Record<string, unknown>; budget?: number; now?: number };
+type Res = Record<string, any>;
+
+function bent(request: (r: Req) => Req, answer: (a: Res, r: Req) => Res = (a) => a): Assemble {
+  return (req) => {
+    const r = structuredClone(req) as Req;
+    const a = referenceAssemble(typeof r === 'object' && r !== null && !Array.isArray(r) ? request(r) : r) as Res;
+    return 'error' in a ? a : answer(a, req as Req);
+  };
+}
+const blocks = (f: (b: Record<string, unknown>) => Record<string, unknown>) => (r: Req): Req => ({ ...r, blocks: (r.blocks ?? []).map((b) => (typeof b === 'object' && b !== null ? f({ ...b }) : b)) });
+const constraints = (f: (k: Record<string, unknown>) => Record<string, unknown>) => (r: Req): Req => (r.constraints && typeof r.constraints === 'object' ? { ...r, constraints: f({ ...r.constraints }) } : r);
+const same = (r: Req): Req => r;
+
+const BENT: Record<string, Assemble> = {
+  'pinned ignored': bent(blocks((b) => ({ ...b, pinned: false }))),
+  'exclude ignored': bent(constraints(({ exclude: _e, ...k }) => k)),
+  'must_include ignored': bent(constraints(({ must_include: _m, ...k }) => k)),
+  'max_segments ignored': bent(constraints(({ max_segments: _m, ...k }) => k)),
+  'max_segments off by one': bent(constraints((k) => (typeof k.max_segments === 'number' ? { ...k, max_segments: k.max_segments + 1 } : k))),
+  'preferences ignored': bent(constraints(({ prefer_recency: _r, prefer_high_confidence: _c, ...k }) => k)),
+  'preferences swapped': bent(constraints((k) => ({ ...k, prefer_recency: k.prefer_high_confidence, prefer_high_confidence: k.prefer_recency }))),
+  'lifecycle ignored': bent(blocks((b) => ({ ...b, status: 'active' }))),
+  'superseded included by default': bent((r) => ({ ...r, constraints: { include_superseded: true, ...(r.constraints ?? {}) } })),
+  'disputed omitted by default': bent((r) => ({ ...r, constraints: { include_disputed: false, ...(r.constraints ?? {}) } })),
+  'stale treated as superseded': bent(blocks((b) => (b.status === 'stale' ? { ...b, status: 'superseded' } : b))),
+  'expired pinned blocks still count': (req) => {
+    const r = req as Req;
+    const pinnedCost = (r.blocks ?? []).filter((b) => b?.pinned === true).reduce((s, b) => s + Math.max(1, Math.floor([...String(b.content)].length / 4)), 0);
+    return typeof r.budget === 'number' && pinnedCost > r.budget ? { error: { code: 'pinned_overflow', message: 'too much pinned' } } : referenceAssemble(req);
+  },
+  'generated_at from a clock': bent(same, (a) => ({ ...a, generated_at: 1_800_000_000 })),
+  'truncated for any omission': bent(same, (a) => ({ ...a, truncated: a.omissions.length > 0 })),
+  'no truncated warning': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => w.code !== 'truncated') })),
+  'no empty_context warning': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => w.code !== 'empty_context') })),
+  'no required_ref_omitted warning': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => w.code !== 'required_ref_omitted') })),
+  'no lifecycle warnings': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => !/_included$|^stale/.test(w.code)) })),
+  'a retrieval warning emitted': bent(same, (a) => ({ ...a, warnings: [...a.warnings, { code: 'eventual_consistency' }] })),
+  'segment score is tokens': bent(same, (a) => ({ ...a, segments: a.segments.map((s: Res) => ({ ...s, score: s.tokens })) })),
+  'every segment reason tier': bent(same, (a) => ({ ...a, segments: a.segments.map((s: Res) => ({ ...s, reason: 'tier' })) })),
+  'pinned rendered in source order': bent(blocks((b) => b), (a, r) => {
+    const pinned = new Set((r.blocks ?? []).filter((b) => b?.pinned === true).map((b) => b.block_id));
+    const p = a.included.filter((id: string) => pinned.has(id)).sort();
+    return { ...a, included: [...p, ...a.included.filter((id: string) => !pinned.has(id))] };
+  }),
+};
+
+describe('the corpus separates right from wrong (capability cases)', () => {
+  it(`the reference passes all ${capabilityCases.length} capability cases through the bending harness`, async () => {
+    const impl = fromFunctions(bent(same), undefined, ALL);
+    for (const c of capabilityCases) expect(judge(c, await impl.assemble(c.request, { timeoutMs: 5_000 }), ALL).status, c.id).toBe('pass');
+  });
+
+  for (const [name, assemble] of Object.entries(BENT)) {
+    it(`catches: ${name}`, async () => {
+      const impl = fromFunctions(assemble, undefined, ALL);
+      let failed = 0;
+      for (const c of capabilityCases) if (judge(c, await impl.assemble(c.request, { timeoutMs: 5_000 }), ALL).status !== 'pass') failed++;
+      expect(failed).toBeGreaterThan(0);
     });
   }
 });
