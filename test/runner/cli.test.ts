@@ -143,7 +143,7 @@ describe('ctxconform run', () => {
   });
 
   it('an implementation that dies on start: exit 2 with the reason', () => {
-    const r = cli('run', '--stdio', `"${process.execPath}" --import tsx test/fixtures/faulty/die-on-start.ts`, '--cases', casesDir, '--properties', '0');
+    const r = cli('run', '--stdio', `"${process.execPath}" test/fixtures/faulty/die-on-start.mjs`, '--cases', casesDir, '--properties', '0');
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cannot start .*exited with code 1.*cannot load the model file/s);
   });

@@ -19,6 +19,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-faults-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/faulty/${name}.ts`, import.meta.url));
+const dieOnStart = `"${process.execPath}" "${fileURLToPath(new URL('../fixtures/faulty/die-on-start.mjs', import.meta.url))}"`;
 const command = (name: string, tag = ''): string => `"${process.execPath}" --import tsx "${fixture(name)}" "${join(tmp, `${name}${tag}.marker`)}"`;
 const TIMEOUT = 300;
 
@@ -122,7 +123,7 @@ describe('stdio faults (one case affected, the run goes on)', () => {
   });
 
   it('dies on start: openImplementation throws a UsageError with the reason', async () => {
-    const err = await openImplementation({ stdio: command('die-on-start'), timeoutMs: TIMEOUT }).catch((e: unknown) => e);
+    const err = await openImplementation({ stdio: dieOnStart, timeoutMs: TIMEOUT }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/exited with code 1/);
     expect((err as Error).message).toContain('cannot load the model file');
@@ -131,7 +132,7 @@ describe('stdio faults (one case affected, the run goes on)', () => {
   it('dies on start with --manifest (no describe): still a UsageError', async () => {
     const manifest = join(tmp, 'manifest.json');
     writeFileSync(manifest, JSON.stringify({ name: 'x', version: '1', profiles: ['tiered'], capabilities: [] }));
-    const err = await openImplementation({ stdio: command('die-on-start'), manifest, timeoutMs: TIMEOUT }).catch((e: unknown) => e);
+    const err = await openImplementation({ stdio: dieOnStart, manifest, timeoutMs: TIMEOUT }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toContain('cannot load the model file');
   });
