@@ -98,7 +98,10 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
 
   it('writes the screenshot of a report with failures', async () => {
     // The fixture cases alone: a short report whose first screen reaches a failure's diff.
-    const { page } = await open(await brokenRun(fixtureCases()), 'shot');
+    // Times fixed, so the committed picture only changes when the report's look does.
+    const run = await brokenRun(fixtureCases());
+    const stable: Report = { ...run, run: { ...run.run, started_at: '2026-01-01T12:00:00.000Z', duration_ms: 140 }, cases: run.cases.map((c, i) => ({ ...c, duration_ms: 0.2 + i / 10 })) };
+    const { page } = await open(stable, 'shot');
     await page.click('button[data-filter-status="fail"]');
     expect(await visibleRows(page)).toBe(3);
     const top = await page.locator('#failures').boundingBox();
