@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { HttpStartError, openHttp } from '../../adapters/http.js';
 import { openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
@@ -110,6 +109,8 @@ export async function openImplementation(o: ImplementationOptions): Promise<Open
   } catch {
     throw new UsageError(`--http needs an http:// or https:// URL, not ${JSON.stringify(base)}`);
   }
+  // Loaded only for --http: undici alone costs a few hundred ms of start-up.
+  const { HttpStartError, openHttp } = await import('../../adapters/http.js');
   try {
     const { impl, manifest } = await openHttp({ base, concurrency: o.concurrency ?? 4, timeoutMs, ...(given ? { manifest: given } : {}) });
     try {
