@@ -3,7 +3,9 @@
  * second implementation in test/fixtures/broken/mutant.ts (tiered core, one
  * switch per defect) must pass every core case when no defect is on, and each
  * defect, and each wrong rendering habit layered on top, must fail at least
- * one case. A defect no case catches is a hole in the corpus.
+ * one case. The capability cases get the same treatment from the reference
+ * with its request or answer bent one way at a time. A defect no case catches
+ * is a hole in the corpus.
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
