@@ -1,7 +1,8 @@
 /**
  * `ctxconform run`: the golden cases and the properties against one
- * implementation. Exit 0 when nothing unexpected failed, 1 when something did,
- * 2 for a usage error or an implementation that cannot start.
+ * implementation. Exit 0 when nothing unexpected failed, 1 when something did
+ * (or a baseline entry went stale), 2 for a usage error or an implementation
+ * that cannot start.
  */
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
@@ -35,7 +36,8 @@ what to run:
 
 reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE  --badge FILE
-  --baseline FILE         known failures: only new ones fail the run
+  --baseline FILE         known failures: only new ones fail the run, and so does an
+                          entry that now passes (remove it: a baseline only shrinks)
   --save-counterexamples DIR   write each shrunk property counterexample as a case file
 
 exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, timed out
@@ -204,8 +206,11 @@ export async function run(argv: string[]): Promise<number> {
   console.log(`\n${summaryTable(report)}`);
   for (const file of await writeAll(report, values)) console.log(`wrote ${file}`);
   const s = report.summary;
+  // A baseline only shrinks: an entry that now passes fails the run until it is removed.
+  const ok = unexpected.length === 0 && stale.length === 0;
+  const why = ok ? 'OK' : unexpected.length === 0 ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})` : 'FAILED';
   console.log(
-    `\n${unexpected.length === 0 ? 'OK' : 'FAILED'}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
+    `\n${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
   );
-  return unexpected.length === 0 ? EXIT_OK : EXIT_FAIL;
+  return ok ? EXIT_OK : EXIT_FAIL;
 }

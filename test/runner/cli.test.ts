@@ -96,6 +96,15 @@ describe('ctxconform run', () => {
     expect(r.stdout).toMatch(/1 known failure from the baseline: fault\/c-budget/);
   });
 
+  it('a baseline entry whose case now passes fails the run (a baseline only shrinks)', () => {
+    const baseline = join(tmp, 'stale.json');
+    writeFileSync(baseline, JSON.stringify({ 'fault/a-single': 'fail' }));
+    const r = cli('run', '--cases', casesDir, '--properties', '0', '--baseline', baseline);
+    expect(r.stdout).toMatch(/baseline entries that now pass \(remove them\): fault\/a-single/);
+    expect(r.stdout).toMatch(/FAILED \(1 stale baseline entry\): 6 pass/);
+    expect(r.status).toBe(1);
+  });
+
   it('--filter and --shard pick case ids; shards are disjoint and cover the run', () => {
     const ids = (args: string[]): string[] => {
       const json = join(tmp, `f-${args.join('_').replace(/\W/g, '')}.json`);
