@@ -57,6 +57,9 @@ function corpus(rand: () => number, otherShare: number, codePoints: number): { t
   return { text: parts.join(''), starts };
 }
 
+/** A flat copy of a built-up string, as JSON.parse would hand it to an assembler. */
+const flat = (s: string): string => JSON.parse(JSON.stringify(s)) as string;
+
 function makeRequest(n: number, seed: number): Request {
   const rand = prng(seed);
   const ascii = corpus(rand, 0, 1 << 20);
@@ -71,7 +74,7 @@ function makeRequest(n: number, seed: number): Request {
     const r = rand();
     const block: Block = {
       // Ids are unique; a few carry astral or BMP-high characters so the code-point order matters.
-      block_id: `b-${Math.floor(rand() * 1e9).toString(36)}-${i}${r < 0.01 ? '\u{1F600}' : r < 0.02 ? '\uff5e' : ''}`,
+      block_id: flat(`b-${Math.floor(rand() * 1e9).toString(36)}-${i}${r < 0.01 ? '\u{1F600}' : r < 0.02 ? '\uff5e' : ''}`),
       source: SOURCES[Math.floor(rand() * SOURCES.length)]!,
       content,
       priority: Math.floor(rand() * 20) / 2, // 20 distinct values: many ties

@@ -1,27 +1,28 @@
 /**
  * Sorting many blocks by the plain ranking key (-priority, block_id by code
  * points) without a JavaScript comparator. With a million blocks, a comparator
- * sort spends its time in a million random object and string reads per pass;
- * here the engine sorts plain numbers, and strings are compared only where two
- * blocks share a priority and the first units of their ids.
+ * sort spends its time in random object and string reads; here the engine
+ * sorts plain numbers, and ids are compared as strings only where two blocks
+ * share a priority and the first units of their ids.
  *
- * The key of an id is its first three UTF-16 units after the prefix every id
- * shares, each mapped so that numeric order never contradicts code-point order:
- * end of string -> 0, a unit below U+D800 -> unit + 1, and a unit at or above
- * U+D800 -> 0xD801 with the rest of the key 0 (such units are ordered by the
- * exact comparison). Equal keys are then put in order by compareCodePoints.
+ * The key of an id packs its first units after the prefix every id shares, as
+ * digits of a number whose order never contradicts code-point order: the end
+ * of the id is digit 0, a unit below U+D800 is 1 + its rank among the units
+ * that occur there, and a unit at or above U+D800 is the top digit, with the
+ * rest of the key 0 (the exact comparison orders those).
  */
 import { compareCodePoints } from './unicode.js';
 import type { NormalBlock } from './validate.js';
 
-const BASE = 0xd802; // three digits of this base stay below 2^53
-const HIGH = 0xd801;
-
 /** Below this many blocks the comparator sort is as fast, and simpler. */
 export const KEYED_SORT_MIN = 512;
 
+/** At most this many units go into a key. */
+const MAX_KEY_UNITS = 8;
+const SURROGATES = 0xd800;
+
 function sharedPrefixLength(blocks: readonly NormalBlock[]): number {
-  let prefix = blocks[0]!.block_id;
+  const prefix = blocks[0]!.block_id;
   let n = prefix.length;
   for (let i = 1; i < blocks.length && n > 0; i++) {
     const id = blocks[i]!.block_id;
@@ -33,22 +34,64 @@ function sharedPrefixLength(blocks: readonly NormalBlock[]): number {
   return n;
 }
 
-function idKey(id: string, from: number): number {
-  let key = 0;
-  let high = false;
-  for (let j = from; j < from + 3; j++) {
-    let digit = 0;
-    if (!high && j < id.length) {
+/**
+ * Each id's key, from the units at `from` onwards, below 2^bits: as many
+ * units as digits of the alphabet fit in `bits`.
+ */
+function idKeys(blocks: readonly NormalBlock[], from: number, bits: number): Float64Array {
+  // The alphabet: every unit below U+D800 that occurs in the keyed positions.
+  const digit = new Uint16Array(SURROGATES);
+  for (const b of blocks) {
+    const id = b.block_id;
+    const end = Math.min(id.length, from + MAX_KEY_UNITS);
+    for (let j = from; j < end; j++) {
       const u = id.charCodeAt(j);
-      if (u < 0xd800) digit = u + 1;
-      else {
-        digit = HIGH;
-        high = true;
-      }
+      if (u >= SURROGATES) break;
+      digit[u] = 1;
     }
-    key = key * BASE + digit;
   }
-  return key;
+  let size = 0;
+  for (let u = 0; u < SURROGATES; u++) if (digit[u]) digit[u] = ++size;
+  const top = size + 1;
+  const base = size + 2;
+  const units = Math.max(1, Math.min(MAX_KEY_UNITS, Math.floor(bits / Math.log2(base))));
+
+  const keys = new Float64Array(blocks.length);
+  for (let i = 0; i < blocks.length; i++) {
+    const id = blocks[i]!.block_id;
+    let key = 0;
+    let j = from;
+    for (; j < from + units && j < id.length; j++) {
+      const u = id.charCodeAt(j);
+      if (u >= SURROGATES) {
+        key = key * base + top;
+        j++;
+        break;
+      }
+      key = key * base + digit[u]!;
+    }
+    for (; j < from + units; j++) key *= base;
+    keys[i] = key;
+  }
+  return keys;
+}
+
+/** Sort order[from..to) by the block ids: insertion sort for the usual short run, the engine's sort for a long one. */
+function sortRunById(blocks: readonly NormalBlock[], order: Uint32Array, from: number, to: number): void {
+  const byId = (x: number, y: number): number => compareCodePoints(blocks[x]!.block_id, blocks[y]!.block_id);
+  if (to - from > 16) {
+    order.set(Array.from(order.subarray(from, to)).sort(byId), from);
+    return;
+  }
+  for (let j = from + 1; j < to; j++) {
+    const x = order[j]!;
+    let i = j;
+    while (i > from && byId(order[i - 1]!, x) > 0) {
+      order[i] = order[i - 1]!;
+      i--;
+    }
+    order[i] = x;
+  }
 }
 
 /** Sorted distinct values of `xs`, and each value's rank among them. */
@@ -71,25 +114,19 @@ function ranks(xs: Float64Array): { ranks: Uint32Array; count: number } {
   return { ranks: out, count };
 }
 
-/** The blocks in (-priority, block_id) order, as a new array; ids must be unique. */
-export function sortByPlainRank(blocks: readonly NormalBlock[]): NormalBlock[] {
+/** Indices of `blocks` in (-priority, block_id) order; ids must be unique. */
+export function plainRankOrder(blocks: readonly NormalBlock[]): Uint32Array {
   const m = blocks.length;
-  if (m === 0) return [];
-  const from = sharedPrefixLength(blocks);
-  const keys = new Float64Array(m);
-  const negPriority = new Float64Array(m);
-  for (let i = 0; i < m; i++) {
-    const b = blocks[i]!;
-    keys[i] = idKey(b.block_id, from);
-    negPriority[i] = 0 - b.priority; // 0 - x also turns -0 into 0 (NUM-5)
-  }
-  const k = ranks(keys).ranks;
-  const { ranks: p, count: priorities } = ranks(negPriority);
-
-  // By id key (ties by input position), as numbers: rank * m + i is exact below 2^53 for m < 2^26.
+  if (m === 0) return new Uint32Array(0);
+  // Sorted by id key, ties by input position, as plain numbers: key * m + i stays below 2^52.
+  const keys = idKeys(blocks, sharedPrefixLength(blocks), 52 - Math.ceil(Math.log2(m + 1)));
   const byKey = new Float64Array(m);
-  for (let i = 0; i < m; i++) byKey[i] = k[i]! * m + i;
+  for (let i = 0; i < m; i++) byKey[i] = keys[i]! * m + i;
   byKey.sort();
+
+  const negPriority = new Float64Array(m);
+  for (let i = 0; i < m; i++) negPriority[i] = 0 - blocks[i]!.priority; // 0 - x also turns -0 into 0 (NUM-5)
+  const { ranks: p, count: priorities } = ranks(negPriority);
 
   // A stable counting sort by priority rank keeps the id-key order inside each priority.
   const start = new Uint32Array(priorities + 1);
@@ -101,18 +138,19 @@ export function sortByPlainRank(blocks: readonly NormalBlock[]): NormalBlock[] {
     order[start[p[i]!]!++] = i;
   }
 
-  const out: NormalBlock[] = new Array(m);
-  for (let j = 0; j < m; j++) out[j] = blocks[order[j]!]!;
   // Runs with the same priority and id key: order them by the whole id.
   for (let j = 0; j < m; ) {
-    const i = order[j]!;
+    const pj = p[order[j]!];
+    const kj = keys[order[j]!];
     let end = j + 1;
-    while (end < m && p[order[end]!] === p[i] && k[order[end]!] === k[i]) end++;
-    if (end - j > 1) {
-      const run = out.slice(j, end).sort((a, b) => compareCodePoints(a.block_id, b.block_id));
-      for (let r = 0; r < run.length; r++) out[j + r] = run[r]!;
-    }
+    while (end < m && p[order[end]!] === pj && keys[order[end]!] === kj) end++;
+    if (end - j > 1) sortRunById(blocks, order, j, end);
     j = end;
   }
-  return out;
+  return order;
+}
+
+/** The blocks in (-priority, block_id) order, as a new array. */
+export function sortByPlainRank(blocks: readonly NormalBlock[]): NormalBlock[] {
+  return Array.from(plainRankOrder(blocks), (i) => blocks[i]!);
 }

@@ -12,12 +12,39 @@ import {
 } from './constants.js';
 import { estimateTokens, isExpired, tierBudget, tierOf } from './estimate.js';
 import { hasOnlyLowUnits, rankComparator, renderComparator, renderOrderFromRanked } from './order.js';
-import { KEYED_SORT_MIN, sortByPlainRank } from './rank-sort.js';
+import { KEYED_SORT_MIN, plainRankOrder } from './rank-sort.js';
 import type { Capability, ErrorAnswer, Omission, Result, Segment, Warning } from './types.js';
 import type { NormalBlock, NormalRequest } from './validate.js';
 
 /** Index of each tier in TIERS, so the per-tier budgets live in a small array. */
 const TIER_INDEX = new Map(TIERS.map((t, i) => [t, i]));
+
+/** A request has few distinct sources: look each one up once. */
+function tierIndexCache(): (source: string) => number {
+  const cache = new Map<string, number>();
+  return (source) => {
+    let t = cache.get(source);
+    if (t === undefined) {
+      t = TIER_INDEX.get(tierOf(source))!;
+      cache.set(source, t);
+    }
+    return t;
+  };
+}
+
+/** Where a non-pinned block stands during selection. */
+const PENDING = 0;
+const REQUIRED = 1;
+const TIER = 2;
+const OVERFLOW = 3;
+const OMITTED = 4;
+
+/** Indices of `blocks` sorted by a comparator: small requests and the preference keys. */
+function comparatorOrder(blocks: readonly NormalBlock[], cmp: (a: NormalBlock, b: NormalBlock) => number): Uint32Array {
+  for (const b of blocks) b.lowId = hasOnlyLowUnits(b.block_id);
+  const idx = Array.from(blocks, (_, i) => i).sort((x, y) => cmp(blocks[x]!, blocks[y]!));
+  return Uint32Array.from(idx);
+}
 
 /**
  * SPEC section 5 (profile `tiered`) with every capability of section 8. Each
@@ -47,9 +74,13 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
     return true;
   });
 
-  // Pinned blocks first, whole or not at all (PIN-1, PIN-2).
+  // One pass in input order: pinned blocks apart (PIN-1), and for the rest their
+  // cost and tier in flat arrays, which the later passes read in ranking order.
+  const tierIndex = tierIndexCache();
   const pinned: NormalBlock[] = [];
   const rest: NormalBlock[] = [];
+  const cost = new Float64Array(live.length);
+  const tier = new Uint8Array(live.length);
   let pinnedCost = 0;
   for (const b of live) {
     b.cost = estimateTokens(b.content);
@@ -57,8 +88,13 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       pinnedCost += b.cost;
       b.reason = 'pinned';
       pinned.push(b);
-    } else rest.push(b);
+    } else {
+      cost[rest.length] = b.cost;
+      tier[rest.length] = tierIndex(b.source);
+      rest.push(b);
+    }
   }
+  // Whole or not at all (PIN-2).
   if (pinnedCost > r.budget) {
     return {
       error: {
@@ -70,47 +106,54 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   let remaining = r.budget - pinnedCost;
 
   const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
-  let ranked: NormalBlock[];
-  if (plainRank && rest.length >= KEYED_SORT_MIN) ranked = sortByPlainRank(rest);
-  else {
-    for (const b of rest) b.lowId = hasOnlyLowUnits(b.block_id);
-    ranked = rest.sort(rankComparator(k));
-  }
+  const order = plainRank && rest.length >= KEYED_SORT_MIN ? plainRankOrder(rest) : comparatorOrder(rest, rankComparator(k));
+  const state = new Uint8Array(rest.length); // PENDING until admitted or omitted
 
   // Required blocks, by the ranking key, each while it fits (CON-2, CON-3).
-  let candidates = ranked;
   if (k.must_include.length > 0) {
     const required = new Set(k.must_include);
-    candidates = [];
-    for (const b of ranked) {
-      if (!required.has(b.block_id)) candidates.push(b);
-      else if (b.cost <= remaining) {
-        remaining -= b.cost;
-        b.reason = 'required';
-      } else omit(b, REASON_BUDGET);
+    for (const i of order) {
+      const b = rest[i]!;
+      if (!required.has(b.block_id)) continue;
+      if (cost[i]! <= remaining) {
+        remaining -= cost[i]!;
+        state[i] = REQUIRED;
+      } else {
+        state[i] = OMITTED;
+        omit(b, REASON_BUDGET);
+      }
     }
   }
 
   // Tiers, then the overflow pool of what they left (TIER-2 .. TIER-7).
   const left = TIERS.map((t) => tierBudget(remaining, t));
-  const setAside: NormalBlock[] = [];
-  for (const b of candidates) {
-    const t = TIER_INDEX.get(tierOf(b.source))!;
-    if (b.cost <= left[t]!) {
-      left[t]! -= b.cost;
-      b.reason = 'tier';
-    } else setAside.push(b);
+  const setAside: number[] = [];
+  for (const i of order) {
+    if (state[i] !== PENDING) continue;
+    const t = tier[i]!;
+    if (cost[i]! <= left[t]!) {
+      left[t]! -= cost[i]!;
+      state[i] = TIER;
+    } else setAside.push(i);
   }
   let pool = left[0]! + left[1]! + left[2]! + left[3]!;
-  for (const b of setAside) {
-    if (b.cost <= pool) {
-      pool -= b.cost;
-      b.reason = 'overflow';
-    } else omit(b, REASON_TIER_BUDGET);
+  for (const i of setAside) {
+    if (cost[i]! <= pool) {
+      pool -= cost[i]!;
+      state[i] = OVERFLOW;
+    } else omit(rest[i]!, REASON_TIER_BUDGET);
   }
 
   // The admitted non-pinned blocks, in ranking-key order.
-  let kept = ranked.filter((b) => b.reason !== null);
+  let kept: NormalBlock[] = [];
+  for (const i of order) {
+    const s = state[i]!;
+    if (s === REQUIRED || s === TIER || s === OVERFLOW) {
+      const b = rest[i]!;
+      b.reason = s === REQUIRED ? 'required' : s === TIER ? 'tier' : 'overflow';
+      kept.push(b);
+    }
+  }
 
   // max_segments keeps the first non-pinned blocks by the ranking key (CON-5).
   if (k.max_segments !== null && kept.length > k.max_segments) {
@@ -119,6 +162,7 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   }
 
   // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-4).
+  // (With preferences the order came from comparatorOrder, which set each lowId.)
   const ordered = plainRank ? renderOrderFromRanked(kept) : kept.sort(renderComparator);
   const rendered = pinned.length > 0 ? pinned.concat(ordered) : ordered;
 
@@ -146,7 +190,7 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       (b): Segment => ({
         block_id: b.block_id,
         source: b.source,
-        tier: tierOf(b.source),
+        tier: TIERS[tierIndex(b.source)]!,
         tokens: b.cost,
         score: b.priority,
         reason: b.reason!,

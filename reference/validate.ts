@@ -88,7 +88,13 @@ class Checker {
   }
 }
 
-function checkBlock(c: Checker, b: unknown, i: number, profile: Profile | undefined, seen: Map<string, number>): void {
+/** Index of the first block with this id: looked up only for the error message. */
+function firstUse(blocks: readonly unknown[], id: string): number {
+  return blocks.findIndex((b) => isObject(b) && b.block_id === id);
+}
+
+function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: Profile | undefined, seen: Set<string>): void {
+  const b = blocks[i];
   c.within(i);
   if (!isObject(b)) {
     c.add(undefined, `each block must be an object, got ${describeValue(b)}`);
@@ -96,9 +102,8 @@ function checkBlock(c: Checker, b: unknown, i: number, profile: Profile | undefi
   }
   const id = c.nonEmptyString(b, 'block_id');
   if (id !== undefined) {
-    const first = seen.get(id);
-    if (first !== undefined) c.add('block_id', `duplicate block_id (first used by /blocks/${first})`);
-    else seen.set(id, i);
+    const size = seen.size;
+    if (seen.add(id).size === size) c.add('block_id', `duplicate block_id (first used by /blocks/${firstUse(blocks, id)})`);
   }
   c.nonEmptyString(b, 'source');
   const content = b.content;
@@ -171,9 +176,10 @@ export function validateRequest(req: unknown): Problem[] {
   if (blocks === undefined) c.add('blocks', 'required member "blocks" is missing');
   else if (!Array.isArray(blocks)) c.add('blocks', `"blocks" must be an array, got ${describeValue(blocks)}`);
   else {
-    const seen = new Map<string, number>();
+    // A set, not a map to the first index: one hash operation per id, the index is found again only for a duplicate.
+    const seen = new Set<string>();
     // An index loop, not forEach: a hole in a sparse array is a missing block, not nothing.
-    for (let i = 0; i < blocks.length; i++) checkBlock(c, blocks[i], i, profile, seen);
+    for (let i = 0; i < blocks.length; i++) checkBlock(c, blocks, i, profile, seen);
   }
   checkConstraints(c, req.constraints, profile);
   return c.problems;

@@ -63,6 +63,22 @@ describe('sortByPlainRank', () => {
     expect(byKeys(normal([]))).toEqual([]);
   });
 
+  it('orders like the comparator when ids differ only after their first eight units', () => {
+    const rand = prng(11);
+    const blocks = normal(Array.from({ length: 900 }, (_, i) => ({
+      block_id: `${i % 2 ? 'a' : 'b'}${'0'.repeat(9)}${Math.floor(rand() * 1e6)}-${i}`, source: 's', content: '', priority: i % 3,
+    })));
+    expect(byKeys(blocks)).toEqual(byComparator(blocks));
+  });
+
+  it('orders like the comparator over an alphabet of thousands of units', () => {
+    const rand = prng(12);
+    const blocks = normal(Array.from({ length: 2000 }, (_, i) => ({
+      block_id: Array.from({ length: 4 }, () => String.fromCharCode(0x4e00 + Math.floor(rand() * 3000))).join('') + i, source: 's', content: '', priority: i % 2,
+    })));
+    expect(byKeys(blocks)).toEqual(byComparator(blocks));
+  });
+
   it('is used, and agrees with a small request, above the size threshold', () => {
     // The same selection decided by the comparator (small request) and by the keyed sort (large request):
     // padding blocks of priority -1 that never fit do not change which of the others get in.
