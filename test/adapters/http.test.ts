@@ -2,7 +2,10 @@
  * The http adapter against the reference served by `ctxconform serve`'s
  * server, and against small servers that misbehave on one request.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssembleServer, listen, MAX_REQUEST_BYTES } from '../../adapters/http-server.js';
@@ -146,6 +149,33 @@ describe('http faults (one case affected, the run goes on)', () => {
     const err = await openImplementation({ http: s.url, timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/connection refused/);
+  });
+  it('a 422 whose body is not an error answer: error', async () => {
+    expect(only(await runAgainst((_req, res) => res.writeHead(422).end('{"problems":[]}')), 'error')).toMatch(/HTTP 422 body is not an error answer/);
+  });
+  it('a server without /describe: UsageError suggesting --manifest; with --manifest it runs', async () => {
+    const server = createServer((req, res) => {
+      if (req.url !== '/assemble') return void res.writeHead(404).end('no');
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const a = assemble(JSON.parse(Buffer.concat(chunks).toString('utf8')), { capabilities: [] });
+        res.writeHead('error' in a ? 422 : 200).end(JSON.stringify(a));
+      });
+    });
+    const url = await listen(server, 0, '127.0.0.1');
+    try {
+      await expect(openImplementation({ http: url, timeoutMs: 1000 })).rejects.toThrow(/answered HTTP 404: "no"; give --manifest/);
+      const manifest = join(mkdtempSync(join(tmpdir(), 'ctxconform-http-')), 'm.json');
+      writeFileSync(manifest, JSON.stringify({ name: 'm', version: '1', profiles: ['tiered'], capabilities: [] }));
+      const o = await openImplementation({ http: url, manifest, timeoutMs: 1000 });
+      const r = await runSuite({ cases: FAULT_CASES, impl: o.impl, manifest: o.manifest, timeoutMs: 1000, concurrency: 2, properties: 0, seed: 1 });
+      await o.impl.close();
+      expect(r.summary.pass).toBe(FAULT_CASES.length);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
   it('a URL that is not http: UsageError', async () => {
     await expect(openImplementation({ http: 'ftp://example.org' })).rejects.toThrow(/http:\/\/ or https:\/\//);
