@@ -25,6 +25,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`cannot listen on ${host}:${portText}: ${(e as Error).message}`);
   }
+  if (!/^(127\.|::1$|localhost$)/.test(host)) console.error(`warning: listening on ${host}, beyond loopback: anyone who can reach it can use it`);
   console.log(`ctxconform reference listening on ${url} (POST ${url}/assemble, GET ${url}/describe); Ctrl-C stops`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
