@@ -134,6 +134,8 @@ export class HttpImplementation implements Implementation {
       res.body.destroy();
       return { kind: 'too-large', status: res.statusCode };
     }
+    // A declared length within the cap can be read in one go; otherwise count while streaming.
+    if (Number.isFinite(length)) return { kind: 'body', status: res.statusCode, text: await res.body.text() };
     const chunks: Buffer[] = [];
     let total = 0;
     for await (const chunk of res.body) {
