@@ -21,7 +21,8 @@ export const hasOnlyLowUnits = (s: string): boolean => !HIGH_UNIT.test(s);
  * high units, which is rare: ids are usually ASCII.
  */
 function compareIds(a: NormalBlock, b: NormalBlock): number {
-  if (a.lowId || b.lowId) return a.block_id < b.block_id ? -1 : a.block_id === b.block_id ? 0 : 1;
+  // Ids are unique within a request and a sort never compares a block with itself: never 0.
+  if (a.lowId || b.lowId) return a.block_id < b.block_id ? -1 : 1;
   return compareCodePoints(a.block_id, b.block_id);
 }
 

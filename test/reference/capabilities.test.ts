@@ -169,6 +169,30 @@ describe('constraints: preferences', () => {
     expect(r.included).toEqual(['c', 'a', 'b']);
   });
 
+  it('ranks several blocks by confidence, highest first, keeping the two best under max_segments', () => {
+    const blocks = [0.2, 0.9, 0.5, 0.7, 0.1].map((c, i) => block(`b${i}`, 'memory', 'x', 1, { confidence: c }));
+    const r = ok(tiered(100, blocks, { max_segments: 2, prefer_high_confidence: true }));
+    expect(r.included).toEqual(['b1', 'b3']);
+    expect(r.omissions.map((o) => o.block_id)).toEqual(['b2', 'b0', 'b4']);
+  });
+
+  it('ranks several blocks by created_at, newest first, keeping the two newest under max_segments', () => {
+    const blocks = [10, 40, 20, 30, 5].map((t, i) => block(`b${i}`, 'memory', 'x', 1, { created_at: t }));
+    const r = ok(tiered(100, blocks, { max_segments: 2, prefer_recency: true }));
+    expect(r.included).toEqual(['b1', 'b3']);
+    expect(r.omissions.map((o) => o.block_id)).toEqual(['b2', 'b0', 'b4']);
+  });
+
+  it('renders by -priority within a source when preferences are on', () => {
+    const r = ok(tiered(100, [block('a', 'memory', 'x', 1), block('c', 'memory', 'x', 3), block('b', 'memory', 'x', 2), block('d', 'coverage', 'x', 0)], { prefer_recency: true }));
+    expect(r.included).toEqual(['d', 'c', 'b', 'a']);
+  });
+
+  it('orders ids with high units by code points when preferences are on', () => {
+    const r = ok(tiered(3, [block('b\u{1F600}', 'coverage', 'x', 1), block('b\uFF5E', 'coverage', 'y', 1)], { prefer_recency: true }));
+    expect(r.included).toEqual(['b\uFF5E']);
+  });
+
   it('applies the preferences to max_segments too', () => {
     const r = ok(tiered(100, pair({ confidence: 0.5 }, { confidence: 0.9 }), { max_segments: 1, prefer_high_confidence: true }));
     expect(r.included).toEqual(['b']);

@@ -1,6 +1,6 @@
 /** SPEC section 3: every rule, each problem at its JSON Pointer, all of them at once, never a throw. */
 import { describe, expect, it } from 'vitest';
-import { assemble, isErrorAnswer, pointer, validateRequest } from '../../reference/index.js';
+import { assemble, invalidRequest, isErrorAnswer, pointer, validateRequest } from '../../reference/index.js';
 import { NOW, answer, block, ok, refused } from './helpers.js';
 
 type Obj = Record<string, unknown>;
@@ -259,6 +259,14 @@ describe('problem reporting', () => {
     expect(e.message).toMatch(/^\/now: /);
     expect(e.message).toContain('2 more problems');
     expect(refused({ now: NaN, budget: 1, blocks: [] }).message).not.toContain('more');
+  });
+
+  it('says "1 more problem" in the singular for two problems', () => {
+    expect(refused({ now: NaN, budget: -1, blocks: [] }).message).toMatch(/\(and 1 more problem\)$/);
+  });
+
+  it('builds a generic message when invalidRequest is given no problem', () => {
+    expect(invalidRequest([]).error).toEqual({ code: 'invalid_request', message: 'invalid request', problems: [] });
   });
 
   it('escapes ~ and / in JSON Pointer segments (RFC 6901)', () => {
