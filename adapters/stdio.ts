@@ -32,10 +32,24 @@ function killGroup(child: ChildProcessWithoutNullStreams): void {
   }
 }
 
-// Detached groups outlive the runner unless told; a run that ends early must not leave them behind.
+// Detached groups outlive the runner unless told; a run that ends early (or is interrupted)
+// must not leave them behind. On a signal: kill them, then die of the same signal.
 process.once('exit', () => {
   for (const c of live) killGroup(c);
 });
+let signalsHooked = false;
+function hookSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const onSignal = (): void => {
+      for (const c of live) killGroup(c);
+      process.removeListener(sig, onSignal);
+      process.kill(process.pid, sig);
+    };
+    process.once(sig, onSignal);
+  }
+}
 
 interface Pending {
   id: string;
@@ -164,6 +178,7 @@ export class StdioImplementation implements Implementation {
       detached: true,
     }) as ChildProcessWithoutNullStreams;
     live.add(child);
+    hookSignals();
     const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false };
     this.proc = proc;
     child.stdout.on('data', (d: Buffer) => this.onStdout(proc, d));
