@@ -1,7 +1,8 @@
 /**
  * The conformance suite inside a vendor's own vitest run: one `describe` per
  * case area, one `it` per golden case, skipped (with the reason) when the
- * manifest does not declare what the case needs.
+ * manifest does not declare what the case needs; with `properties: N`, one
+ * `it` per property as well.
  *
  *   // conformance.test.ts
  *   import { defineConformanceSuite } from 'ctxconform/vitest';
@@ -19,6 +20,7 @@ import { openImplementation } from './runner/open.js';
 import type { OpenedImplementation } from './runner/open.js';
 import { runCase } from './runner/run.js';
 import type { CaseResult, GoldenCase } from './types.js';
+import { PROPERTIES, runProperties } from './properties/index.js';
 
 export type ConformanceTarget = { module: string } | { stdio: string } | { http: string };
 
@@ -33,6 +35,10 @@ export interface ConformanceSuiteOptions {
   timeoutMs?: number;
   /** Name of the outer describe block (default `ctxconform`). */
   name?: string;
+  /** Runs per property, one `it` per property (default 0: golden cases only). */
+  properties?: number;
+  /** Property seed (default 1). */
+  seed?: number;
 }
 
 function area(id: string): string {
@@ -82,6 +88,26 @@ export function defineConformanceSuite(target: ConformanceTarget, options: Confo
               throw new Error(formatFailure(result));
             },
             timeoutMs + 5000,
+          );
+        }
+      });
+    }
+    const runs = options.properties ?? 0;
+    const names = runs > 0 ? PROPERTIES.map((p) => p.name).filter((n) => matches(`property/${n}`)) : [];
+    if (names.length > 0) {
+      describe('property', () => {
+        for (const name of names) {
+          it(
+            `property/${name}`,
+            async (ctx) => {
+              const o = opened!;
+              const [result] = await runProperties(o.impl, o.manifest, { runs, seed: options.seed ?? 1, timeoutMs, only: [name] });
+              if (!result || result.status === 'pass') return;
+              if (result.status === 'skip') return ctx.skip(result.message);
+              throw new Error(formatFailure(result));
+            },
+            // Shrinking may take many answers; the properties bound it themselves.
+            Math.max(120_000, runs * timeoutMs),
           );
         }
       });

@@ -9,15 +9,6 @@ export function idMatcher(filter: string | undefined): (id: string) => boolean {
   return globMatcher(filter);
 }
 
-/** Whether a filter can take some `property/...` id, so the properties are worth running. */
-export function mayMatchProperties(filter: string | undefined): boolean {
-  if (filter === undefined || filter.trim() === '') return true;
-  return filter.split(',').some((p) => {
-    const prefix = p.trim().replace(/[*?].*$/, '');
-    return 'property/'.startsWith(prefix) || prefix.startsWith('property/');
-  });
-}
-
 /** `I/N` (1-based) as {index, total}; undefined when malformed. */
 export function parseShard(s: string): { index: number; total: number } | undefined {
   const m = /^(\d+)\/(\d+)$/.exec(s.trim());

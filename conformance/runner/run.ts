@@ -8,7 +8,7 @@ import { judge, skipReason } from '../judge.js';
 import { summarize } from '../types.js';
 import type { CaseResult, GoldenCase, Implementation, Manifest, Report, Verdict } from '../types.js';
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
-import { idMatcher, inShard, mayMatchProperties } from './filter.js';
+import { idMatcher, inShard } from './filter.js';
 
 export interface RunOptions {
   cases: GoldenCase[];
@@ -81,7 +81,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const rerun = o.rerun ?? defaultRerun;
   const matches = idMatcher(o.filter);
   const cases = inShard(o.cases.filter((c) => matches(c.id)).sort(byId), o.shard);
-  const withProperties = o.properties > 0 && mayMatchProperties(o.filter) && (!o.shard || o.shard.index === 1);
+  const withProperties = o.properties > 0 && (!o.shard || o.shard.index === 1);
   const total = cases.length + (withProperties ? 1 : 0);
 
   const results: CaseResult[] = new Array(cases.length);
@@ -100,19 +100,22 @@ export async function runSuite(o: RunOptions): Promise<Report> {
 
   let props: CaseResult[] = [];
   if (withProperties) {
-    o.onProgress?.(done, total, `properties (${o.properties} runs each)`);
-    const { runProperties } = await import('../properties/index.js');
-    props = (
-      await runProperties(o.impl, o.manifest, {
-        runs: o.properties,
-        seed: o.seed,
-        timeoutMs: o.timeoutMs,
-        ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
-      })
-    )
-      .filter((p: CaseResult) => matches(p.id))
-      .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
-      .sort(byId);
+    const { PROPERTIES, runProperties } = await import('../properties/index.js');
+    const only = PROPERTIES.map((p) => p.name).filter((name) => matches(`property/${name}`));
+    if (only.length > 0) {
+      o.onProgress?.(done, total, `properties (${only.length} × ${o.properties} runs)`);
+      props = (
+        await runProperties(o.impl, o.manifest, {
+          runs: o.properties,
+          seed: o.seed,
+          timeoutMs: o.timeoutMs,
+          only,
+          ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
+        })
+      )
+        .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
+        .sort(byId);
+    }
     done++;
   }
   o.onProgress?.(done, total, '');
@@ -125,7 +128,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
       ...(o.adapter ? { adapter: o.adapter } : {}),
       ...(o.target ? { target: o.target } : {}),
       seed: o.seed,
-      properties_runs: withProperties ? o.properties : 0,
+      properties_runs: props.length > 0 ? o.properties : 0,
       shard: o.shard ? `${o.shard.index}/${o.shard.total}` : null,
       filter: o.filter ?? null,
       started_at: started.toISOString(),
