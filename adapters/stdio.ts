@@ -277,7 +277,7 @@ export class StdioImplementation implements Implementation {
     const head = this.queue[0];
     if (!head) return;
     const partial = proc.lineBytes > 0 ? `; it left a partial answer line ${quote(Buffer.concat(proc.chunks).toString('utf8'))}` : '';
-    this.settleHead({ kind: 'crash', message: `the process ${how} before answering${partial}; restarted`, ...this.withStderr(proc, head) });
+    this.settleHead({ kind: 'crash', message: `the process ${how} before answering${partial}`, ...this.withStderr(proc, head) });
     this.restart(undefined);
   }
 
