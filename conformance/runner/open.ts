@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { openModule } from '../../adapters/inprocess.js';
+import { ModuleStartError, openModuleWorker } from '../../adapters/module.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
 import { UsageError } from '../cli/main.js';
@@ -72,19 +72,18 @@ export async function openImplementation(o: ImplementationOptions): Promise<Open
   }
   if (which === 'module') {
     const path = o.module!;
-    let impl: Implementation;
     try {
-      impl = await openModule(path, given);
+      const { impl, manifest } = await openModuleWorker(path, given);
+      try {
+        return { impl, manifest: given ?? checkManifest(manifest, `${path} describe()`), adapter: 'module', target: resolve(path) };
+      } catch (e) {
+        await impl.close();
+        throw e;
+      }
     } catch (e) {
-      throw new UsageError(`cannot load the module ${path}: ${(e as Error).message}`);
+      if (e instanceof ModuleStartError) throw new UsageError(`cannot load the module ${path}: ${e.message}`);
+      throw e;
     }
-    let manifest: Manifest;
-    try {
-      manifest = await impl.describe();
-    } catch (e) {
-      throw new UsageError(`${path}: describe() failed: ${(e as Error).message}`);
-    }
-    return { impl, manifest: given ?? checkManifest(manifest, `${path} describe()`), adapter: 'module', target: resolve(path) };
   }
   if (which === 'stdio') {
     const command = o.stdio!;

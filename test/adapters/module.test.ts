@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../conformance/cli/main.js';
 import { openImplementation } from '../../conformance/runner/open.js';
+import { runSuite } from '../../conformance/runner/run.js';
+import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-module-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -41,7 +43,7 @@ describe('openImplementation', () => {
     await expect(openImplementation({ module: file('none.mjs', 'export const x = 1;') })).rejects.toThrow(/does not export an assemble\(request\) function/);
     const err = await openImplementation({ module: file('nodesc.mjs', 'export const assemble = () => ({});') }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
-    expect((err as Error).message).toMatch(/describe\(\) failed: the module exports no describe\(\); give --manifest/);
+    expect((err as Error).message).toMatch(/the module exports no describe\(\); give --manifest/);
     await expect(openImplementation({ module: file('boom.mjs', 'throw new Error("missing native addon");') })).rejects.toThrow(/cannot load the module .*missing native addon/);
     await expect(openImplementation({ module: join(tmp, 'absent.mjs') })).rejects.toBeInstanceOf(UsageError);
   });
@@ -52,5 +54,33 @@ describe('openImplementation', () => {
     expect((await openImplementation({ module: mod, manifest: good })).manifest.capabilities).toEqual(['pinned']);
     const bad = file('bad.json', JSON.stringify({ name: 'r', version: '1', profiles: ['fancy'], capabilities: [] }));
     await expect(openImplementation({ module: mod, manifest: bad })).rejects.toThrow(/bad.json is not valid: \/profiles\/0: must be equal to one of the allowed values/);
+  });
+
+  it('isolates the module in a worker: a sync hang is a timeout, process.exit a crash, and the run goes on', async () => {
+    const reference = fileURLToPath(new URL('../../reference/index.ts', import.meta.url));
+    // Misbehaves by budget: 10 loops forever (after a log line, kept as stderr), 0 exits the thread.
+    const mod = file(
+      'faulty.mjs',
+      `import { assemble as ref, describe as d } from ${JSON.stringify(reference)};
+       export const describe = () => ({ ...d(), capabilities: [] });
+       export function assemble(r) {
+         if (r.budget === 10) { console.error('spinning'); for (;;) {} }
+         if (r.budget === 0) process.exit(7);
+         return ref(r, { capabilities: [] });
+       }`,
+    );
+    const o = await openImplementation({ module: mod, timeoutMs: 500 });
+    try {
+      const r = await runSuite({ cases: FAULT_CASES, impl: o.impl, manifest: o.manifest, timeoutMs: 500, concurrency: 1, properties: 0, seed: 1 });
+      const by = Object.fromEntries(r.cases.map((c) => [c.id, c]));
+      expect(by['fault/a-single']!.status).toBe('pass');
+      expect(by['fault/b-expired']!.status).toBe('pass');
+      expect(by['fault/c-budget']).toMatchObject({ status: 'timeout', stderr: 'spinning\n' });
+      expect(by['fault/d-order']!.status).toBe('pass');
+      expect(by['fault/e-invalid']!.status).toBe('pass');
+      expect(by['fault/f-empty']).toMatchObject({ status: 'crash', message: expect.stringMatching(/exit code 7/) });
+    } finally {
+      await o.impl.close();
+    }
   });
 });

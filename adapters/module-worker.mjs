@@ -1,0 +1,53 @@
+// The worker side of adapters/module.ts: loads a vendor's module off the
+// runner's thread, so a synchronous hang or a process.exit() in it costs one
+// case (the worker is terminated and started again), not the run.
+// Plain JavaScript: it must start without a TypeScript loader, then installs one.
+import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+
+function post(message) {
+  try {
+    parentPort.postMessage(message);
+  } catch (e) {
+    // Functions, symbols and the like cannot cross threads: a vendor's answer must be data.
+    parentPort.postMessage({ id: message.id, kind: 'crash', message: `the answer cannot be passed as data: ${e instanceof Error ? e.message : String(e)}` });
+  }
+}
+
+let source;
+try {
+  const mod = await import(pathToFileURL(workerData.path).href);
+  source = typeof mod.assemble === 'function' ? mod : mod.default;
+} catch (e) {
+  post({ kind: 'load-error', message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+  process.exit(0);
+}
+if (!source || typeof source.assemble !== 'function') {
+  post({ kind: 'load-error', message: 'it does not export an assemble(request) function' });
+  process.exit(0);
+}
+
+parentPort.on('message', async (m) => {
+  try {
+    if (m.op === 'describe') {
+      if (typeof source.describe !== 'function') return post({ id: m.id, kind: 'no-describe' });
+      return post({ id: m.id, kind: 'result', value: await source.describe() });
+    }
+    const value = await source.assemble(m.request);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value) {
+      const err = value.error;
+      return post({ id: m.id, kind: 'error', code: err?.code, message: err?.message, value });
+    }
+    post({ id: m.id, kind: 'result', value });
+  } catch (e) {
+    if (typeof e === 'object' && e !== null && 'code' in e) {
+      const { code, message } = e;
+      return post({ id: m.id, kind: 'error', code, message, value: { error: { code, message } } });
+    }
+    post({ id: m.id, kind: 'crash', message: `assemble threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}` });
+  }
+});
+post({ kind: 'ready' });

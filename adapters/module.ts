@@ -1,0 +1,180 @@
+/**
+ * `--module PATH` (SPEC PROTO-2) with the module loaded in a worker thread:
+ * the contract is that of the in-process adapter (adapters/inprocess.ts),
+ * but a synchronous infinite loop becomes a `timeout` and a process.exit()
+ * or an uncaught error a `crash`, each of one case, because the worker is
+ * terminated and started again. One request at a time: a worker is one thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { resolve } from 'node:path';
+import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+
+export class ModuleStartError extends Error {}
+
+const STDERR_TAIL = 4096;
+
+type Reply =
+  | { kind: 'ready' }
+  | { kind: 'load-error'; message: string }
+  | { id: number; kind: 'no-describe' }
+  | { id: number; kind: 'result'; value: unknown }
+  | { id: number; kind: 'error'; code: unknown; message: unknown; value: unknown }
+  | { id: number; kind: 'crash'; message: string };
+
+type Answer = (Reply | { kind: 'gone' | 'timeout'; message: string }) & { stderr?: string };
+
+interface Live {
+  worker: Worker;
+  ready: Promise<void>;
+  dead: boolean;
+  stderr: string;
+}
+
+export class ModuleImplementation implements Implementation {
+  private live: Live | undefined;
+  private nextId = 1;
+  private pending: { id: number; settle: (r: Reply | { kind: 'gone'; message: string }) => void } | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+  private manifest: Manifest | undefined;
+
+  constructor(
+    private readonly path: string,
+    manifest?: Manifest,
+  ) {
+    this.manifest = manifest;
+  }
+
+  /** Load the module; throws ModuleStartError when it cannot load or has no assemble. */
+  async open(): Promise<Manifest | undefined> {
+    await this.start().ready;
+    if (this.manifest) return this.manifest;
+    const r = await this.call({ op: 'describe' }, 30_000);
+    if (r.kind === 'no-describe') throw new ModuleStartError('the module exports no describe(); give --manifest');
+    if (r.kind !== 'result') throw new ModuleStartError(`describe() failed: ${'message' in r ? String(r.message) : r.kind}`);
+    this.manifest = r.value as Manifest;
+    return this.manifest;
+  }
+
+  async describe(): Promise<Manifest> {
+    if (!this.manifest) await this.open();
+    return this.manifest!;
+  }
+
+  async assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
+    const r = await this.call({ op: 'assemble', request }, timeoutMs);
+    const extra = r.stderr ? { stderr: r.stderr } : {};
+    switch (r.kind) {
+      case 'result':
+        return { kind: 'result', value: r.value, ...extra };
+      case 'error':
+        return { kind: 'error', code: r.code, message: r.message, value: r.value, ...extra };
+      case 'crash':
+      case 'gone':
+        return { kind: 'crash', message: r.message, ...extra };
+      case 'timeout':
+        return { kind: 'timeout', message: r.message, ...extra };
+      default:
+        return { kind: 'protocol', message: `unexpected worker reply ${r.kind}`, ...extra };
+    }
+  }
+
+  async close(): Promise<void> {
+    const l = this.live;
+    this.live = undefined;
+    if (l && !l.dead) {
+      l.dead = true;
+      await l.worker.terminate();
+    }
+  }
+
+  private start(): Live {
+    const worker = new Worker(new URL('./module-worker.mjs', import.meta.url), {
+      workerData: { path: resolve(this.path) },
+      stderr: true,
+      stdout: true,
+    });
+    let markReady!: () => void;
+    let fail!: (e: Error) => void;
+    const ready = new Promise<void>((res, rej) => {
+      markReady = res;
+      fail = rej;
+    });
+    const live: Live = { worker, ready, dead: false, stderr: '' };
+    ready.catch(() => {});
+    this.live = live;
+    // The module's console output is its logs, as stderr is for a process.
+    const keep = (d: Buffer): void => {
+      live.stderr = (live.stderr + d.toString('utf8')).slice(-STDERR_TAIL);
+    };
+    worker.stderr.on('data', keep);
+    worker.stdout.on('data', keep);
+    worker.on('message', (m: Reply) => {
+      if (m.kind === 'ready') return markReady();
+      if (m.kind === 'load-error') return fail(new ModuleStartError(m.message));
+      if (this.pending && 'id' in m && m.id === this.pending.id) this.pending.settle(m);
+    });
+    const gone = (why: string): void => {
+      if (live.dead) return;
+      live.dead = true;
+      fail(new ModuleStartError(why));
+      if (this.live === live) this.live = undefined;
+      this.pending?.settle({ kind: 'gone', message: why });
+    };
+    worker.on('error', (e) => gone(`the module threw outside assemble: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`));
+    worker.on('exit', (code) => gone(`the module ended its thread (exit code ${code})`));
+    return live;
+  }
+
+  /** One request at a time, each against its own clock; with what the module logged meanwhile. */
+  private call(body: Record<string, unknown>, timeoutMs: number): Promise<Answer> {
+    const run = async (): Promise<Answer> => {
+      let live = this.live && !this.live.dead ? this.live : this.start();
+      try {
+        await live.ready;
+      } catch (e) {
+        return { kind: 'gone', message: `the module could not be loaded again: ${(e as Error).message}` };
+      }
+      const id = this.nextId++;
+      live.stderr = '';
+      const answer = await new Promise<Reply | { kind: 'gone' | 'timeout'; message: string }>((settle) => {
+        const timer = setTimeout(() => {
+          this.pending = undefined;
+          live.dead = true;
+          if (this.live === live) this.live = undefined;
+          void live.worker.terminate();
+          settle({ kind: 'timeout', message: `no answer within ${timeoutMs} ms; the module's thread was terminated and is loaded again for the next case` });
+        }, timeoutMs);
+        this.pending = {
+          id,
+          settle: (r) => {
+            clearTimeout(timer);
+            this.pending = undefined;
+            settle(r);
+          },
+        };
+        try {
+          live.worker.postMessage({ id, ...body });
+        } catch (e) {
+          this.pending.settle({ kind: 'crash', id, message: `the request cannot be passed to the module: ${(e as Error).message}` });
+        }
+      });
+      // Console output crosses from the worker asynchronously: let what was written before the end arrive.
+      await new Promise((r) => setImmediate(r));
+      return live.stderr ? { ...answer, stderr: live.stderr } : answer;
+    };
+    const next = this.chain.then(run, run);
+    this.chain = next;
+    return next;
+  }
+}
+
+export async function openModuleWorker(path: string, manifest?: Manifest): Promise<{ impl: ModuleImplementation; manifest: Manifest }> {
+  const impl = new ModuleImplementation(path, manifest);
+  try {
+    await impl.open();
+    return { impl, manifest: await impl.describe() };
+  } catch (e) {
+    await impl.close();
+    throw e;
+  }
+}
