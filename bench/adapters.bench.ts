@@ -2,7 +2,8 @@
  * The corpus through each adapter, in cases per second, and each adapter's
  * per-case overhead against floors measured in the same run:
  *   - in process: the whole `ctxconform run` (corpus + properties at 100 runs), wall time
- *     including start-up (goal < 2 s);
+ *     including start-up (goal < 2 s); then `--module` (a worker thread) against the same
+ *     precomputed answers returned in process;
  *   - stdio: an echo process that answers every request with a precomputed answer, against
  *     the same answers returned in process: the difference is the transport (goal < 0.3 ms);
  *   - http: the same with a trivial node:http server, keep-alive (goal < 0.5 ms);
@@ -88,6 +89,20 @@ const inproc = await perCase(echoImpl, manifest, echoCases, 1);
 line(`in process, precomputed answers (${cases.length} cases)`, fmt(inproc));
 const reference = await perCase(fromFunctions((r) => assemble(r), undefined, manifest), manifest, cases, 1);
 line('in process, the reference', fmt(reference));
+
+// The module adapter: the same answers from a module in a worker thread.
+{
+  const echoModule = join(tmp, 'echo-module.mjs');
+  writeFileSync(echoModule, `import { readFileSync } from 'node:fs';
+const answers = JSON.parse(readFileSync(${JSON.stringify(answersFile)}, 'utf8'));
+export const assemble = (r) => answers[r.__k];`);
+  const mf = join(tmp, 'manifest.json');
+  writeFileSync(mf, JSON.stringify(manifest));
+  const m = await openImplementation({ module: echoModule, manifest: mf, timeoutMs: 10_000 });
+  const ms = await perCase(m.impl, m.manifest, echoCases, 1);
+  await m.impl.close();
+  line('module (worker thread), precomputed answers', `${fmt(ms)}; overhead ${(ms - inproc).toFixed(3)} ms/case`);
+}
 
 // 3. stdio: an echo process (no tsx, no assembling).
 const echoScript = join(tmp, 'echo.mjs');
