@@ -60,19 +60,25 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
 
   // Pre-filters, each a pass in input order (EXP-2, CON-1, LIF-1, LIF-2).
   let live: NormalBlock[] = [];
+  let filtersStatus = false;
   for (const b of r.blocks) {
     if (isExpired(r.now, b.created_at, b.ttl_seconds)) omit(b, REASON_EXPIRED);
-    else live.push(b);
+    else {
+      live.push(b);
+      if (b.status === 'superseded' || b.status === 'disputed') filtersStatus = true;
+    }
   }
   if (k.exclude.length > 0) {
     const excluded = new Set(k.exclude);
     live = live.filter((b) => (excluded.has(b.block_id) ? (omit(b, REASON_EXCLUDED), false) : true));
   }
-  live = live.filter((b) => {
-    if (b.status === 'superseded' && !k.include_superseded) return omit(b, REASON_SUPERSEDED), false;
-    if (b.status === 'disputed' && !k.include_disputed) return omit(b, REASON_DISPUTED), false;
-    return true;
-  });
+  if (filtersStatus) {
+    live = live.filter((b) => {
+      if (b.status === 'superseded' && !k.include_superseded) return omit(b, REASON_SUPERSEDED), false;
+      if (b.status === 'disputed' && !k.include_disputed) return omit(b, REASON_DISPUTED), false;
+      return true;
+    });
+  }
 
   // One pass in input order: pinned blocks apart (PIN-1), and for the rest their
   // cost and tier in flat arrays, which the later passes read in ranking order.

@@ -14,23 +14,14 @@ const isLow = (u: number): boolean => u >= LOW_START && u <= LOW_END;
 
 /** Any surrogate unit; the regex engine scans for it far faster than a charCodeAt loop. */
 const SURROGATE = /[\uD800-\uDFFF]/;
+/** A surrogate pair. Matched left to right without overlap, as UTF-16 decoding pairs them. */
+const PAIRS = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
 /** Number of code points; a lone surrogate counts as one, as in Python. */
 export function codePointLength(s: string): number {
   if (!SURROGATE.test(s)) return s.length;
-  let pairs = 0;
-  const n = s.length - 1;
-  for (let i = 0; i < n; i++) {
-    const u = s.charCodeAt(i);
-    if (u >= HIGH_START && u <= HIGH_END) {
-      const v = s.charCodeAt(i + 1);
-      if (v >= LOW_START && v <= LOW_END) {
-        pairs++;
-        i++;
-      }
-    }
-  }
-  return s.length - pairs;
+  const pairs = s.match(PAIRS);
+  return s.length - (pairs === null ? 0 : pairs.length);
 }
 
 /**

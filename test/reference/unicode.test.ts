@@ -50,6 +50,23 @@ describe('codePointLength', () => {
   });
 });
 
+/** Every string of up to 3 units over an alphabet of surrogates, BMP-high and ASCII units. */
+function trickyStrings(): string[] {
+  const units = ['a', '\uD83D', '\uDE00', WAVE, '\uE000', HIGH, '\uDFFF'];
+  const strings = [''];
+  for (let len = 1; len <= 3; len++) {
+    for (const s of strings.filter((x) => x.length === len - 1)) for (const u of units) strings.push(s + u);
+  }
+  return strings;
+}
+
+describe('codePointLength against code-point iteration', () => {
+  it('agrees on every string of up to 3 tricky units', () => {
+    const wrong = trickyStrings().filter((s) => codePointLength(s) !== Array.from(s).length);
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('compareCodePoints', () => {
   it('orders U+FF5E before U+1F600 although UTF-16 order says the opposite', () => {
     expect(WAVE > GRIN).toBe(true); // JavaScript's own order
@@ -93,11 +110,7 @@ describe('compareCodePoints', () => {
   });
 
   it('agrees with code-point iteration on every string of up to 3 tricky units', () => {
-    const units = ['a', '\uD83D', '\uDE00', WAVE, '\uE000', HIGH, '\uDFFF'];
-    const strings = [''];
-    for (let len = 1; len <= 3; len++) {
-      for (const s of strings.filter((x) => x.length === len - 1)) for (const u of units) strings.push(s + u);
-    }
+    const strings = trickyStrings();
     expect(strings.length).toBe(1 + 7 + 49 + 343);
     let mismatches = 0;
     for (const a of strings) for (const b of strings) if (compareCodePoints(a, b) !== oracle(a, b)) mismatches++;
