@@ -14,7 +14,7 @@
 import { compareCodePoints } from './unicode.js';
 import type { NormalBlock } from './validate.js';
 
-/** Below this many blocks the comparator sort is as fast, and simpler. */
+/** Below this many blocks the comparator sort is fast enough, and simpler to follow. */
 export const KEYED_SORT_MIN = 512;
 
 /** At most this many units go into a key. */

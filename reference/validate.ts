@@ -4,9 +4,10 @@ import type { Block, Constraints, Problem, Profile, Request, SegmentReason, Stat
 
 /**
  * SPEC VAL-*: every problem of a request, each with the JSON Pointer of the
- * member at fault. Never throws and never recurses into members it does not
- * know, so NaN, Infinity, lone surrogates, huge numbers and deep nesting are
- * all just values here.
+ * member at fault. Never recurses into members it does not know, so NaN,
+ * Infinity, lone surrogates, huge numbers and deep nesting are all just values
+ * here. It throws only when reading the value throws (a hostile getter or a
+ * revoked Proxy); `assemble` answers that as invalid_request.
  */
 
 const STATUSES: readonly string[] = ['active', 'disputed', 'superseded', 'stale'];
