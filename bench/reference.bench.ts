@@ -153,7 +153,7 @@ const sizes = [1e3, 1e4, 1e5, 1e6].filter((n) => n <= max);
 const rows: string[][] = [['blocks', 'assemble median', 'blocks/s', 'floor median', 'ratio', 'reps', 'included']];
 for (const n of sizes) {
   const req = makeRequest(n, 20261129 + n);
-  const reps = n <= 1e4 ? 21 : n <= 1e5 ? 7 : 3;
+  const reps = n <= 1e4 ? 21 : n <= 1e5 ? 11 : 3;
   // Untimed runs to warm up the JIT (more at small sizes, where compilation would dominate) and to check the answer.
   const warm = assemble(req);
   if (isErrorAnswer(warm)) throw new Error(`bench request rejected: ${warm.error.message}`);
