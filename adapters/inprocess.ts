@@ -20,8 +20,19 @@ function toOutcome(value: unknown): Outcome {
   return { kind: 'result', value };
 }
 
+/**
+ * A thrown object with a `code` is an error answer (PROTO-2), except a
+ * runtime error such as Node's ENOENT: that is a bug in the implementation,
+ * reported as a crash of the call rather than as a malformed error answer.
+ */
+export function isErrorAnswerThrow(e: unknown): e is { code: unknown; message?: unknown } {
+  if (typeof e !== 'object' || e === null || !('code' in e)) return false;
+  const code = (e as { code: unknown }).code;
+  return !(e instanceof Error) || code === 'invalid_request' || code === 'pinned_overflow';
+}
+
 function thrownOutcome(e: unknown): Outcome {
-  if (typeof e === 'object' && e !== null && 'code' in e) {
+  if (isErrorAnswerThrow(e)) {
     const { code, message } = e as { code: unknown; message?: unknown };
     return { kind: 'error', code, message, value: { error: { code, message } } };
   }

@@ -43,7 +43,8 @@ parentPort.on('message', async (m) => {
     }
     post({ id: m.id, kind: 'result', value });
   } catch (e) {
-    if (typeof e === 'object' && e !== null && 'code' in e) {
+    // Same rule as isErrorAnswerThrow in inprocess.ts: a runtime error with a code (ENOENT) is a crash.
+    if (typeof e === 'object' && e !== null && 'code' in e && (!(e instanceof Error) || e.code === 'invalid_request' || e.code === 'pinned_overflow')) {
       const { code, message } = e;
       return post({ id: m.id, kind: 'error', code, message, value: { error: { code, message } } });
     }

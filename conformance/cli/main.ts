@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   }
   try {
-    const mod = (await import(`./${cmd}.ts`)) as { run: (argv: string[]) => Promise<number> };
+    const mod = (await import(/* @vite-ignore */ `./${cmd}.ts`)) as { run: (argv: string[]) => Promise<number> };
     return await mod.run(rest);
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
