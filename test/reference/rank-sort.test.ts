@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { assemble, isErrorAnswer } from '../../reference/index.js';
 import type { Block } from '../../reference/index.js';
-import { rankComparator } from '../../reference/order.js';
+import { hasOnlyLowUnits, rankComparator } from '../../reference/order.js';
 import { KEYED_SORT_MIN, sortByPlainRank } from '../../reference/rank-sort.js';
 import { normalize } from '../../reference/validate.js';
 import type { NormalBlock } from '../../reference/validate.js';
@@ -77,6 +77,16 @@ describe('sortByPlainRank', () => {
       block_id: Array.from({ length: 4 }, () => String.fromCharCode(0x4e00 + Math.floor(rand() * 3000))).join('') + i, source: 's', content: '', priority: i % 2,
     })));
     expect(byKeys(blocks)).toEqual(byComparator(blocks));
+  });
+
+  it('gives the same order when the comparator may use the engine\'s own < for ids without high units', () => {
+    for (let seed = 30; seed < 36; seed++) {
+      const plain = normal([...trickyBlocks(300, seed, '', [1, 2]), ...trickyBlocks(300, seed + 100, 'x', [1, 2])]);
+      const shortcut = normal(plain.map((b) => ({ block_id: b.block_id, source: b.source, content: b.content, priority: b.priority })));
+      for (const b of shortcut) b.lowId = hasOnlyLowUnits(b.block_id);
+      expect(shortcut.filter((b) => b.lowId).length).toBeGreaterThan(10);
+      expect(byComparator(shortcut), `seed ${seed}`).toEqual(byComparator(plain));
+    }
   });
 
   it('is used, and agrees with a small request, above the size threshold', () => {
