@@ -18,6 +18,7 @@ const isObject = (x: unknown): x is Obj => typeof x === 'object' && x !== null &
 
 function describeValue(x: unknown): string {
   if (x === null) return 'null';
+  if (x === undefined) return 'nothing (a hole or undefined)';
   if (Array.isArray(x)) return 'an array';
   if (typeof x === 'number') return Number.isNaN(x) ? 'NaN' : String(x);
   if (typeof x === 'string') return 'a string';

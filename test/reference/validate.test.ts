@@ -87,6 +87,7 @@ describe('VAL-3 blocks', () => {
     const blocks: unknown[] = [];
     blocks[1] = { block_id: 'b-1', source: 'memory', content: 'x', priority: 1 };
     invalidAt({ ...base(), blocks }, ['/blocks/0']);
+    expect(validateRequest({ ...base(), blocks })[0]?.message).toBe('each block must be an object, got nothing (a hole or undefined)');
   });
 
   it('accepts an empty array', () => {
