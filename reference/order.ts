@@ -7,6 +7,8 @@ export interface RankPreferences {
   prefer_recency: boolean;
 }
 
+export const NO_PREFERENCES: RankPreferences = { prefer_high_confidence: false, prefer_recency: false };
+
 /** A unit at or above U+D800: only then can UTF-16 order differ from code-point order. */
 const HIGH_UNIT = /[\uD800-\uFFFF]/;
 
@@ -41,17 +43,10 @@ export function rankComparator(p: RankPreferences): (a: NormalBlock, b: NormalBl
   };
 }
 
-/** SPEC REN-1: (source, -priority, block_id), strings by code points. */
-export function renderComparator(a: NormalBlock, b: NormalBlock): number {
-  if (a.source !== b.source) return compareCodePoints(a.source, b.source);
-  if (a.priority !== b.priority) return a.priority > b.priority ? -1 : 1;
-  return compareIds(a, b);
-}
-
 /**
- * Render order of blocks already in plain ranking-key order: a stable bucket
- * by source keeps (-priority, block_id) inside each source, so only the few
- * distinct sources need sorting.
+ * SPEC REN-1, (source, -priority, block_id), for blocks already in plain
+ * ranking-key order: a stable bucket by source keeps (-priority, block_id)
+ * inside each source, so only the few distinct sources need sorting.
  */
 export function renderOrderFromRanked(rankedBlocks: readonly NormalBlock[]): NormalBlock[] {
   const buckets = new Map<string, NormalBlock[]>();

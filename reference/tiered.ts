@@ -11,7 +11,7 @@ import {
   TIERS,
 } from './constants.js';
 import { estimateTokens, isExpired, tierBudget, tierOf } from './estimate.js';
-import { hasOnlyLowUnits, rankComparator, renderComparator, renderOrderFromRanked } from './order.js';
+import { hasOnlyLowUnits, NO_PREFERENCES, rankComparator, renderOrderFromRanked } from './order.js';
 import { KEYED_SORT_MIN, plainRankOrder } from './rank-sort.js';
 import type { Capability, ErrorAnswer, Omission, Result, Segment, Warning } from './types.js';
 import type { NormalBlock, NormalRequest } from './validate.js';
@@ -168,8 +168,8 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   }
 
   // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-4).
-  // (With preferences the order came from comparatorOrder, which set each lowId.)
-  const ordered = plainRank ? renderOrderFromRanked(kept) : kept.sort(renderComparator);
+  // With preferences, first back to the plain key (comparatorOrder set each lowId), so each source's bucket is in (-priority, block_id) order.
+  const ordered = renderOrderFromRanked(plainRank ? kept : kept.sort(rankComparator(NO_PREFERENCES)));
   const rendered = pinned.length > 0 ? pinned.concat(ordered) : ordered;
 
   const texts: string[] = new Array(rendered.length);

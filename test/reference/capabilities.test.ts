@@ -184,8 +184,11 @@ describe('constraints: preferences', () => {
   });
 
   it('renders by -priority within a source when preferences are on', () => {
-    const r = ok(tiered(100, [block('a', 'memory', 'x', 1), block('c', 'memory', 'x', 3), block('b', 'memory', 'x', 2), block('d', 'coverage', 'x', 0)], { prefer_recency: true }));
-    expect(r.included).toEqual(['d', 'c', 'b', 'a']);
+    const r = ok(tiered(100, [
+      block('a', 'memory', 'x', 1), block('c', 'memory', 'x', 3), block('b', 'memory', 'x', 2), block('d', 'coverage', 'x', 0), block('e', 'memory', 'x', 5), block('f', 'memory', 'x', 0), block('g', 'memory', 'x', 2, { created_at: 9 }),
+    ], { prefer_recency: true }));
+    // g is newer than b, but rendering ignores the preferences: b before g by block_id.
+    expect(r.included).toEqual(['d', 'e', 'c', 'b', 'g', 'a', 'f']);
   });
 
   it('orders ids with high units by code points when preferences are on', () => {
