@@ -22,7 +22,7 @@ export const TIER_PERCENT: Readonly<Record<Tier, number>> = Object.freeze({
 /** Tier order: admission runs over tiers in this order (the order does not change the result). */
 export const TIERS: readonly Tier[] = ['working', 'episodic', 'longterm', 'knowledge'];
 
-/** SPEC TIER-3: source name (case-sensitive) to tier; any other source is `working`. */
+/** SPEC TIER-1: source name (case-sensitive) to tier; any other source is `working`. */
 export const SOURCE_TO_TIER: Readonly<Record<string, Tier>> = Object.freeze({
   memory: 'longterm',
   tactics: 'longterm',
@@ -36,7 +36,7 @@ export const SOURCE_TO_TIER: Readonly<Record<string, Tier>> = Object.freeze({
 
 export const DEFAULT_TIER: Tier = 'working';
 
-/** SPEC TIER-9: the originating text of a budget omission in `tiered`. */
+/** SPEC TIER-7: the originating text of a budget omission in `tiered`. */
 export const REASON_TIER_BUDGET = 'tier budget exhausted; overflow pool exhausted';
 export const REASON_EXPIRED = 'expired';
 export const REASON_EXCLUDED = 'excluded';
@@ -56,6 +56,7 @@ export const SEGMENT_JOINER = '\n\n';
 /** Largest budget accepted: 2^53 - 1, the largest integer every JSON reader keeps exact. */
 export const MAX_BUDGET = Number.MAX_SAFE_INTEGER;
 
-/** Dates the `ranked` profile can print as YYYY-MM-DD: 0001-01-01 .. 9999-12-31 UTC. */
+/** Dates the `ranked` profile can print as YYYY-MM-DD: 0001-01-01 .. 9999-12-31 UTC (VAL-9). */
 export const MIN_DATED_SECONDS = -62135596800;
-export const MAX_DATED_SECONDS = 253402300799;
+/** Exclusive: every instant of 9999-12-31 prints, 253402300799.5 included. */
+export const END_OF_DATED_SECONDS = 253402300800;

@@ -8,7 +8,7 @@ export function estimateTokens(s: string): number {
   return t > 1 ? t : 1;
 }
 
-/** SPEC TIER-3: the tier of a source (own property only: `constructor` is just another source). */
+/** SPEC TIER-1: the tier of a source (own property only: `constructor` is just another source). */
 export function tierOf(source: string): Tier {
   return Object.prototype.hasOwnProperty.call(SOURCE_TO_TIER, source) ? SOURCE_TO_TIER[source]! : DEFAULT_TIER;
 }

@@ -1,4 +1,4 @@
-import { MAX_BUDGET, MAX_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
+import { MAX_BUDGET, END_OF_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
 import { PROFILES } from './types.js';
 import type { Block, Constraints, Problem, Profile, Request, SegmentReason, Status } from './types.js';
 
@@ -115,7 +115,7 @@ function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: 
   }
   c.finite(b, 'priority', true);
   const created = c.finite(b, 'created_at', false);
-  if (profile === 'ranked' && created !== undefined && (created < MIN_DATED_SECONDS || created > MAX_DATED_SECONDS)) {
+  if (profile === 'ranked' && created !== undefined && (created < MIN_DATED_SECONDS || created >= END_OF_DATED_SECONDS)) {
     c.add('created_at', '"created_at" must fall between 0001-01-01 and 9999-12-31 UTC in the ranked profile');
   }
   const ttl = c.finite(b, 'ttl_seconds', false);

@@ -236,6 +236,7 @@ describe('VAL-9 what the ranked profile cannot honour', () => {
   it('accepts created_at from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z and rejects one second beyond either end', () => {
     expect(paths(ranked({ created_at: -62135596800 }))).toEqual([]);
     expect(paths(ranked({ created_at: 253402300799 }))).toEqual([]);
+    expect(paths(ranked({ created_at: 253402300799.999 }))).toEqual([]);
     invalidAt(ranked({ created_at: -62135596801 }), ['/blocks/0/created_at']);
     invalidAt(ranked({ created_at: 253402300800 }), ['/blocks/0/created_at']);
   });
