@@ -1,0 +1,11 @@
+/** The whole tree type-checks under strict TypeScript: a type error is a failing test, not a silent CI pass. */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { expect, it } from 'vitest';
+
+it('tsc --noEmit reports no error for the whole project', () => {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', '.'], { encoding: 'utf8' });
+  expect(r.stdout + r.stderr).toBe('');
+  expect(r.status).toBe(0);
+});
