@@ -11,10 +11,11 @@ import { parseShard } from '../runner/filter.js';
 import { IMPLEMENTATION_OPTIONS, openImplementation } from '../runner/open.js';
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
+import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, openMemoryApiTarget } from '../contract/cli.js';
 import type { CaseResult, GoldenCase, Report } from '../types.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
 
-export const usage = 'ctxconform run [--impl reference | --module PATH | --stdio "COMMAND" | --http URL] [options]';
+export const usage = 'ctxconform run [--impl reference | --module PATH | --stdio "COMMAND" | --http URL | --memory-api URL] [options]';
 
 const HELP = `usage: ${usage}
 
@@ -24,6 +25,8 @@ implementation (one; default --impl reference):
   --stdio "COMMAND"       a process speaking JSON lines on stdin/stdout (SPEC PROTO-3)
   --http URL              a server answering POST URL/assemble, GET URL/describe
   --manifest FILE         the manifest, when the implementation cannot describe itself
+
+${MEMORY_API_HELP}
 
 what to run:
   --cases DIR             golden cases (default: the bundled corpus; "none" for none)
@@ -46,6 +49,7 @@ or crashed, 2 usage error or an implementation that cannot be started.`;
 /** Options of this command; kept in one object so another target (e.g. --memory-api) is one more entry. */
 export const RUN_OPTIONS = {
   ...IMPLEMENTATION_OPTIONS,
+  ...MEMORY_API_OPTIONS,
   cases: { type: 'string' },
   filter: { type: 'string' },
   properties: { type: 'string' },
@@ -160,7 +164,9 @@ export async function run(argv: string[]): Promise<number> {
   const concurrency = intOption(values, 'concurrency', inProcess ? 1 : 4, 1);
   implOptions.concurrency = concurrency;
 
-  const opened: OpenedImplementation = await openImplementation(implOptions);
+  // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
+  const memoryApi = openMemoryApiTarget(values, timeoutMs);
+  const opened: Omit<OpenedImplementation, 'adapter'> & { adapter: OpenedImplementation['adapter'] | 'memory-api' } = memoryApi ?? (await openImplementation(implOptions));
   const interactive = Boolean(process.stderr.isTTY) && process.env.CI !== 'true' && !values.quiet;
   const bar = values.quiet ? undefined : progress(process.stderr, interactive);
   let report: Report;
@@ -171,7 +177,7 @@ export async function run(argv: string[]): Promise<number> {
       manifest: opened.manifest,
       timeoutMs,
       concurrency,
-      properties,
+      properties: memoryApi ? 0 : properties,
       seed,
       ...(values.filter !== undefined ? { filter: values.filter } : {}),
       ...(shard ? { shard } : {}),
@@ -184,6 +190,9 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     bar?.end();
     await opened.impl.close();
+  }
+  if (memoryApi) {
+    report = await addContractResults(report, memoryApi, { timeoutMs, runs: properties, seed, ...(values.filter !== undefined ? { filter: values.filter } : {}), ...(shard ? { shard } : {}) });
   }
 
   let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.includes(c.status));
