@@ -5,9 +5,7 @@
  * passes is stale and does fail it, so a baseline can only shrink.
  */
 import { readFileSync } from 'node:fs';
-import type { ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { formatErrors, loadSchema, validators } from './schemas.js';
+import { formatErrors, validators } from './schemas.js';
 import { STATUSES } from './types.js';
 import type { CaseResult, Report, Status } from './types.js';
 
@@ -35,30 +33,10 @@ function looksLikeReport(x: unknown): boolean {
   return typeof x === 'object' && x !== null && !Array.isArray(x) && 'cases' in x && 'summary' in x;
 }
 
-let lenient: ValidateFunction | undefined;
-
-/**
- * The shared report validator; while report.schema.json does not compile
- * under the shared instance's strict mode (its `then` requires `message`
- * without declaring it), the same schema compiled without strict mode.
- */
-function reportValidator(): ValidateFunction {
-  try {
-    return validators.report();
-  } catch {
-    if (!lenient) {
-      const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
-      ajv.addSchema(loadSchema('manifest'), 'manifest.schema.json');
-      lenient = ajv.compile(loadSchema('report'));
-    }
-    return lenient;
-  }
-}
-
 /** A JSON report, checked against report.schema.json. */
 export function readReport(file: string): Report {
   const value = readJson(file);
-  const valid = reportValidator();
+  const valid = validators.report();
   if (!valid(value)) throw new ReportFileError(`${file}: not a ctxconform JSON report: ${formatErrors(valid.errors).slice(0, 5).join('; ')}`);
   return value as Report;
 }

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatProbe, probeConstants } from '../probe/index.js';
-import { IMPLEMENTATION_OPTIONS, openImplementation } from '../runner/open.js';
+import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import { KIT_VERSION } from '../version.js';
 import { UsageError } from './main.js';
 
@@ -40,14 +40,7 @@ export async function run(argv: string[]): Promise<number> {
     timeoutMs = Number(values.timeout);
     if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError(`--timeout needs a whole number of milliseconds, not ${JSON.stringify(values.timeout)}`);
   }
-  const opened = await openImplementation({
-    ...(values.impl !== undefined ? { impl: values.impl as 'reference' } : {}),
-    ...(values.module !== undefined ? { module: values.module } : {}),
-    ...(values.stdio !== undefined ? { stdio: values.stdio } : {}),
-    ...(values.http !== undefined ? { http: values.http } : {}),
-    ...(values.manifest !== undefined ? { manifest: values.manifest } : {}),
-    timeoutMs,
-  });
+  const opened = await openImplementation(implementationOptionsFrom(values, timeoutMs));
   try {
     if (!opened.manifest.profiles.includes('tiered')) {
       throw new UsageError(`${opened.manifest.name} does not declare the tiered profile: its constants are those of tiered`);

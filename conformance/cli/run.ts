@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
 import { FAILING, formatFailure, progress, summaryTable } from '../runner/console.js';
 import { parseShard } from '../runner/filter.js';
-import { IMPLEMENTATION_OPTIONS, openImplementation } from '../runner/open.js';
+import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
 import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, openMemoryApiTarget } from '../contract/cli.js';
@@ -152,14 +152,7 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError((e as Error).message);
     }
   }
-  const implOptions: ImplementationOptions = {
-    ...(values.impl !== undefined ? { impl: values.impl as 'reference' } : {}),
-    ...(values.module !== undefined ? { module: values.module } : {}),
-    ...(values.stdio !== undefined ? { stdio: values.stdio } : {}),
-    ...(values.http !== undefined ? { http: values.http } : {}),
-    ...(values.manifest !== undefined ? { manifest: values.manifest } : {}),
-    timeoutMs,
-  };
+  const implOptions: ImplementationOptions = implementationOptionsFrom(values, timeoutMs);
   const inProcess = implOptions.module === undefined && implOptions.stdio === undefined && implOptions.http === undefined;
   const concurrency = intOption(values, 'concurrency', inProcess ? 1 : 4, 1);
   implOptions.concurrency = concurrency;

@@ -34,6 +34,21 @@ export const IMPLEMENTATION_OPTIONS = {
   timeout: { type: 'string' },
 } as const;
 
+/** The parsed values of IMPLEMENTATION_OPTIONS as ImplementationOptions (absent flags stay absent). */
+export function implementationOptionsFrom(
+  values: { impl?: string; module?: string; stdio?: string; http?: string; manifest?: string },
+  timeoutMs: number,
+): ImplementationOptions {
+  return {
+    ...(values.impl !== undefined ? { impl: values.impl as 'reference' } : {}),
+    ...(values.module !== undefined ? { module: values.module } : {}),
+    ...(values.stdio !== undefined ? { stdio: values.stdio } : {}),
+    ...(values.http !== undefined ? { http: values.http } : {}),
+    ...(values.manifest !== undefined ? { manifest: values.manifest } : {}),
+    timeoutMs,
+  };
+}
+
 export interface OpenedImplementation {
   impl: Implementation;
   manifest: Manifest;

@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract, CLAUSES } from '../../conformance/contract/index.js';
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import { schemaPath } from '../../conformance/schemas.js';
+import { validators } from '../../conformance/schemas.js';
 import { BROKEN_VARIANTS, startMemoryService, type FakeService, type Variant } from '../fixtures/memory-service/server.js';
 
 const RUNS = 30;
@@ -32,12 +29,7 @@ describe('contract run against the faithful fake', () => {
 
   it('gives results the report schema accepts', async () => {
     const results = await contractAgainst('missing-empty-context');
-    // Not validators.report(): under strict mode the shared report schema does not compile (reported to its owner).
-    const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    ajv.addSchema(JSON.parse(readFileSync(schemaPath('manifest'), 'utf8')) as object, 'manifest.schema.json');
-    const valid = ajv.compile(JSON.parse(readFileSync(schemaPath('report'), 'utf8')) as object);
+    const valid = validators.report();
     const report = {
       kit: { name: 'ctxconform', version: '0.1.0', spec: '1' },
       implementation: { name: 'memory-api', version: 'unknown', profiles: ['working-context-api'], capabilities: [] },

@@ -11,9 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/cli/main.js';
 import { stringify } from 'yaml';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ValidateFunction } from 'ajv';
-import { formatErrors, loadSchema } from '../../conformance/schemas.js';
+import { formatErrors, validators } from '../../conformance/schemas.js';
 import type { Report } from '../../conformance/types.js';
 import { KIT_VERSION } from '../../conformance/version.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
@@ -35,17 +33,6 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/**
- * validators.report() does not compile under ajv strict mode (the `then`
- * branch requires `message` without declaring it: strictRequired), so the
- * report schema is compiled here without strict mode until that is fixed.
- */
-function reportValidator(): ValidateFunction {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  ajv.addSchema(loadSchema('manifest'), 'manifest.schema.json');
-  return ajv.compile(loadSchema('report'));
-}
-
 const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
 describe('ctxconform run', () => {
@@ -57,7 +44,7 @@ describe('ctxconform run', () => {
     expect(r.stdout).toMatch(/OK: 6 pass, 0 fail/);
     expect(r.stdout).toMatch(/^fault\s+6\s+0\s+0\s+0\s+0\s+0\s+6$/m);
     const report = readReport(json);
-    const valid = reportValidator();
+    const valid = validators.report();
     expect(valid(report), formatErrors(valid.errors).join('\n')).toBe(true);
     expect(report.kit).toEqual({ name: 'ctxconform', version: KIT_VERSION, spec: 'v1' });
     expect(report.run?.adapter).toBe('reference');
