@@ -5,16 +5,11 @@
  * and the estimate. An error, timeout or crash is a ProbeError: the question
  * it was asking stays undetermined.
  */
+import type { Block } from '../../reference/index.js';
 import type { Implementation } from '../types.js';
 
-export interface ProbeBlock {
-  block_id: string;
-  source: string;
-  content: string;
-  priority: number;
-  created_at?: number;
-  ttl_seconds?: number;
-}
+/** The probe only ever sends the core members of a block. */
+export type ProbeBlock = Pick<Block, 'block_id' | 'source' | 'content' | 'priority' | 'created_at' | 'ttl_seconds'>;
 
 export interface Seen {
   /** Ids admitted whole. */

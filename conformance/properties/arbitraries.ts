@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { MAX_BUDGET, SOURCE_TO_TIER } from '../../reference/index.js';
+import type { Block } from '../../reference/index.js';
 
 /** What the implementation declares: members are generated only for declared capabilities. */
 export interface GenContext {
@@ -13,17 +14,8 @@ export interface GenContext {
   capabilities: readonly string[];
 }
 
-export interface GenBlock {
-  block_id: string;
-  source: string;
-  content: string;
-  priority: number;
-  created_at?: number;
-  ttl_seconds?: number;
-  pinned?: boolean;
-  status?: string;
-  confidence?: number;
-}
+/** A protocol block (reference/types.ts); `status` widened to string so corruptions can write any. */
+export type GenBlock = Omit<Block, 'status'> & { status?: string };
 
 export interface GenRequest {
   profile?: 'tiered' | 'ranked';
