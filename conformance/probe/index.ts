@@ -5,7 +5,7 @@
  * decide it; the spec's value is tried first, so a conforming implementation
  * costs the fewest.
  */
-import { SOURCE_TO_TIER, TIER_PERCENT, TIERS } from '../../reference/index.js';
+import { SOURCE_TO_TIER, tierBudget as specTierBudget, TIERS } from '../../reference/index.js';
 import type { Tier } from '../../reference/index.js';
 import type { Implementation, Manifest } from '../types.js';
 import type { Estimator } from './estimate.js';
@@ -139,7 +139,6 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
     estimateNote = failed(e);
   }
   row('chars_per_token', String(SPEC_ESTIMATOR.charsPerToken), est ? String(est.charsPerToken) : undefined, estimateNote);
-  spent = s.requests;
   row('estimate_rounding', describeRounding(SPEC_ESTIMATOR), est ? describeRounding(est) : undefined, estimateNote);
   const e = est ?? SPEC_ESTIMATOR;
   const assumed = est ? undefined : 'assuming the spec estimate, which could not be detected';
@@ -174,7 +173,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
         async (x) => (await s.ask(B, [g, { block_id: 'x', source: p.source, content: text(e, x, 'x'), priority: 1 }])).admitted.includes('x'),
         4,
         B - 4,
-        Math.floor((B * TIER_PERCENT[p.expected]) / 100),
+        specTierBudget(B, p.expected),
       );
       budgetOf.set(p.source, t);
       if (t === undefined) sourceNotes.set(p.source, 'no block of 4 tokens or more was admitted by this source\'s tier');
@@ -199,7 +198,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   }
   for (const tier of TIERS) {
     const t = tierBudget.get(tier);
-    row(`tier_fraction.${tier}`, fraction(Math.floor((B * TIER_PERCENT[tier]) / 100), B), t === undefined ? undefined : fraction(t, B), t === undefined ? 'no listed source of this tier admitted a block of 4 tokens or more' : assumed);
+    row(`tier_fraction.${tier}`, fraction(specTierBudget(B, tier), B), t === undefined ? undefined : fraction(t, B), t === undefined ? 'no listed source of this tier admitted a block of 4 tokens or more' : assumed);
   }
   for (const p of PROBED_SOURCES) {
     const t = budgetOf.get(p.source);
@@ -262,12 +261,11 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
     }
   }
   row('overflow_pool', 'present', pool, poolNote);
-  spent = s.requests;
   row('remainder_in_pool', 'no', remainder, poolNote);
 
   // 5. The tie-break: two equal-priority blocks of one source where only one fits.
   try {
-    const w = working ?? Math.floor((B * TIER_PERCENT.working) / 100);
+    const w = working ?? specTierBudget(B, 'working');
     const rem1000 = B - known.reduce<number>((x, y) => x + (y ?? 0), 0);
     const poolSize = remainder === 'yes' ? B : B - rem1000;
     const c = pool === 'absent' ? w : Math.max(w + 1, Math.floor(poolSize / 2) + 1);
