@@ -7,13 +7,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openModule } from '../../adapters/inprocess.js';
+import { fromFunctions, openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { main } from '../../conformance/cli/main.js';
 import { candidates, cost, lengthForCost, SPEC_ESTIMATOR } from '../../conformance/probe/estimate.js';
 import { formatProbe, largestAdmitted, probeConstants, splittingLength } from '../../conformance/probe/index.js';
 import type { ProbeReport } from '../../conformance/probe/index.js';
-import { estimateTokens } from '../../reference/index.js';
+import { assemble as referenceAssemble, estimateTokens } from '../../reference/index.js';
 
 const DIR = new URL('../fixtures/broken/', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-probe-'));
@@ -82,6 +82,22 @@ describe('broken implementations: the probe names the drifted constant', () => {
   // Defects that are not a constant: the probe must not blame one.
   it.each(['correct', 'prefix-cut', 'truncating-fit', 'urgent-priority', 'render-priority-only'])('%s shows no drift', async (name) => {
     expect(drifted(await probeModule(name))).toEqual({});
+  });
+});
+
+describe('a question that cannot be answered', () => {
+  it('leaves its own row undetermined, once, and the others as they are', async () => {
+    // The reference, except that the ttl_zero request (now 10^12) is refused.
+    const impl = fromFunctions((req) => ((req as { now?: unknown }).now === 1e12 ? { error: { code: 'invalid_request', message: 'no' } } : referenceAssemble(req)), undefined, {
+      name: 'refuses-far-future',
+      version: '0',
+      profiles: ['tiered'],
+      capabilities: [],
+    });
+    const r = await probeConstants(impl, await impl.describe(), { timeoutMs: 5000 });
+    expect(r.constants.filter((c) => c.constant === 'expiry_boundary')).toMatchObject([{ status: 'match' }]);
+    expect(drifted(r)).toEqual({ ttl_zero: 'undetermined' });
+    expect(r.constants.find((c) => c.constant === 'ttl_zero')!.note).toMatch(/invalid_request/);
   });
 });
 
