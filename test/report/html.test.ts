@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../conformance/types.js';
 import { tokenTable } from '../../conformance/tokens.js';
 import { renderHtml, scriptJson } from '../../report/html.js';
-import { brokenRun, fixtureCases, pythonAvailable, pythonRun, referenceRun } from '../fixtures/reports/build.js';
+import { fixtureRuns, pythonAvailable } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';
 
 let reference: Report;
@@ -12,9 +12,7 @@ let broken: Report;
 let python: Report | undefined;
 
 beforeAll(async () => {
-  reference = await referenceRun(fixtureCases());
-  broken = await brokenRun(fixtureCases());
-  if (pythonAvailable()) python = await pythonRun(fixtureCases());
+  ({ reference, broken, python } = await fixtureRuns());
 });
 
 const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');

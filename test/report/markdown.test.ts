@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../conformance/types.js';
 import { cell, code, fenced, MAX_SUMMARY_BYTES, md, paragraph, renderMarkdown } from '../../report/markdown.js';
-import { brokenRun, fixtureCases, pythonAvailable, pythonRun, referenceRun } from '../fixtures/reports/build.js';
+import { fixtureRuns, pythonAvailable } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';
 
 let reference: Report;
@@ -9,9 +9,7 @@ let broken: Report;
 let python: Report | undefined;
 
 beforeAll(async () => {
-  reference = await referenceRun(fixtureCases());
-  broken = await brokenRun(fixtureCases());
-  if (pythonAvailable()) python = await pythonRun(fixtureCases());
+  ({ reference, broken, python } = await fixtureRuns());
 });
 
 /** Cells of a GFM table row: split at pipes not escaped by a backslash. */
