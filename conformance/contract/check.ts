@@ -155,9 +155,10 @@ export function checkExchange(ex: Exchange): CheckOutcome {
     if (!has(code)) fail('MAPI-11', `${status} memories appear without a ${code} warning: ${list(shown, ex)}`);
   }
 
-  if (ex.again !== undefined && segs.length) {
+  const again = ex.again === undefined ? [] : segmentsOf(ex.again);
+  // Two empty answers put nothing to the test; one empty and one not is a violation like any other.
+  if (ex.again !== undefined && (segs.length || again.length)) {
     exercised.add('MAPI-12');
-    const again = segmentsOf(ex.again);
     const a = segs.map((s) => [segKey(s), s.content]);
     const b = again.map((s) => [segKey(s), s.content]);
     if (JSON.stringify(a) !== JSON.stringify(b)) {

@@ -54,6 +54,16 @@ describe('contract checks: warnings without cause', () => {
     const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }, { filters: { includeSuperseded: true } }, [['episode/b', 'superseded']]);
     expect(checkExchange(ex).findings).toEqual([{ clause: 'MAPI-11', message: 'superseded memories appear without a superseded_memory_included warning: episode/b (block b)' }]);
   });
+
+  it('segments the first time and none the second breaks MAPI-12, whichever answer is empty', () => {
+    const full = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }).body;
+    const empty = exchange({ warnings: [{ code: 'empty_context' }], truncated: true }).body;
+    const firstFull = { ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }), again: empty };
+    const firstEmpty = { ...exchange({ warnings: [{ code: 'empty_context' }, { code: 'truncated' }], truncated: true }), again: full };
+    expect(clauses(firstFull)).toEqual(['MAPI-12']);
+    expect(clauses(firstEmpty)).toEqual(['MAPI-12']);
+    expect(checkExchange({ ...firstEmpty, again: empty }).exercised.has('MAPI-12')).toBe(false);
+  });
 });
 
 describe('the clauses are the ones SPEC.md section 16 defines', () => {
