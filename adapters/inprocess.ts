@@ -8,36 +8,10 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+import { returnedOutcome, thrownOutcome } from './outcome.js';
 
 export type AssembleFn = (request: unknown) => unknown;
 export type DescribeFn = () => unknown;
-
-function toOutcome(value: unknown): Outcome {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value) {
-    const err = (value as { error: unknown }).error as { code?: unknown; message?: unknown } | null;
-    return { kind: 'error', code: err?.code, message: err?.message, value };
-  }
-  return { kind: 'result', value };
-}
-
-/**
- * A thrown object with a `code` is an error answer (PROTO-2), except a
- * runtime error such as Node's ENOENT: that is a bug in the implementation,
- * reported as a crash of the call rather than as a malformed error answer.
- */
-export function isErrorAnswerThrow(e: unknown): e is { code: unknown; message?: unknown } {
-  if (typeof e !== 'object' || e === null || !('code' in e)) return false;
-  const code = (e as { code: unknown }).code;
-  return !(e instanceof Error) || code === 'invalid_request' || code === 'pinned_overflow';
-}
-
-function thrownOutcome(e: unknown): Outcome {
-  if (isErrorAnswerThrow(e)) {
-    const { code, message } = e as { code: unknown; message?: unknown };
-    return { kind: 'error', code, message, value: { error: { code, message } } };
-  }
-  return { kind: 'crash', message: `assemble threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}` };
-}
 
 /** Wrap plain functions as an Implementation (the reference, test doubles, vendor modules). */
 export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manifest?: Manifest): Implementation {
@@ -57,7 +31,7 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
       try {
         const answer = (async (): Promise<Outcome> => {
           try {
-            return toOutcome(await assemble(copy));
+            return returnedOutcome(await assemble(copy));
           } catch (e) {
             return thrownOutcome(e);
           }

@@ -7,6 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
+// The in-process adapter's rules for what a returned or thrown value means, not a copy of them.
+const { returnedOutcome, thrownOutcome } = await import('./outcome.ts');
 
 function post(message) {
   try {
@@ -36,19 +38,9 @@ parentPort.on('message', async (m) => {
       if (typeof source.describe !== 'function') return post({ id: m.id, kind: 'no-describe' });
       return post({ id: m.id, kind: 'result', value: await source.describe() });
     }
-    const value = await source.assemble(m.request);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value) {
-      const err = value.error;
-      return post({ id: m.id, kind: 'error', code: err?.code, message: err?.message, value });
-    }
-    post({ id: m.id, kind: 'result', value });
+    post({ id: m.id, ...returnedOutcome(await source.assemble(m.request)) });
   } catch (e) {
-    // Same rule as isErrorAnswerThrow in inprocess.ts: a runtime error with a code (ENOENT) is a crash.
-    if (typeof e === 'object' && e !== null && 'code' in e && (!(e instanceof Error) || e.code === 'invalid_request' || e.code === 'pinned_overflow')) {
-      const { code, message } = e;
-      return post({ id: m.id, kind: 'error', code, message, value: { error: { code, message } } });
-    }
-    post({ id: m.id, kind: 'crash', message: `assemble threw: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}` });
+    post({ id: m.id, ...thrownOutcome(e) });
   }
 });
 post({ kind: 'ready' });

@@ -13,15 +13,10 @@ export class ModuleStartError extends Error {}
 
 const STDERR_TAIL = 4096;
 
-type Reply =
-  | { kind: 'ready' }
-  | { kind: 'load-error'; message: string }
-  | { id: number; kind: 'no-describe' }
-  | { id: number; kind: 'result'; value: unknown }
-  | { id: number; kind: 'error'; code: unknown; message: unknown; value: unknown }
-  | { id: number; kind: 'crash'; message: string };
+/** The worker maps an answer to an Outcome itself, with the in-process adapter's rules (adapters/outcome.ts). */
+type Reply = { kind: 'ready' } | { kind: 'load-error'; message: string } | ({ id: number } & Answer);
 
-type Answer = (Reply | { kind: 'gone' | 'timeout'; message: string }) & { stderr?: string };
+type Answer = Outcome | { kind: 'no-describe'; stderr?: string };
 
 interface Live {
   worker: Worker;
@@ -33,7 +28,7 @@ interface Live {
 export class ModuleImplementation implements Implementation {
   private live: Live | undefined;
   private nextId = 1;
-  private pending: { id: number; settle: (r: Reply | { kind: 'gone'; message: string }) => void } | undefined;
+  private pending: { id: number; settle: (r: Answer) => void } | undefined;
   private chain: Promise<unknown> = Promise.resolve();
   private manifest: Manifest | undefined;
 
@@ -50,7 +45,7 @@ export class ModuleImplementation implements Implementation {
     if (this.manifest) return this.manifest;
     const r = await this.call({ op: 'describe' }, 30_000);
     if (r.kind === 'no-describe') throw new ModuleStartError('the module exports no describe(); give --manifest');
-    if (r.kind !== 'result') throw new ModuleStartError(`describe() failed: ${'message' in r ? String(r.message) : r.kind}`);
+    if (r.kind !== 'result') throw new ModuleStartError(`describe() failed: ${String(r.message)}`);
     this.manifest = r.value as Manifest;
     return this.manifest;
   }
@@ -62,20 +57,8 @@ export class ModuleImplementation implements Implementation {
 
   async assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
     const r = await this.call({ op: 'assemble', request }, timeoutMs);
-    const extra = r.stderr ? { stderr: r.stderr } : {};
-    switch (r.kind) {
-      case 'result':
-        return { kind: 'result', value: r.value, ...extra };
-      case 'error':
-        return { kind: 'error', code: r.code, message: r.message, value: r.value, ...extra };
-      case 'crash':
-      case 'gone':
-        return { kind: 'crash', message: r.message, ...extra };
-      case 'timeout':
-        return { kind: 'timeout', message: r.message, ...extra };
-      default:
-        return { kind: 'protocol', message: `unexpected worker reply ${r.kind}`, ...extra };
-    }
+    // no-describe answers only the describe op.
+    return r.kind === 'no-describe' ? { kind: 'protocol', message: 'unexpected worker reply no-describe' } : r;
   }
 
   async close(): Promise<void> {
@@ -111,14 +94,17 @@ export class ModuleImplementation implements Implementation {
     worker.on('message', (m: Reply) => {
       if (m.kind === 'ready') return markReady();
       if (m.kind === 'load-error') return fail(new ModuleStartError(m.message));
-      if (this.pending && 'id' in m && m.id === this.pending.id) this.pending.settle(m);
+      if (this.pending && 'id' in m && m.id === this.pending.id) {
+        const { id: _, ...answer } = m;
+        this.pending.settle(answer);
+      }
     });
     const gone = (why: string): void => {
       if (live.dead) return;
       live.dead = true;
       fail(new ModuleStartError(why));
       if (this.live === live) this.live = undefined;
-      this.pending?.settle({ kind: 'gone', message: why });
+      this.pending?.settle({ kind: 'crash', message: why });
     };
     worker.on('error', (e) => gone(`the module threw outside assemble: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`));
     worker.on('exit', (code) => gone(`the module ended its thread (exit code ${code})`));
@@ -132,11 +118,11 @@ export class ModuleImplementation implements Implementation {
       try {
         await live.ready;
       } catch (e) {
-        return { kind: 'gone', message: `the module could not be loaded again: ${(e as Error).message}` };
+        return { kind: 'crash', message: `the module could not be loaded again: ${(e as Error).message}` };
       }
       const id = this.nextId++;
       live.stderr = '';
-      const answer = await new Promise<Reply | { kind: 'gone' | 'timeout'; message: string }>((settle) => {
+      const answer = await new Promise<Answer>((settle) => {
         const timer = setTimeout(() => {
           this.pending = undefined;
           live.dead = true;
@@ -155,7 +141,7 @@ export class ModuleImplementation implements Implementation {
         try {
           live.worker.postMessage({ id, ...body });
         } catch (e) {
-          this.pending.settle({ kind: 'crash', id, message: `the request cannot be passed to the module: ${(e as Error).message}` });
+          this.pending.settle({ kind: 'crash', message: `the request cannot be passed to the module: ${(e as Error).message}` });
         }
       });
       // Console output crosses from the worker asynchronously: let what was written before the end arrive.
