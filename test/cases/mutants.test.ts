@@ -86,7 +86,7 @@ const HABITS: Record<string, Assemble> = {
     const r = correct(req) as Record<string, any>;
     return 'error' in r ? { error: { code: 'pinned_overflow', message: 'no' } } : r;
   },
-  'NaN passed through as null (a JSON transport) and accepted': (req) => {
+  'non-finite numbers read as 0 and accepted': (req) => {
     const r = correct(JSON.parse(JSON.stringify(req, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? 0 : v)))) as Record<string, any>;
     return r;
   },
@@ -157,7 +157,7 @@ const BENT: Record<string, Assemble> = {
   'a retrieval warning emitted': bent(same, (a) => ({ ...a, warnings: [...a.warnings, { code: 'eventual_consistency' }] })),
   'segment score is tokens': bent(same, (a) => ({ ...a, segments: a.segments.map((s: Res) => ({ ...s, score: s.tokens })) })),
   'every segment reason tier': bent(same, (a) => ({ ...a, segments: a.segments.map((s: Res) => ({ ...s, reason: 'tier' })) })),
-  'pinned rendered in source order': bent(blocks((b) => b), (a, r) => {
+  'pinned rendered in id order': bent(same, (a, r) => {
     const pinned = new Set((r.blocks ?? []).filter((b) => b?.pinned === true).map((b) => b.block_id));
     const p = a.included.filter((id: string) => pinned.has(id)).sort();
     return { ...a, included: [...p, ...a.included.filter((id: string) => !pinned.has(id))] };
