@@ -48,7 +48,8 @@ export function referenceAnswer(req: unknown, capabilities: readonly string[]): 
   return { kind: 'result', value: out as ResultAnswer['value'] };
 }
 
-const withWorkingContext = (req: unknown, gen: GenContext): boolean => profileOf(req) === 'tiered' && gen.capabilities.includes('working_context');
+/** Whether the answer to `req` carries the working_context members (tiered only, RANK-7). */
+export const withWorkingContext = (req: unknown, gen: GenContext): boolean => profileOf(req) === 'tiered' && gen.capabilities.includes('working_context');
 
 async function answer(env: PropertyEnv, req: unknown): Promise<Answer> {
   return ask(env.impl, req, env.gen.capabilities, env.timeoutMs);

@@ -7,9 +7,9 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { CaseResult, Implementation, Manifest } from '../types.js';
 import type { GenContext } from './arbitraries.js';
-import { ask, comparableView, profileOf, PropertyFailure } from './answers.js';
+import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';
-import { PROPERTIES, referenceAnswer } from './catalog.js';
+import { PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
 import { saveCounterexample } from './counterexample.js';
 
 export { PROPERTIES } from './catalog.js';
@@ -112,7 +112,7 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen:
  */
 async function requestToSave(env: PropertyEnv, requests: unknown[]): Promise<unknown> {
   for (const req of requests) {
-    const wc = profileOf(req) === 'tiered' && env.gen.capabilities.includes('working_context');
+    const wc = withWorkingContext(req, env.gen);
     try {
       const actual = comparableView(await ask(env.impl, req, env.gen.capabilities, env.timeoutMs), wc);
       if (!isDeepStrictEqual(actual, comparableView(referenceAnswer(req, env.gen.capabilities), wc))) return req;
