@@ -5,12 +5,10 @@
  * passes is stale and does fail it, so a baseline can only shrink.
  */
 import { readFileSync } from 'node:fs';
+import { FAILING } from '../report/text.js';
 import { formatErrors, validators } from './schemas.js';
 import { STATUSES } from './types.js';
 import type { CaseResult, Report, Status } from './types.js';
-
-/** Statuses that fail a run; the only ones a baseline can excuse. */
-const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash']);
 
 /** A file that is not a usable baseline or report: the message names the file and the member. */
 export class ReportFileError extends Error {}
