@@ -1,9 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
+import { formatProblem, loadCorpus } from '../cases/load.js';
 import { isCaseExempt, specRequirements } from '../spec-ids.js';
 import type { GoldenCase } from '../types.js';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './main.js';
+import { casesDir } from './validate.js';
 
 export const usage = 'ctxconform coverage [--cases DIR] [--json]';
 
@@ -49,10 +49,4 @@ export async function run(argv: string[]): Promise<number> {
     console.log(`\n${covered}/${total} case-covered requirements have a case; ${cases.length} cases.${uncovered.length ? ` Uncovered: ${uncovered.map((r) => r.id).join(', ')}` : ''}`);
   }
   return uncovered.length > 0 ? EXIT_FAIL : EXIT_OK;
-}
-
-function casesDir(given: string | undefined): string {
-  const dir = given ?? BUNDLED_CASES_DIR;
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--cases ${dir}: not a directory`);
-  return dir;
 }

@@ -1,8 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
+import { formatProblem, loadCorpus } from '../cases/load.js';
 import { globMatcher } from '../cases/filter.js';
-import { EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
+import { EXIT_OK, EXIT_USAGE } from './main.js';
+import { casesDir } from './validate.js';
 
 export const usage = 'ctxconform list [--cases DIR] [--filter GLOB]';
 
@@ -22,10 +22,4 @@ export async function run(argv: string[]): Promise<number> {
   const width = Math.max(0, ...shown.map((c) => c.id.length));
   for (const c of shown) console.log(`${c.id.padEnd(width)}  ${c.requirements.join(' ')}`);
   return problems.length > 0 ? EXIT_USAGE : EXIT_OK;
-}
-
-function casesDir(given: string | undefined): string {
-  const dir = given ?? BUNDLED_CASES_DIR;
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--cases ${dir}: not a directory`);
-  return dir;
 }

@@ -22,7 +22,8 @@ export async function run(argv: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-function casesDir(given: string | undefined): string {
+/** The --cases directory of validate, list and coverage, the bundled corpus by default. */
+export function casesDir(given: string | undefined): string {
   const dir = given ?? BUNDLED_CASES_DIR;
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--cases ${dir}: not a directory`);
   return dir;
