@@ -6,9 +6,9 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+import { errorOutcome, quote, rawOf } from './outcome.js';
 
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const RAW_QUOTE = 200;
 
 export class HttpStartError extends Error {}
 
@@ -20,10 +20,6 @@ export interface HttpOptions {
 }
 
 type Body = { kind: 'body'; status: number; text: string } | { kind: 'too-large'; status: number };
-
-function quote(s: string): string {
-  return JSON.stringify(s.length > RAW_QUOTE ? s.slice(0, RAW_QUOTE) + '…' : s);
-}
 
 /** A readable sentence for what undici or the socket reported. */
 export function describeNetworkError(e: unknown, url: string, timeoutMs: number): Extract<Outcome, { kind: 'timeout' | 'crash' }> {
@@ -100,20 +96,20 @@ export class HttpImplementation implements Implementation {
     if (r.kind === 'too-large') return { kind: 'protocol', message: `HTTP ${r.status} answer larger than ${MAX_BODY_BYTES} bytes; refused unread` };
     if (r.status >= 500) return { kind: 'crash', message: `the server failed: HTTP ${r.status} ${quote(r.text)}` };
     if (r.status !== 200 && r.status !== 422) {
-      return { kind: 'protocol', message: `expected HTTP 200 (result) or 422 (error answer), got ${r.status}: ${quote(r.text)}`, raw: r.text.slice(0, 4096) };
+      return { kind: 'protocol', message: `expected HTTP 200 (result) or 422 (error answer), got ${r.status}: ${quote(r.text)}`, raw: rawOf(r.text) };
     }
     let value: unknown;
     try {
       value = JSON.parse(r.text);
     } catch {
-      return { kind: 'protocol', message: `HTTP ${r.status} body is not JSON: ${quote(r.text)}`, raw: r.text.slice(0, 4096) };
+      return { kind: 'protocol', message: `HTTP ${r.status} body is not JSON: ${quote(r.text)}`, raw: rawOf(r.text) };
     }
     if (r.status === 200) return { kind: 'result', value };
-    const e = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const e = (value as { error?: unknown } | null)?.error;
     if (typeof e !== 'object' || e === null) {
-      return { kind: 'protocol', message: `HTTP 422 body is not an error answer {"error": {...}}: ${quote(r.text)}`, raw: r.text.slice(0, 4096) };
+      return { kind: 'protocol', message: `HTTP 422 body is not an error answer {"error": {...}}: ${quote(r.text)}`, raw: rawOf(r.text) };
     }
-    return { kind: 'error', code: e.code, message: e.message, value };
+    return errorOutcome(value, e);
   }
 
   async close(): Promise<void> {

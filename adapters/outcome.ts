@@ -14,7 +14,7 @@ export function quote(s: string): string {
   return JSON.stringify(s.length > QUOTE_CHARS ? s.slice(0, QUOTE_CHARS) + '…' : s);
 }
 
-export function raw(s: string): string {
+export function rawOf(s: string): string {
   return s.slice(0, RAW_CHARS);
 }
 

@@ -10,13 +10,12 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+import { errorOutcome, quote, rawOf } from './outcome.js';
 
 /** Largest answer line read; a longer one is refused without being buffered. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** stderr kept per case (its tail). */
 export const STDERR_TAIL_BYTES = 4096;
-/** How much of an unreadable line a message quotes. */
-const RAW_QUOTE = 200;
 /** With --manifest there is no describe answer to wait for: a process still alive after this has started. */
 const START_GRACE_MS = 1000;
 
@@ -82,10 +81,6 @@ export interface StdioOptions {
   manifest?: Manifest;
   /** For describe and the start check. */
   timeoutMs?: number;
-}
-
-function quote(s: string): string {
-  return JSON.stringify(s.length > RAW_QUOTE ? s.slice(0, RAW_QUOTE) + '…' : s);
 }
 
 export class StdioImplementation implements Implementation {
@@ -323,7 +318,7 @@ export class StdioImplementation implements Implementation {
     const isObject = typeof msg === 'object' && msg !== null && !Array.isArray(msg);
     if (!isObject) {
       if (!head) return;
-      this.settleHead({ kind: 'protocol', message: `answer is not a JSON object: ${quote(line)}`, raw: line.slice(0, 4096), ...this.withStderr(proc, head) });
+      this.settleHead({ kind: 'protocol', message: `answer is not a JSON object: ${quote(line)}`, raw: rawOf(line), ...this.withStderr(proc, head) });
       this.armHead();
       return;
     }
@@ -336,7 +331,7 @@ export class StdioImplementation implements Implementation {
       this.settleHead({
         kind: 'protocol',
         message: `answer id ${JSON.stringify(m.id)} does not match the request id "${head.id}": ${quote(line)}`,
-        raw: line.slice(0, 4096),
+        raw: rawOf(line),
         ...this.withStderr(proc, head),
       });
       this.armHead();
@@ -345,10 +340,8 @@ export class StdioImplementation implements Implementation {
     const [p] = this.queue.splice(at, 1);
     const stderr = this.withStderr(proc, p!);
     if ('ok' in m) p!.settle({ kind: 'result', value: m.ok, ...stderr });
-    else if ('error' in m) {
-      const e = m.error as { code?: unknown; message?: unknown } | null;
-      p!.settle({ kind: 'error', code: e?.code, message: e?.message, value: { error: m.error }, ...stderr });
-    } else p!.settle({ kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: line.slice(0, 4096), ...stderr });
+    else if ('error' in m) p!.settle({ ...errorOutcome({ error: m.error }, m.error), ...stderr });
+    else p!.settle({ kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr });
     if (at === 0) this.armHead();
   }
 }
