@@ -31,19 +31,22 @@ function looksLikeReport(x: unknown): boolean {
   return typeof x === 'object' && x !== null && !Array.isArray(x) && 'cases' in x && 'summary' in x;
 }
 
-/** A JSON report, checked against report.schema.json. */
-export function readReport(file: string): Report {
-  const value = readJson(file);
+function asReport(file: string, value: unknown): Report {
   const valid = validators.report();
   if (!valid(value)) throw new ReportFileError(`${file}: not a ctxconform JSON report: ${formatErrors(valid.errors).slice(0, 5).join('; ')}`);
   return value as Report;
+}
+
+/** A JSON report, checked against report.schema.json. */
+export function readReport(file: string): Report {
+  return asReport(file, readJson(file));
 }
 
 /** id -> expected status, from a `{"id": "status"}` map or from a previous report's failing cases. */
 export function loadBaseline(file: string): Record<string, Status> {
   const value = readJson(file);
   if (looksLikeReport(value)) {
-    const report = readReport(file);
+    const report = asReport(file, value);
     const out: Record<string, Status> = {};
     for (const c of report.cases) if (FAILING.has(c.status)) out[c.id] = c.status;
     return out;
