@@ -120,13 +120,15 @@ function differentialRequirements(gen: GenContext): string[] {
 const always = (): boolean => true;
 const ranked = (gen: GenContext): boolean => gen.profiles.includes('ranked');
 
-const differential: PropertyDef<GenRequest> = {
+/** A property of one generated request, for every manifest: the request is also the counterexample. */
+function onOneRequest(def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements' | 'check'>): PropertyDef<GenRequest> {
+  return { ...def, applies: always, arbitrary: request, requests: (r) => [r] };
+}
+
+const differential = onOneRequest({
   name: 'differential',
   description: 'On random requests the answer equals the reference answer: core members exactly, omissions by reason class in order, working_context members, errors by code.',
   requirements: differentialRequirements,
-  applies: always,
-  arbitrary: request,
-  requests: (r) => [r],
   async check(env, req) {
     const wc = withWorkingContext(req, env.gen);
     const expected = comparableView(referenceAnswer(req, env.gen.capabilities), wc);
@@ -134,15 +136,12 @@ const differential: PropertyDef<GenRequest> = {
     const d = viewDifference(expected, actual);
     if (d.members.length > 0) fail(`differs from the reference in ${d.members.join(', ')}`, d.expected, d.actual);
   },
-};
+});
 
-const partition: PropertyDef<GenRequest> = {
+const partition = onOneRequest({
   name: 'partition',
   description: 'Every block of the request appears exactly once, in included or in omissions.',
   requirements: () => ['RES-2'],
-  applies: always,
-  arbitrary: request,
-  requests: (r) => [r],
   async check(env, req) {
     const r = await resultFor(env, req);
     if (!r) return;
@@ -157,15 +156,12 @@ const partition: PropertyDef<GenRequest> = {
       fail('blocks are not partitioned between included and omissions (RES-2)', { every_block_once: want }, { missing, more_than_once: twice, not_in_request: unknown });
     }
   },
-};
+});
 
-const budget: PropertyDef<GenRequest> = {
+const budget = onOneRequest({
   name: 'budget',
   description: 'estimated_tokens is at most the budget and equals the summed cost of the included blocks.',
   requirements: (gen) => ['TIER-9', 'NUM-2', 'RES-3', ...(ranked(gen) ? ['RANK-4', 'RANK-5'] : [])],
-  applies: always,
-  arbitrary: request,
-  requests: (r) => [r],
   async check(env, req) {
     const r = await resultFor(env, req);
     if (!r) return;
@@ -179,15 +175,12 @@ const budget: PropertyDef<GenRequest> = {
     if (r.estimated_tokens > req.budget) fail(`estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (TIER-9)`, { estimated_tokens: `<= ${req.budget}` }, { estimated_tokens: r.estimated_tokens });
     if (r.estimated_tokens !== sum) fail(`estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (TIER-9)`, { estimated_tokens: sum }, { estimated_tokens: r.estimated_tokens });
   },
-};
+});
 
-const wholeBlocks: PropertyDef<GenRequest> = {
+const wholeBlocks = onOneRequest({
   name: 'whole-blocks',
   description: 'Every included block appears whole in context, rendered exactly, and context holds nothing else.',
   requirements: (gen) => ['TIER-5', 'REN-2', 'REN-3', 'REN-4', ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : [])],
-  applies: always,
-  arbitrary: request,
-  requests: (r) => [r],
   async check(env, req) {
     const r = await resultFor(env, req);
     if (!r) return;
@@ -205,15 +198,12 @@ const wholeBlocks: PropertyDef<GenRequest> = {
         : bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
     if (r.context !== want) fail('context is not exactly the included blocks rendered in included order (REN-2, REN-3)', { context: want }, { context: r.context });
   },
-};
+});
 
-const expiredNeverIncluded: PropertyDef<GenRequest> = {
+const expiredNeverIncluded = onOneRequest({
   name: 'expired-never-included',
   description: 'No expired block is included; each is omitted with the reason class expired.',
   requirements: (gen) => ['EXP-1', 'EXP-2', ...(gen.capabilities.includes('pinned') ? ['PIN-5'] : []), ...(ranked(gen) ? ['RANK-6'] : [])],
-  applies: always,
-  arbitrary: request,
-  requests: (r) => [r],
   async check(env, req) {
     const r = await resultFor(env, req);
     if (!r) return;
@@ -226,7 +216,7 @@ const expiredNeverIncluded: PropertyDef<GenRequest> = {
       fail(`expired blocks not omitted as expired: ${wrong.join(', ')} (EXP-2)`, Object.fromEntries(wrong.map((id) => [id, 'expired'])), Object.fromEntries(wrong.map((id) => [id, reasons.get(id) ?? 'not omitted'])));
     }
   },
-};
+});
 
 interface TwinInput {
   request: GenRequest;
@@ -280,20 +270,17 @@ const orderIndependence: PropertyDef<PermutedInput> = {
   },
 };
 
-const determinism: PropertyDef<GenRequest> = {
+const determinism = onOneRequest({
   name: 'determinism',
   description: 'The same request sent twice gives byte-identical answers.',
   requirements: () => ['REQ-2'],
-  applies: always,
-  arbitrary: request,
-  requests: (r) => [r],
   async check(env, req) {
     const bytes = (x: Answer): string => (x.kind === 'error' ? JSON.stringify({ error: { code: x.code, message: x.message } }) : JSON.stringify(x.value));
     const first = bytes(await answer(env, req));
     const second = bytes(await answer(env, req));
     if (first !== second) fail('the same request gave two different answers (REQ-2)', JSON.parse(first), JSON.parse(second));
   },
-};
+});
 
 const invalidRequests: PropertyDef<InvalidInput> = {
   name: 'invalid-requests',
