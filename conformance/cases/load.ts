@@ -34,7 +34,11 @@ const RESULT_MATCHERS = [
   'included', 'omissions', 'omission_order', 'omissions_exact', 'warnings', 'segments', 'estimated_tokens', 'total_budget',
   'truncated', 'generated_at', 'context', 'context_contains', 'context_excludes', 'result_members',
 ] as const;
-/** Path segments of a case id: lower-case, so ids are the same on case-insensitive file systems and in globs. */
+/**
+ * Path segments of a case id: lower-case ASCII, so two ids never differ only in
+ * case (they would collide on a case-insensitive checkout), and since each id is
+ * a distinct path no two cases can share one.
+ */
 const ID_SEGMENT = /^[a-z0-9][a-z0-9_-]*$/;
 
 export function formatProblem(p: LoadProblem): string {
@@ -66,7 +70,6 @@ function walk(dir: string, base = dir, seen = new Set<string>()): string[] {
 export function loadCorpus(dir: string = BUNDLED_CASES_DIR): Corpus {
   const cases: GoldenCase[] = [];
   const problems: LoadProblem[] = [];
-  const byFoldedId = new Map<string, string>();
   for (const rel of walk(dir)) {
     const file = join(dir, rel);
     if (rel.endsWith('.md')) continue; // documentation (cases/README.md)
@@ -80,13 +83,6 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR): Corpus {
       problems.push({ file, line: 1, col: 1, message: `case id "${id}": each path segment must match ${ID_SEGMENT.source} (got "${bad}")` });
       continue;
     }
-    const folded = id.normalize('NFC').toLowerCase();
-    const first = byFoldedId.get(folded);
-    if (first !== undefined) {
-      problems.push({ file, line: 1, col: 1, message: `duplicate case id "${id}" (already defined by ${first})` });
-      continue;
-    }
-    byFoldedId.set(folded, file);
     const loaded = loadCaseFile(file, id, readFileSync(file, 'utf8'));
     problems.push(...loaded.problems);
     if (loaded.case) cases.push(loaded.case);

@@ -108,10 +108,14 @@ describe('loadCorpus', () => {
     expect(p).toMatch(/^a\/d\.yaml:4:1: YAML syntax error: Map keys must be unique/);
   });
 
-  it('reports a duplicate case id (ids that differ only in case collide on case-insensitive checkouts)', () => {
+  it('refuses an upper-case path segment, so no two ids differ only in case (they would collide on a case-insensitive checkout)', () => {
     // Written as two directories so the test works on any file system.
-    const problems = problemsOf({ 'A/x.yaml': GOOD, 'a/x.yaml': GOOD });
-    expect(problems.some((p) => /duplicate case id|path segment/.test(p))).toBe(true);
+    const dir = corpus({ 'A/x.yaml': GOOD, 'a/x.yaml': GOOD });
+    const { cases, problems } = loadCorpus(dir);
+    expect(problems.map((p) => formatProblem(p).slice(dir.length + 1))).toEqual([
+      'A/x.yaml:1:1: case id "A/x": each path segment must match ^[a-z0-9][a-z0-9_-]*$ (got "A")',
+    ]);
+    expect(cases.map((c) => c.id)).toEqual(['a/x']);
   });
 
   it('reports a file that is not .yaml, and an id with characters that are not allowed', () => {
