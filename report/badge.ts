@@ -4,6 +4,7 @@
  */
 import type { Report } from '../conformance/types.js';
 import { percent, score } from './text.js';
+import { xmlAttr, xmlText } from './xml.js';
 
 export const BADGE_COLOURS = {
   brightgreen: '#4c1',
@@ -58,8 +59,6 @@ function textWidth(s: string): number {
   return Math.round(w);
 }
 
-const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function renderBadge(report: Report): string {
   const { label, message, color } = badgeData(report);
   const lw = textWidth(label) + 10;
@@ -68,11 +67,11 @@ export function renderBadge(report: Report): string {
   const fill = BADGE_COLOURS[color];
   // Text is drawn at 10x and scaled down, as shields.io does, for crisp subpixel positioning.
   const text = (s: string, x: number, width: number): string =>
-    `<text aria-hidden="true" x="${x * 10}" y="150" fill="#010101" fill-opacity=".3" transform="scale(.1)" textLength="${width * 10}">${esc(s)}</text>` +
-    `<text x="${x * 10}" y="140" transform="scale(.1)" fill="#fff" textLength="${width * 10}">${esc(s)}</text>`;
+    `<text aria-hidden="true" x="${x * 10}" y="150" fill="#010101" fill-opacity=".3" transform="scale(.1)" textLength="${width * 10}">${xmlText(s)}</text>` +
+    `<text x="${x * 10}" y="140" transform="scale(.1)" fill="#fff" textLength="${width * 10}">${xmlText(s)}</text>`;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" role="img" aria-label="${esc(`${label}: ${message}`)}">`,
-    `<title>${esc(`${label}: ${message}`)}</title>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" role="img" aria-label="${xmlAttr(`${label}: ${message}`)}">`,
+    `<title>${xmlText(`${label}: ${message}`)}</title>`,
     '<linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>',
     `<clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>`,
     `<g clip-path="url(#r)"><rect width="${lw}" height="20" fill="#555"/><rect x="${lw}" width="${mw}" height="20" fill="${fill}"/><rect width="${w}" height="20" fill="url(#s)"/></g>`,
