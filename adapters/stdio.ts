@@ -57,8 +57,6 @@ interface Pending {
   timeoutMs: number;
   /** Byte offset of the process's stderr when this request became the head. */
   stderrFrom: number;
-  /** Sent again after a restart caused by another request. */
-  resent: number;
 }
 
 interface Proc {
@@ -155,7 +153,7 @@ export class StdioImplementation implements Implementation {
       return Promise.resolve({ kind: 'protocol', message: `the request cannot be written as JSON: ${(e as Error).message}` });
     }
     return new Promise<Outcome>((settle) => {
-      const p: Pending = { id, line, settle, timeoutMs, stderrFrom: 0, resent: 0 };
+      const p: Pending = { id, line, settle, timeoutMs, stderrFrom: 0 };
       this.queue.push(p);
       const proc = this.proc && !this.proc.exited ? this.proc : this.start();
       this.write(proc, line);
@@ -257,10 +255,7 @@ export class StdioImplementation implements Implementation {
       return;
     }
     const proc = this.start();
-    for (const p of this.queue) {
-      p.resent++;
-      this.write(proc, p.line);
-    }
+    for (const p of this.queue) this.write(proc, p.line);
     this.armHead();
   }
 
@@ -289,16 +284,16 @@ export class StdioImplementation implements Implementation {
         if (head) this.settleHead({ kind: 'protocol', message: `answer line longer than ${MAX_ANSWER_BYTES} bytes; refused unread, the process was restarted`, ...this.withStderr(proc, head) });
         this.restart(proc);
         return;
-      } else {
-        proc.chunks.push(piece);
-        proc.lineBytes += piece.length;
-        if (nl !== -1) {
-          const line = proc.chunks.length === 1 ? proc.chunks[0]!.toString('utf8') : Buffer.concat(proc.chunks).toString('utf8');
-          proc.chunks = [];
-          proc.lineBytes = 0;
-          this.onLine(proc, line);
-          if (proc !== this.proc) return;
-        }
+      }
+      proc.chunks.push(piece);
+      proc.lineBytes += piece.length;
+      if (nl !== -1) {
+        // One chunk (the usual case) is decoded in place; more are joined first.
+        const line = proc.chunks.length === 1 ? proc.chunks[0]!.toString('utf8') : Buffer.concat(proc.chunks).toString('utf8');
+        proc.chunks = [];
+        proc.lineBytes = 0;
+        this.onLine(proc, line);
+        if (proc !== this.proc) return;
       }
       start = end + 1;
     }
