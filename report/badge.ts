@@ -3,7 +3,7 @@
  * endpoint JSON for projects that let shields.io draw it.
  */
 import type { Report } from '../conformance/types.js';
-import { percent, score } from './text.js';
+import { percent, score, wholePercent } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 export const BADGE_COLOURS = {
@@ -21,8 +21,8 @@ export type BadgeColour = keyof typeof BADGE_COLOURS;
 export function badgeColour(ratio: number | undefined): BadgeColour {
   if (ratio === undefined) return 'lightgrey';
   // Thresholds apply to the percentage shown, so the colour and the number never disagree.
-  const pct = Math.floor(ratio * 100 + 1e-9);
-  if (ratio >= 1) return 'brightgreen';
+  const pct = wholePercent(ratio);
+  if (pct >= 100) return 'brightgreen';
   if (pct >= 95) return 'green';
   if (pct >= 90) return 'yellowgreen';
   if (pct >= 75) return 'yellow';

@@ -81,8 +81,13 @@ export function score(report: Pick<Report, 'summary'>): number | undefined {
   return ran > 0 ? report.summary.pass / ran : undefined;
 }
 
+/** The whole percentage shown for a ratio, rounded down (the epsilon keeps 0.29 * 100 = 28.999... at 29). */
+export function wholePercent(ratio: number): number {
+  return Math.floor(ratio * 100 + 1e-9);
+}
+
 export function percent(ratio: number | undefined): string {
-  return ratio === undefined ? 'n/a' : `${Math.floor(ratio * 100 + 1e-9)}%`;
+  return ratio === undefined ? 'n/a' : `${wholePercent(ratio)}%`;
 }
 
 export interface Verdict {
