@@ -12,7 +12,7 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge, skipReason } from '../../conformance/judge.js';
 import type { GoldenCase, Manifest } from '../../conformance/types.js';
-import { assemble as referenceAssemble } from '../../reference/index.js';
+import { estimateTokens, assemble as referenceAssemble } from '../../reference/index.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import type { Defects } from '../fixtures/broken/mutant.js';
 
@@ -145,7 +145,7 @@ const BENT: Record<string, Assemble> = {
   'stale treated as superseded': bent(blocks((b) => (b.status === 'stale' ? { ...b, status: 'superseded' } : b))),
   'expired pinned blocks still count': (req) => {
     const r = req as Req;
-    const pinnedCost = (r.blocks ?? []).filter((b) => b?.pinned === true).reduce((s, b) => s + Math.max(1, Math.floor([...String(b.content)].length / 4)), 0);
+    const pinnedCost = (r.blocks ?? []).filter((b) => b?.pinned === true).reduce((s, b) => s + estimateTokens(String(b.content)), 0);
     return typeof r.budget === 'number' && pinnedCost > r.budget ? { error: { code: 'pinned_overflow', message: 'too much pinned' } } : referenceAssemble(req);
   },
   'generated_at from a clock': bent(same, (a) => ({ ...a, generated_at: 1_800_000_000 })),
