@@ -17,14 +17,18 @@ export const MAX_SUMMARY_BYTES = 1_000_000;
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
+/** Terminal escapes removed and the remaining control characters (tab and line breaks aside) shown as `\uXXXX`. */
+function visible(s: string): string {
+  return stripAnsi(s).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * Inline user text: HTML characters as entities, and the Markdown characters
  * that open emphasis, code, links, tables, strikethrough or math backslash-escaped.
  */
 export function md(s: string): string {
-  return stripAnsi(s)
+  return visible(s)
     .replace(/\r\n|\r|\n/g, ' ')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replace(/[&<>]/g, (ch) => ENTITIES[ch]!)
     .replace(/[\\`*_[\]|~$]/g, (ch) => `\\${ch}`);
 }
@@ -47,7 +51,7 @@ export function cell(s: string): string {
 
 /** A fenced code block that no content can close early. */
 export function fenced(s: string, info = ''): string {
-  const body = stripAnsi(s).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const body = visible(s);
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${info}\n${body}\n${fence}`;
@@ -58,9 +62,7 @@ export function fenced(s: string, info = ''): string {
  * In a table a pipe ends the cell even inside a code span, so it is escaped there.
  */
 export function code(s: string, inTable = false): string {
-  let body = stripAnsi(s)
-    .replace(/\r\n|\r|\n/g, ' ')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let body = visible(s).replace(/\r\n|\r|\n/g, ' ');
   if (inTable) body = body.replaceAll('|', '\\|');
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
   const tick = '`'.repeat(longest + 1);
