@@ -50,11 +50,11 @@ export function cell(s: string): string {
 }
 
 /** A fenced code block that no content can close early. */
-export function fenced(s: string, info = ''): string {
+export function fenced(s: string): string {
   const body = visible(s);
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${info}\n${body}\n${fence}`;
+  return `${fence}\n${body}\n${fence}`;
 }
 
 /**

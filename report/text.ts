@@ -13,11 +13,11 @@ export function stripAnsi(s: string): string {
 }
 
 /** JSON for a human: strings as they are, anything else pretty-printed; `undefined` is empty. */
-export function show(value: unknown, indent = 2): string {
+export function show(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value, null, indent) ?? String(value);
+    return JSON.stringify(value, null, 2) ?? String(value);
   } catch {
     return String(value);
   }
