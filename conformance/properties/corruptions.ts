@@ -28,6 +28,26 @@ const blockAt = (r: Mutable, i: number): Mutable => {
 const setMember = (key: string, value: unknown) => (r: Mutable, i: number): unknown => ((blockAt(r, i)[key] = value), r);
 const dropMember = (key: string) => (r: Mutable, i: number): unknown => (delete blockAt(r, i)[key], r);
 
+/**
+ * The request made `ranked` and then broken by `breakIt`. The capability
+ * members are dropped first: a ranked request must differ from a valid one
+ * only in the member under test.
+ */
+function asRanked(breakIt: (r: Mutable) => void) {
+  return (r: Mutable): unknown => {
+    delete r.constraints;
+    for (const b of r.blocks as Mutable[]) {
+      delete b.pinned;
+      delete b.status;
+      delete b.confidence;
+    }
+    r.profile = 'ranked';
+    breakIt(r);
+    return r;
+  };
+}
+const addBlock = (block: Mutable) => (r: Mutable): void => void (r.blocks as Mutable[]).push({ ...block });
+
 export const CORRUPTIONS: readonly Corruption[] = [
   { rule: 'REQ-1', what: 'the request is an array', apply: () => [] },
   { rule: 'REQ-1', what: 'the request is a string', apply: () => 'tiered' },
@@ -81,41 +101,15 @@ export const CORRUPTIONS: readonly Corruption[] = [
   { rule: 'VAL-7', what: 'max_segments is 0', needs: 'constraints', apply: (r) => ((r.constraints = { ...(r.constraints as object), max_segments: 0 }), r) },
   { rule: 'VAL-7', what: 'must_include holds an empty id', needs: 'constraints', apply: (r) => ((r.constraints = { ...(r.constraints as object), must_include: [''] }), r) },
   { rule: 'VAL-7', what: 'a flag is a string', needs: 'constraints', apply: (r) => ((r.constraints = { ...(r.constraints as object), prefer_recency: 'true' }), r) },
-  { rule: 'VAL-9', what: 'a ranked request has constraints', needs: 'ranked', apply: (r) => (stripCapabilityMembers(r), (r.profile = 'ranked'), (r.constraints = {}), r) },
-  {
-    rule: 'VAL-9',
-    what: 'a ranked request has a pinned block',
-    needs: 'ranked',
-    apply: (r) => {
-      stripCapabilityMembers(r);
-      r.profile = 'ranked';
-      (r.blocks as unknown[]).push({ block_id: 'zz-pinned', source: 'notes', content: 'x', priority: 0, pinned: true });
-      return r;
-    },
-  },
+  { rule: 'VAL-9', what: 'a ranked request has constraints', needs: 'ranked', apply: asRanked((r) => (r.constraints = {})) },
+  { rule: 'VAL-9', what: 'a ranked request has a pinned block', needs: 'ranked', apply: asRanked(addBlock({ block_id: 'zz-pinned', source: 'notes', content: 'x', priority: 0, pinned: true })) },
   {
     rule: 'VAL-9',
     what: 'a ranked block is dated after 9999-12-31',
     needs: 'ranked',
-    apply: (r) => {
-      stripCapabilityMembers(r);
-      r.profile = 'ranked';
-      (r.blocks as unknown[]).push({ block_id: 'zz-late', source: 'notes', content: 'x', priority: 0, created_at: 253402300800 });
-      return r;
-    },
+    apply: asRanked(addBlock({ block_id: 'zz-late', source: 'notes', content: 'x', priority: 0, created_at: 253402300800 })),
   },
 ];
-
-/** A ranked request must differ from a valid one only in the member under test. */
-function stripCapabilityMembers(r: Mutable): Mutable {
-  delete r.constraints;
-  for (const b of r.blocks as Mutable[]) {
-    delete b.pinned;
-    delete b.status;
-    delete b.confidence;
-  }
-  return r;
-}
 
 export function applicableCorruptions(ctx: GenContext): Corruption[] {
   return CORRUPTIONS.filter((c) => {
