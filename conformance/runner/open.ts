@@ -72,6 +72,33 @@ export function checkManifest(value: unknown, from: string): Manifest {
   return value as Manifest;
 }
 
+/**
+ * Start one adapter: its start error becomes a UsageError (`cannot ...: why`),
+ * and its describe answer is checked against the manifest schema unless
+ * --manifest gave the manifest; an invalid one closes what was started.
+ */
+async function started(
+  start: () => Promise<{ impl: Implementation; manifest: Manifest }>,
+  StartError: abstract new (...args: never[]) => Error,
+  cannot: string,
+  given: Manifest | undefined,
+  describedBy: string,
+): Promise<{ impl: Implementation; manifest: Manifest }> {
+  let opened: { impl: Implementation; manifest: Manifest };
+  try {
+    opened = await start();
+  } catch (e) {
+    if (e instanceof StartError) throw new UsageError(`${cannot}: ${e.message}`);
+    throw e;
+  }
+  try {
+    return { impl: opened.impl, manifest: given ?? checkManifest(opened.manifest, describedBy) };
+  } catch (e) {
+    await opened.impl.close();
+    throw e;
+  }
+}
+
 export async function openImplementation(o: ImplementationOptions): Promise<OpenedImplementation> {
   const chosen = (['module', 'stdio', 'http'] as const).filter((k) => o[k] !== undefined);
   if (o.impl !== undefined && o.impl !== 'reference') throw new UsageError(`--impl takes only "reference", not ${JSON.stringify(o.impl)}`);
@@ -87,34 +114,20 @@ export async function openImplementation(o: ImplementationOptions): Promise<Open
   }
   if (which === 'module') {
     const path = o.module!;
-    try {
-      const { impl, manifest } = await openModuleWorker(path, given);
-      try {
-        return { impl, manifest: given ?? checkManifest(manifest, `${path} describe()`), adapter: 'module', target: resolve(path) };
-      } catch (e) {
-        await impl.close();
-        throw e;
-      }
-    } catch (e) {
-      if (e instanceof ModuleStartError) throw new UsageError(`cannot load the module ${path}: ${e.message}`);
-      throw e;
-    }
+    const opened = await started(() => openModuleWorker(path, given), ModuleStartError, `cannot load the module ${path}`, given, `${path} describe()`);
+    return { ...opened, adapter: 'module', target: resolve(path) };
   }
   if (which === 'stdio') {
     const command = o.stdio!;
     if (command.trim() === '') throw new UsageError('--stdio needs a command');
-    try {
-      const { impl, manifest } = await openStdio({ command, ...(given ? { manifest: given } : {}), timeoutMs });
-      try {
-        return { impl, manifest: given ?? checkManifest(manifest, `the describe answer of ${JSON.stringify(command)}`), adapter: 'stdio', target: command };
-      } catch (e) {
-        await impl.close();
-        throw e;
-      }
-    } catch (e) {
-      if (e instanceof StdioStartError) throw new UsageError(`cannot start ${JSON.stringify(command)}: ${e.message}`);
-      throw e;
-    }
+    const opened = await started(
+      () => openStdio({ command, ...(given ? { manifest: given } : {}), timeoutMs }),
+      StdioStartError,
+      `cannot start ${JSON.stringify(command)}`,
+      given,
+      `the describe answer of ${JSON.stringify(command)}`,
+    );
+    return { ...opened, adapter: 'stdio', target: command };
   }
   const base = o.http!;
   try {
@@ -125,16 +138,12 @@ export async function openImplementation(o: ImplementationOptions): Promise<Open
   }
   // Loaded only for --http: undici alone costs a few hundred ms of start-up.
   const { HttpStartError, openHttp } = await import('../../adapters/http.js');
-  try {
-    const { impl, manifest } = await openHttp({ base, concurrency: o.concurrency ?? 4, timeoutMs, ...(given ? { manifest: given } : {}) });
-    try {
-      return { impl, manifest: given ?? checkManifest(manifest, `GET ${base}/describe`), adapter: 'http', target: base };
-    } catch (e) {
-      await impl.close();
-      throw e;
-    }
-  } catch (e) {
-    if (e instanceof HttpStartError) throw new UsageError(`cannot reach ${base}: ${e.message}`);
-    throw e;
-  }
+  const opened = await started(
+    () => openHttp({ base, concurrency: o.concurrency ?? 4, timeoutMs, ...(given ? { manifest: given } : {}) }),
+    HttpStartError,
+    `cannot reach ${base}`,
+    given,
+    `GET ${base}/describe`,
+  );
+  return { ...opened, adapter: 'http', target: base };
 }
