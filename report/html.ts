@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CaseResult, Report, Status } from '../conformance/types.js';
-import { STATUSES } from '../conformance/types.js';
+import { STATUSES, summarize } from '../conformance/types.js';
 import type { TokenTable } from '../conformance/tokens.js';
 import { areaOf, byArea, clip, coverage, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
 import { diffable, sideBySide } from './textdiff.js';
@@ -237,9 +237,8 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   body.push('<h2 id="areas">By area</h2>');
   body.push('<table><thead><tr><th>area</th><th>cases</th><th>pass</th><th>fail</th><th>error/timeout/crash</th><th>skip</th><th>score</th></tr></thead><tbody>');
   for (const [area, cs] of areas) {
-    const n = (k: Status): number => cs.filter((c) => c.status === k).length;
-    const ran = cs.length - n('skip');
-    body.push(`<tr><td>${h(area)}</td><td class="n">${cs.length}</td><td class="n">${n('pass')}</td><td class="n">${n('fail')}</td><td class="n">${n('error') + n('timeout') + n('crash')}</td><td class="n">${n('skip')}</td><td class="n">${percent(ran > 0 ? n('pass') / ran : undefined)}</td></tr>`);
+    const k = summarize(cs);
+    body.push(`<tr><td>${h(area)}</td><td class="n">${k.total}</td><td class="n">${k.pass}</td><td class="n">${k.fail}</td><td class="n">${k.error + k.timeout + k.crash}</td><td class="n">${k.skip}</td><td class="n">${percent(score({ summary: k }))}</td></tr>`);
   }
   body.push('</tbody></table>');
   body.push('</div></div>');

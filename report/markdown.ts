@@ -5,7 +5,7 @@
  * link, an HTML tag, a table column or a code span.
  */
 import type { CaseResult, Report, Status } from '../conformance/types.js';
-import { STATUSES } from '../conformance/types.js';
+import { STATUSES, summarize } from '../conformance/types.js';
 import { byArea, clip, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
@@ -127,9 +127,8 @@ function render(report: Report, detailed: number): string {
   out.push('');
   const rows: string[][] = [];
   for (const [area, cases] of byArea(report.cases)) {
-    const n = (k: Status): number => cases.filter((c) => c.status === k).length;
-    const ran = cases.length - n('skip');
-    rows.push([cell(area), String(cases.length), String(n('pass')), String(n('fail')), String(n('error') + n('timeout') + n('crash')), String(n('skip')), percent(ran > 0 ? n('pass') / ran : undefined)]);
+    const k = summarize(cases);
+    rows.push([cell(area), String(k.total), String(k.pass), String(k.fail), String(k.error + k.timeout + k.crash), String(k.skip), percent(score({ summary: k }))]);
   }
   out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', 'skip', 'score'], rows));
   out.push('');
