@@ -64,7 +64,7 @@ function list(keys: readonly string[], ex: Exchange): string {
 }
 
 /** Is the memory a candidate for this request: not excluded, not filtered out by its status? */
-function eligible(key: string, ex: Exchange, excluded: ReadonlySet<string>): boolean {
+function isCandidate(key: string, ex: Exchange, excluded: ReadonlySet<string>): boolean {
   if (excluded.has(key)) return false;
   const status = ex.statuses.get(key) ?? 'active';
   if (status === 'active') return true;
@@ -86,7 +86,7 @@ export function checkExchange(ex: Exchange): CheckOutcome {
 
   exercised.add('MAPI-2');
   const problems = workingContextProblems(ex.body);
-  if (problems.length) fail('MAPI-2', `the answer does not validate against the WorkingContext schema: ${problems.join('; ')}`);
+  if (problems.length) fail('MAPI-2', `the answer does not validate against the AssembleContextResponse schema: ${problems.join('; ')}`);
 
   const maxTokens = ex.sent.budget.maxTokens;
   const reserved = ex.sent.budget.reservedTokens ?? 0;
@@ -98,11 +98,11 @@ export function checkExchange(ex: Exchange): CheckOutcome {
   }
 
   const excluded = new Set(refList(ex.sent.constraints?.excludedRefs));
-  const leftOut = [...ex.ingested.keys()].filter((k) => eligible(k, ex, excluded) && !present.has(k));
+  const leftOut = [...ex.ingested.keys()].filter((k) => isCandidate(k, ex, excluded) && !present.has(k));
   if (typeof ctx.truncated === 'boolean') {
     exercised.add('MAPI-4');
-    if (ctx.truncated && leftOut.length === 0) fail('MAPI-4', 'truncated is true, but every eligible memory of the scope is among the segments');
-    if (!ctx.truncated && leftOut.length > 0) fail('MAPI-4', `truncated is false, but eligible memories were left out: ${list(leftOut, ex)}`);
+    if (ctx.truncated && leftOut.length === 0) fail('MAPI-4', 'truncated is true, but every candidate memory of the scope is among the segments');
+    if (!ctx.truncated && leftOut.length > 0) fail('MAPI-4', `truncated is false, but candidate memories were left out: ${list(leftOut, ex)}`);
     exercised.add('MAPI-5');
     if (ctx.truncated !== has('truncated')) {
       fail('MAPI-5', ctx.truncated ? 'truncated is true but there is no truncated warning' : 'a truncated warning is given but truncated is false');

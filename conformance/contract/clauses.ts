@@ -9,9 +9,9 @@ export interface Clause {
 
 export const CLAUSES = [
   { id: 'MAPI-1', name: 'answers', description: 'ingest, hydrate and assemble-context each answer 2xx with JSON of the documented shape within the time limit' },
-  { id: 'MAPI-2', name: 'schema', description: 'the assemble-context answer validates against the published WorkingContext schema (generatedAt a date-time, warning codes from the enum)' },
+  { id: 'MAPI-2', name: 'schema', description: 'the assemble-context answer validates against the published AssembleContextResponse schema (generatedAt a date-time, warning codes from the enum)' },
   { id: 'MAPI-3', name: 'token-budget', description: 'tokenEstimate <= budget.maxTokens - budget.reservedTokens' },
-  { id: 'MAPI-4', name: 'truncated-flag', description: 'truncated is true exactly when an eligible memory of the scope was left out' },
+  { id: 'MAPI-4', name: 'truncated-flag', description: 'truncated is true exactly when a candidate memory of the scope (not excluded, not filtered out by its status) was left out' },
   { id: 'MAPI-5', name: 'truncated-warning', description: 'the truncated warning is present exactly when truncated is true' },
   { id: 'MAPI-6', name: 'empty-context', description: 'the empty_context warning is present exactly when there are no segments' },
   { id: 'MAPI-7', name: 'required-ref-omitted', description: 'the required_ref_omitted warning is present exactly when a mustIncludeRefs ref is not among the segments' },
