@@ -10,8 +10,8 @@ import { reasonClass } from './reasons.js';
 import { formatErrors, validators } from './schemas.js';
 import type { Expectation, GoldenCase, Manifest, Outcome, Verdict } from './types.js';
 
-export const CORE_MEMBERS = ['context', 'included', 'estimated_tokens', 'total_budget', 'omissions'] as const;
-export const WORKING_CONTEXT_MEMBERS = ['segments', 'truncated', 'warnings', 'generated_at'] as const;
+const CORE_MEMBERS = ['context', 'included', 'estimated_tokens', 'total_budget', 'omissions'] as const;
+const WORKING_CONTEXT_MEMBERS = ['segments', 'truncated', 'warnings', 'generated_at'] as const;
 
 interface Mismatch {
   member: string;

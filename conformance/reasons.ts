@@ -2,7 +2,7 @@
 
 export type ReasonClass = 'expired' | 'excluded' | 'superseded' | 'disputed' | 'budget' | 'max_segments';
 
-export const REASON_CLASSES: Readonly<Record<string, ReasonClass>> = Object.freeze({
+const REASON_CLASSES: Readonly<Record<string, ReasonClass>> = Object.freeze({
   expired: 'expired',
   excluded: 'excluded',
   superseded: 'superseded',

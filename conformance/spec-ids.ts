@@ -11,7 +11,7 @@ export interface SpecRequirement {
   text: string;
 }
 
-export const SPEC_PATH = fileURLToPath(new URL('../SPEC.md', import.meta.url));
+const SPEC_PATH = fileURLToPath(new URL('../SPEC.md', import.meta.url));
 
 /** Ids proved by the harness and contract suites (adapters, memory API, probes), not by golden cases. */
 export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE']);

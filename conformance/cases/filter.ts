@@ -11,7 +11,7 @@ export function globMatcher(globs: string): (id: string) => boolean {
   return (id) => res.some((re) => re.test(id));
 }
 
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const ch = glob[i]!;

@@ -94,7 +94,7 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR): Corpus {
 }
 
 /** Parse and check one case file's text; `case` is set only when it has no problem. */
-export function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCase; problems: LoadProblem[] } {
+function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCase; problems: LoadProblem[] } {
   const lc = new LineCounter();
   const problems: LoadProblem[] = [];
   const at = (offset: number, message: string): void => {

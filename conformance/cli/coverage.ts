@@ -7,7 +7,7 @@ import { casesDir } from './validate.js';
 
 export const usage = 'ctxconform coverage [--cases DIR] [--json]';
 
-export interface CoverageRow {
+interface CoverageRow {
   id: string;
   section: string;
   exempt: boolean;
@@ -15,7 +15,7 @@ export interface CoverageRow {
 }
 
 /** Every SPEC id with the cases that cite it, in SPEC order. */
-export function coverageMatrix(cases: readonly GoldenCase[]): CoverageRow[] {
+function coverageMatrix(cases: readonly GoldenCase[]): CoverageRow[] {
   return specRequirements().map((r) => ({
     id: r.id,
     section: r.section,
