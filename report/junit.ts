@@ -2,8 +2,9 @@
  * JUnit XML: one testsuite per case area, one testcase per case. The shape
  * GitLab, Jenkins and the GitHub test-report actions all read.
  */
+import { summarize } from '../conformance/types.js';
 import type { CaseResult, Report } from '../conformance/types.js';
-import { byArea, clip, show, verdict } from './text.js';
+import { byArea, clip, isFailing, show, verdict } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 // Big answers (a whole context) stay readable in CI viewers and keep the file small.
@@ -20,17 +21,9 @@ function attrs(a: Record<string, string | number | undefined>): string {
 }
 
 function counts(cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number; time: string } {
-  let failures = 0;
-  let errors = 0;
-  let skipped = 0;
-  let ms = 0;
-  for (const c of cases) {
-    if (c.status === 'fail') failures++;
-    else if (c.status === 'error' || c.status === 'timeout' || c.status === 'crash') errors++;
-    else if (c.status === 'skip') skipped++;
-    ms += c.duration_ms;
-  }
-  return { tests: cases.length, failures, errors, skipped, time: seconds(ms) };
+  const k = summarize(cases);
+  const ms = cases.reduce((sum, c) => sum + c.duration_ms, 0);
+  return { tests: k.total, failures: k.fail, errors: k.error + k.timeout + k.crash, skipped: k.skip, time: seconds(ms) };
 }
 
 /** `expiry/boundary-equal` -> classname `expiry`, name `boundary-equal`; deeper ids keep their path in the classname. */
@@ -59,7 +52,7 @@ function testcase(c: CaseResult, known: boolean): string {
   const message = clip((known ? '[known failure] ' : '') + (c.message ?? c.status), MAX_MESSAGE);
   if (c.status === 'fail') {
     body.push(`      <failure${attrs({ message, type: 'fail' })}>${xmlText(detail(c, known))}</failure>`);
-  } else if (c.status === 'error' || c.status === 'timeout' || c.status === 'crash') {
+  } else if (isFailing(c)) {
     body.push(`      <error${attrs({ message, type: c.status })}>${xmlText(detail(c, known))}</error>`);
   } else if (c.status === 'skip') {
     body.push(`      <skipped${attrs({ message: clip(c.message ?? 'skipped', MAX_MESSAGE) })}/>`);
