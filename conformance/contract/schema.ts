@@ -5,23 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { formatErrors } from '../schemas.js';
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+import { ajv, formatErrors } from '../schemas.js';
 
 export const WORKING_CONTEXT_SCHEMA_PATH = fileURLToPath(new URL('../schemas/working-context.schema.json', import.meta.url));
 
 let validate: ValidateFunction | undefined;
 
+/** Compiled once into the kit's shared ajv instance (same options and formats as every other schema). */
 export function workingContextValidator(): ValidateFunction {
-  if (!validate) {
-    const ajv = new Ajv2020({ allErrors: true, strict: true });
-    addFormats(ajv);
-    validate = ajv.compile(JSON.parse(readFileSync(WORKING_CONTEXT_SCHEMA_PATH, 'utf8')) as object);
-  }
+  validate ??= ajv().compile(JSON.parse(readFileSync(WORKING_CONTEXT_SCHEMA_PATH, 'utf8')) as object);
   return validate;
 }
 
