@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import YAML from 'yaml';
+import { CAPABILITIES } from '../../reference/index.js';
 import { reasonClass } from '../reasons.js';
 import { formatErrors, schemaPath, validators } from '../schemas.js';
 import type { Expectation } from '../types.js';
@@ -26,7 +27,7 @@ export function capabilitiesUsed(request: unknown): string[] {
     if ('status' in b) used.add('lifecycle');
     if ('confidence' in b) used.add('constraints');
   }
-  return ['working_context', 'constraints', 'lifecycle', 'pinned'].filter((c) => used.has(c));
+  return CAPABILITIES.filter((c) => used.has(c));
 }
 
 /** The reference's answer as a case expectation: the error, or what the differential property compares. */
