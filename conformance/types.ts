@@ -107,11 +107,14 @@ export interface Summary {
   skip: number;
 }
 
+/** What a run went through: one of the four protocol adapters, or the memory-api contract (SPEC section 16). */
+export type AdapterName = 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
+
 export interface Report {
   kit: { name: 'ctxconform'; version: string; spec: string };
   implementation: Manifest;
   run?: {
-    adapter?: 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
+    adapter?: AdapterName;
     target?: string;
     seed?: number;
     properties_runs?: number;

@@ -12,7 +12,7 @@ import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation }
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
 import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, openMemoryApiTarget } from '../contract/cli.js';
-import type { CaseResult, GoldenCase, Report } from '../types.js';
+import type { AdapterName, CaseResult, GoldenCase, Report } from '../types.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
 
 export const usage = 'ctxconform run [--impl reference | --module PATH | --stdio "COMMAND" | --http URL | --memory-api URL] [options]';
@@ -159,7 +159,7 @@ export async function run(argv: string[]): Promise<number> {
 
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
   const memoryApi = openMemoryApiTarget(values, timeoutMs);
-  const opened: Omit<OpenedImplementation, 'adapter'> & { adapter: OpenedImplementation['adapter'] | 'memory-api' } = memoryApi ?? (await openImplementation(implOptions));
+  const opened: Omit<OpenedImplementation, 'adapter'> & { adapter: AdapterName } = memoryApi ?? (await openImplementation(implOptions));
   const interactive = Boolean(process.stderr.isTTY) && process.env.CI !== 'true' && !values.quiet;
   const bar = values.quiet ? undefined : progress(process.stderr, interactive);
   let report: Report;

@@ -10,9 +10,7 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
 import { UsageError } from '../cli/main.js';
 import { formatErrors, validators } from '../schemas.js';
-import type { Implementation, Manifest } from '../types.js';
-
-export type AdapterName = 'reference' | 'module' | 'stdio' | 'http';
+import type { AdapterName, Implementation, Manifest } from '../types.js';
 
 export interface ImplementationOptions {
   impl?: 'reference';
@@ -52,7 +50,7 @@ export function implementationOptionsFrom(
 export interface OpenedImplementation {
   impl: Implementation;
   manifest: Manifest;
-  adapter: AdapterName;
+  adapter: Exclude<AdapterName, 'memory-api'>;
   target: string;
 }
 

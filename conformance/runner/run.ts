@@ -6,7 +6,7 @@
  */
 import { judge, skipReason } from '../judge.js';
 import { summarize } from '../types.js';
-import type { CaseResult, GoldenCase, Implementation, Manifest, Report, Verdict } from '../types.js';
+import type { AdapterName, CaseResult, GoldenCase, Implementation, Manifest, Report, Verdict } from '../types.js';
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
 import { idMatcher, inShard } from './filter.js';
 
@@ -27,7 +27,7 @@ export interface RunOptions {
   /** The command that reruns one case; defaults to the reference run. */
   rerun?: (id: string) => string;
   /** Recorded in report.run. */
-  adapter?: 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
+  adapter?: AdapterName;
   target?: string;
 }
 
