@@ -113,8 +113,9 @@ export function verdict(report: Report): Verdict {
 export function verdictLine(report: Report): string {
   const v = verdict(report);
   const s = report.summary;
-  const bad = s.fail + s.error + s.timeout + s.crash;
-  const parts = (['fail', 'error', 'timeout', 'crash'] as const).filter((k) => s[k] > 0).map((k) => `${s[k]} ${k}`);
+  const failing = [...FAILING].filter((k) => s[k] > 0);
+  const bad = failing.reduce((n, k) => n + s[k], 0);
+  const parts = failing.map((k) => `${s[k]} ${k}`);
   const head = bad === 0 ? `all ${s.total - s.skip} cases that ran passed` : `${bad} of ${s.total - s.skip} cases that ran did not pass (${parts.join(', ')})`;
   const skipped = s.skip > 0 ? `, ${s.skip} skipped` : '';
   const base = report.baseline
