@@ -3,6 +3,7 @@
  * rounding, and a floor of 1 or 0. The probe keeps the candidates that agree
  * with every observed cost.
  */
+import { CHARS_PER_TOKEN } from '../../reference/index.js';
 
 export type Rounding = 'floor' | 'ceil' | 'round half up' | 'round half to even';
 
@@ -12,7 +13,7 @@ export interface Estimator {
   minimum: 0 | 1;
 }
 
-export const SPEC_ESTIMATOR: Estimator = { charsPerToken: 4, rounding: 'floor', minimum: 1 };
+export const SPEC_ESTIMATOR: Estimator = { charsPerToken: CHARS_PER_TOKEN, rounding: 'floor', minimum: 1 };
 
 const ROUNDINGS: Rounding[] = ['floor', 'ceil', 'round half up', 'round half to even'];
 
