@@ -26,7 +26,7 @@ const MAX_DETAILED_FAILURES = 200;
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Report text as HTML text or attribute value: escaped, terminal escapes removed, control characters made visible. */
-export function h(s: string): string {
+function h(s: string): string {
   return visible(s).replace(/[&<>"']/g, (ch) => ESC[ch]!);
 }
 
