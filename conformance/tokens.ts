@@ -84,7 +84,8 @@ export function measureCases(cases: readonly GoldenCase[]): TokenRow[] {
   return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export function tokenTable(rows: readonly TokenRow[], threshold = UNDERCOUNT_THRESHOLD): TokenTable {
+export function tokenTable(rows: readonly TokenRow[]): TokenTable {
+  const threshold = UNDERCOUNT_THRESHOLD;
   const encodings = (Object.keys(ENCODINGS) as EncodingName[]).map((encoding): EncodingStats => {
     const ratios = rows.map((r) => r.estimated_tokens / r.real[encoding]).sort((a, b) => a - b);
     const whole = rows.map((r) => r.context_estimate / r.real[encoding]).sort((a, b) => a - b);
