@@ -167,13 +167,14 @@ const budget = onOneRequest({
     if (!r) return;
     const byId = blockById(req);
     const blocks = r.included.map((id) => byId.get(id)).filter((b): b is GenBlock => b !== undefined);
+    const isRanked = profileOf(req) === 'ranked';
     let sum: number;
-    if (profileOf(req) === 'ranked') {
+    if (isRanked) {
       sum = blocks.length === 0 ? 0 : estimateTokens(RANKED_HEADER) + blocks.reduce((s, b) => s + estimateTokens(lineOf(b)), 0);
     } else sum = blocks.reduce((s, b) => s + estimateTokens(b.content), 0);
     if (r.total_budget !== req.budget) fail('total_budget is not the request budget (RES-3)', { total_budget: req.budget }, { total_budget: r.total_budget });
-    if (r.estimated_tokens > req.budget) fail(`estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (TIER-9)`, { estimated_tokens: `<= ${req.budget}` }, { estimated_tokens: r.estimated_tokens });
-    if (r.estimated_tokens !== sum) fail(`estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (TIER-9)`, { estimated_tokens: sum }, { estimated_tokens: r.estimated_tokens });
+    if (r.estimated_tokens > req.budget) fail(`estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (${isRanked ? 'RANK-4' : 'TIER-9'})`, { estimated_tokens: `<= ${req.budget}` }, { estimated_tokens: r.estimated_tokens });
+    if (r.estimated_tokens !== sum) fail(`estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (${isRanked ? 'RANK-5' : 'TIER-9'})`, { estimated_tokens: sum }, { estimated_tokens: r.estimated_tokens });
   },
 });
 
@@ -188,15 +189,13 @@ const wholeBlocks = onOneRequest({
     const blocks = r.included.map((id) => byId.get(id));
     if (blocks.some((b) => b === undefined)) return; // partition's business
     const bs = blocks as GenBlock[];
+    const isRanked = profileOf(req) === 'ranked';
     const cut = bs.filter((b) => !r.context.includes(b.content));
-    if (cut.length > 0) fail(`included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (TIER-5)`, { contents: cut.map((b) => b.content) }, { context: r.context });
-    const want =
-      profileOf(req) === 'ranked'
-        ? bs.length === 0
-          ? ''
-          : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n')
-        : bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
-    if (r.context !== want) fail('context is not exactly the included blocks rendered in included order (REN-2, REN-3)', { context: want }, { context: r.context });
+    if (cut.length > 0) fail(`included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (${isRanked ? 'RANK-3' : 'TIER-5'})`, { contents: cut.map((b) => b.content) }, { context: r.context });
+    let want: string;
+    if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
+    else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
+    if (r.context !== want) fail(`context is not exactly the included blocks rendered in included order (${isRanked ? 'RANK-3, RANK-5' : 'REN-2, REN-3'})`, { context: want }, { context: r.context });
   },
 });
 
