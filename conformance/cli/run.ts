@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
 import { FAILING, formatFailure, progress, summaryTable } from '../runner/console.js';
 import { parseShard } from '../runner/filter.js';
+import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
@@ -56,10 +57,7 @@ export const RUN_OPTIONS = {
   seed: { type: 'string' },
   concurrency: { type: 'string' },
   json: { type: 'string' },
-  junit: { type: 'string' },
-  markdown: { type: 'string' },
-  html: { type: 'string' },
-  badge: { type: 'string' },
+  ...REPORT_FILE_OPTIONS,
   baseline: { type: 'string' },
   shard: { type: 'string' },
   'save-counterexamples': { type: 'string' },
@@ -117,12 +115,8 @@ export function loadCases(dir: string | undefined): GoldenCase[] {
 }
 
 async function writeAll(report: Report, values: Values): Promise<string[]> {
-  const targets = { json: values.json, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge };
-  const wanted = Object.fromEntries(Object.entries(targets).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-  if (Object.keys(wanted).length === 0) return [];
-  const { writeReports } = await import('../../report/index.js');
   try {
-    return writeReports(report, wanted);
+    return await writeReportFiles(report, { json: values.json, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
   } catch (e) {
     throw new UsageError(`cannot write the reports: ${(e as Error).message}`);
   }

@@ -1,0 +1,21 @@
+/**
+ * The report-file flags that `run` and `merge` share, and writing them. The
+ * writers are imported only when a file is asked for: most runs print and stop.
+ */
+import type { ReportTargets } from '../../report/index.js';
+import type { Report } from '../types.js';
+
+/** node:util parseArgs options for the report files besides the JSON report (run: --json, merge: -o). */
+export const REPORT_FILE_OPTIONS = {
+  junit: { type: 'string' },
+  markdown: { type: 'string' },
+  html: { type: 'string' },
+  badge: { type: 'string' },
+} as const;
+
+/** Write the reports named in `targets` (absent ones are not written); the paths written. */
+export async function writeReportFiles(report: Report, targets: ReportTargets): Promise<string[]> {
+  if (!Object.values(targets).some((v) => typeof v === 'string')) return [];
+  const { writeReports } = await import('../../report/index.js');
+  return writeReports(report, targets);
+}
