@@ -30,9 +30,15 @@ function h(s: string): string {
   return visible(s).replace(/[&<>"']/g, (ch) => ESC[ch]!);
 }
 
-/** Terminal escapes removed and control characters shown as `\uXXXX`. */
+/**
+ * Terminal escapes removed, control characters shown as `\uXXXX`, and lone surrogates as
+ * U+FFFD: writing the file makes them U+FFFD anyway, and the script's data must hold the
+ * same strings as the markup for the area filter to match.
+ */
 function visible(s: string): string {
-  return stripAnsi(s).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return stripAnsi(s)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 /** JSON for a `<script type="application/json">` block: no `<`, `>` or `&` can end the element or open a comment. */

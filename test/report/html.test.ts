@@ -53,6 +53,16 @@ describe('HTML report', () => {
     expect(html.match(/<script/g)).toHaveLength(2);
   });
 
+  it('gives the area filter the same strings as the markup, even for an area with a lone surrogate', () => {
+    const id = 'lone\ud800half/case';
+    const c = { id, kind: 'case' as const, status: 'pass' as const, requirements: [], duration_ms: 1 };
+    const html = renderHtml({ ...reference, cases: [c], summary: { ...reference.summary, total: 1, pass: 1 } });
+    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/.exec(html)![1]!) as { areas: Array<{ value: string }> };
+    // The file is written as UTF-8, where a lone surrogate can only be U+FFFD: both sides say so.
+    expect(data.areas.map((a) => a.value)).toEqual(['lone\ufffdhalf']);
+    expect(html).toContain('<tr data-status="pass" data-area="lone\ufffdhalf">');
+  });
+
   it('shows the verdict, counts, one row per case, and a failure section per failing case with a marked diff', () => {
     const html = renderHtml(broken);
     expect(html).toContain('<div class="verdict fail" id="verdict">FAIL: 4 of 8 cases that ran did not pass (3 fail, 1 crash)</div>');
