@@ -24,6 +24,8 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
       const r = await runSuite({ cases, impl: opened.impl, manifest: opened.manifest, timeoutMs: 5000, concurrency: 8, properties: 0, seed: 1 });
       const core = new Set(cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0).map((c) => c.id));
       expect(core.size).toBeGreaterThan(0);
+      // Every case of the corpus is in the report, so the loop below judges each one.
+      expect(r.cases.map((c) => c.id).sort()).toEqual(cases.map((c) => c.id).sort());
       for (const c of r.cases) {
         if (core.has(c.id)) expect({ id: c.id, status: c.status, message: c.message }).toEqual({ id: c.id, status: 'pass', message: undefined });
         else {
