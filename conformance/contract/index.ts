@@ -98,6 +98,7 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
   let failuresInARow = 0;
   const scenarios: Scenario[] = [...(o.randomOnly ? [] : DIRECTED), ...randomScenarios(o.seed, o.runs)];
   const shrunk = new Map<ClauseId, number>();
+  const shrinkTries = o.shrinkTries ?? 40;
 
   try {
     for (const sc of scenarios) {
@@ -120,7 +121,7 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
     // A random counterexample is shrunk before it is shown; a directed one is small already.
     for (const [id, t] of tallies) {
       const first = t.violations[0];
-      if (id === 'MAPI-1' || !first || !first.scenario.name.startsWith('random') || (o.shrinkTries ?? 40) <= 0) continue;
+      if (id === 'MAPI-1' || !first || !first.scenario.name.startsWith('random') || shrinkTries <= 0) continue;
       let smallest: Violation = first;
       const { tries } = await shrink(
         first.scenario,
@@ -130,7 +131,7 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
           if (r.kind === 'checked' && f) smallest = violationOf({ ...s, name: `${first.scenario.name}, shrunk` }, r, f);
           return f !== undefined;
         },
-        o.shrinkTries ?? 40,
+        shrinkTries,
       );
       shrunk.set(id, tries);
       t.violations[0] = smallest;
