@@ -127,7 +127,8 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
     })`);
     expect(counts.scripts).toBe(2);
     expect(counts.img).toBe(0);
-    expect(counts.links.every((h) => /^#f-\d+$/.test(h ?? ''))).toBe(true);
+    expect(counts.links.length).toBeGreaterThan(0);
+    expect(counts.links.filter((h) => !/^#f-\d+$/.test(h ?? ''))).toEqual([]);
     const text = await page.locator('body').innerText();
     expect(text).toContain('<script>window.__pwned=1;alert(1)</script>');
     expect(text).toContain('"><img src=x onerror="window.__pwned=2;alert(2)">');

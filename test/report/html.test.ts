@@ -32,7 +32,10 @@ describe('HTML report', () => {
     const tags = html.match(/<[a-z][^>]*>/gi)!;
     expect(tags.filter((t) => /\s(src|srcset|action|formaction|on[a-z]+)=/i.test(t))).toEqual([]);
     expect(tags.filter((t) => /https?:|javascript:/i.test(t))).toEqual([]);
-    expect([...html.matchAll(/href="([^"]*)"/g)].every((m) => /^#f-\d+$/.test(m[1]!))).toBe(true);
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+    // The broken run has failures, so there are links to check, and each is a failure anchor.
+    expect(hrefs.length).toBeGreaterThan(0);
+    expect(hrefs.filter((href) => !/^#f-\d+$/.test(href))).toEqual([]);
   });
 
   it('embeds data for the script so that no string can end the element', () => {
