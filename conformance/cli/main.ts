@@ -33,6 +33,9 @@ export function help(): string {
 /** Thrown by a command for a usage error: printed without a stack, exit 2. */
 export class UsageError extends Error {}
 
+/** node:util parseArgs rejects a command line with these codes: usage errors too. */
+const PARSE_ARGS_CODES = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL']);
+
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
@@ -52,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     const mod = (await import(/* @vite-ignore */ `./${cmd}.ts`)) as { run: (argv: string[]) => Promise<number> };
     return await mod.run(rest);
   } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' || (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    if (e instanceof UsageError || PARSE_ARGS_CODES.has((e as { code?: string }).code ?? '')) {
       console.error(`ctxconform ${cmd}: ${(e as Error).message}`);
       return EXIT_USAGE;
     }
