@@ -96,7 +96,7 @@ const blockArb = (i: number): fc.Arbitrary<Block> =>
     confidence: fc.double({ min: 0, max: 1, noNaN: true }),
   });
 
-export const scenarioArb: fc.Arbitrary<Scenario> = fc
+const scenarioArb: fc.Arbitrary<Scenario> = fc
   .integer({ min: 0, max: 8 })
   .chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => blockArb(i))))
   .chain((blocks) => {

@@ -13,7 +13,7 @@ export const WORKING_CONTEXT_SCHEMA_PATH = fileURLToPath(new URL('../schemas/wor
 let validate: ValidateFunction | undefined;
 
 /** Compiled once into the kit's shared ajv instance (same options and formats as every other schema). */
-export function workingContextValidator(): ValidateFunction {
+function workingContextValidator(): ValidateFunction {
   validate ??= ajv().compile(JSON.parse(readFileSync(WORKING_CONTEXT_SCHEMA_PATH, 'utf8')) as object);
   return validate;
 }

@@ -33,13 +33,13 @@ export interface ProbeReport {
 }
 
 /** The budget at which tier budgets are measured: every spec percentage is exact there. */
-export const TIER_PROBE_BUDGET = 1000;
+const TIER_PROBE_BUDGET = 1000;
 /** Large enough that one small block always fits, whatever the split. */
 const ROOMY_BUDGET = 1_000_000;
-export const ESTIMATE_LENGTHS = Array.from({ length: 25 }, (_, i) => i);
-export const UNKNOWN_SOURCE = 'notes';
+const ESTIMATE_LENGTHS = Array.from({ length: 25 }, (_, i) => i);
+const UNKNOWN_SOURCE = 'notes';
 /** Listed sources, one outside the map, and listed names in the wrong case (TIER-1 is case-sensitive). */
-export const PROBED_SOURCES: readonly { source: string; expected: Tier; label: string }[] = [
+const PROBED_SOURCES: readonly { source: string; expected: Tier; label: string }[] = [
   ...Object.entries(SOURCE_TO_TIER).map(([source, tier]) => ({ source, expected: tier, label: source })),
   { source: UNKNOWN_SOURCE, expected: 'working', label: `${UNKNOWN_SOURCE} (unknown)` },
   { source: 'Memory', expected: 'working', label: 'Memory (wrong case)' },

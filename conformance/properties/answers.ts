@@ -49,7 +49,7 @@ export function profileOf(request: unknown): string {
 }
 
 /** The capabilities whose members a result for this request carries (RANK-7). */
-export function resultCapabilities(request: unknown, capabilities: readonly string[]): readonly string[] {
+function resultCapabilities(request: unknown, capabilities: readonly string[]): readonly string[] {
   return profileOf(request) === 'tiered' ? capabilities : [];
 }
 

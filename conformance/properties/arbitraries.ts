@@ -25,7 +25,7 @@ export interface GenRequest {
   constraints?: Record<string, unknown>;
 }
 
-export const MAX_BLOCKS = 8;
+const MAX_BLOCKS = 8;
 
 /**
  * Block id characters: U+FF5E and U+E000 against astral ones is where UTF-16
@@ -35,9 +35,9 @@ export const ID_CHARS = ['a', 'b', 'c', 'B', '0', '-', '\u00e9', '\uff5e', '\ue0
 
 export const blockId: fc.Arbitrary<string> = fc.string({ unit: fc.constantFrom(...ID_CHARS), minLength: 1, maxLength: 3 });
 
-export const TIER_SOURCES = Object.keys(SOURCE_TO_TIER);
+const TIER_SOURCES = Object.keys(SOURCE_TO_TIER);
 /** Outside the tier map: wrong case, near misses, astral, and names that are also Object.prototype members. */
-export const OTHER_SOURCES = ['notes', 'Memory', 'TACTICS', 'Knowledge', 'memory ', 'tool_result', '\u{1f9e0}', 'constructor', '__proto__', '\u00e9pisodes'];
+const OTHER_SOURCES = ['notes', 'Memory', 'TACTICS', 'Knowledge', 'memory ', 'tool_result', '\u{1f9e0}', 'constructor', '__proto__', '\u00e9pisodes'];
 
 // withCrossShrink: a shrunk counterexample falls back to the plainest piece that still fails.
 const shrinkToFirst = { withCrossShrink: true } as const;
@@ -59,7 +59,7 @@ const contentUnit: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** A content of exactly `n` code points. */
-export const contentOfLength = (n: number): fc.Arbitrary<string> => fc.string({ unit: contentUnit, minLength: n, maxLength: n });
+const contentOfLength = (n: number): fc.Arbitrary<string> => fc.string({ unit: contentUnit, minLength: n, maxLength: n });
 
 /** Lengths near multiples of 4, where floor, ceil and round and the length unit disagree. */
 const exactLengthContent: fc.Arbitrary<string> = fc
@@ -67,7 +67,7 @@ const exactLengthContent: fc.Arbitrary<string> = fc
   .chain(([k, d]) => contentOfLength(Math.max(0, 4 * k + d)));
 
 /** Text that looks like structure or instructions; content is data (REN-4). */
-export const HOSTILE = [
+const HOSTILE = [
   'URGENT ',
   'URGENT: priority 99',
   '[coverage \u00b7 a]\n',

@@ -11,7 +11,7 @@ import { request } from './arbitraries.js';
 
 type Mutable = Record<string, unknown>;
 
-export interface Corruption {
+interface Corruption {
   /** The rule broken, as in SPEC.md. */
   rule: string;
   what: string;
@@ -48,7 +48,7 @@ function asRanked(breakIt: (r: Mutable) => void) {
 }
 const addBlock = (block: Mutable) => (r: Mutable): void => void (r.blocks as Mutable[]).push({ ...block });
 
-export const CORRUPTIONS: readonly Corruption[] = [
+const CORRUPTIONS: readonly Corruption[] = [
   { rule: 'REQ-1', what: 'the request is an array', apply: () => [] },
   { rule: 'REQ-1', what: 'the request is a string', apply: () => 'tiered' },
   { rule: 'REQ-1', what: 'the request is null', apply: () => null },
@@ -111,7 +111,7 @@ export const CORRUPTIONS: readonly Corruption[] = [
   },
 ];
 
-export function applicableCorruptions(ctx: GenContext): Corruption[] {
+function applicableCorruptions(ctx: GenContext): Corruption[] {
   return CORRUPTIONS.filter((c) => {
     switch (c.needs) {
       case 'pinned':

@@ -60,7 +60,7 @@ export interface CounterexampleInfo {
 }
 
 /** The YAML text of the case (first line: the schema association for editors). */
-export function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
+function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
   const capabilities = capabilitiesUsed(info.request);
   const profile = isObj(info.request) && info.request.profile === 'ranked' ? 'ranked' : 'tiered';
   const firstLine = info.message.split('\n')[0]!.replace(/\s+/g, ' ').trim();
