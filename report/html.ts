@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { CaseResult, Report, Status } from '../conformance/types.js';
 import { STATUSES, summarize } from '../conformance/types.js';
 import type { TokenTable } from '../conformance/tokens.js';
-import { areaOf, byArea, clip, coverage, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
+import { areaOf, byArea, clip, coverage, formatRatio, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
 import { diffable, sideBySide } from './textdiff.js';
 import type { Piece } from './textdiff.js';
 
@@ -179,21 +179,20 @@ function failureSection(c: CaseResult, index: number, known: boolean, detailed: 
 }
 
 function tokensSection(t: TokenTable): string {
-  const fmt = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
   const out: string[] = ['<h2 id="tokens">Estimate vs real tokens</h2>'];
   out.push(
     `<p class="muted">Ratio of the result's <code>estimated_tokens</code> (code points / 4, block contents only) to the real token count of the context, over ${t.rows.length} non-empty reference contexts. Information only: budgets are enforced with the estimate.</p>`,
   );
   out.push('<table><thead><tr><th>encoding</th><th>contexts</th><th>median</th><th>p5</th><th>p95</th><th>median, whole context estimated</th><th>undercounts</th></tr></thead><tbody>');
   for (const e of t.encodings) {
-    out.push(`<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${fmt(e.median)}</td><td class="n">${fmt(e.p5)}</td><td class="n">${fmt(e.p95)}</td><td class="n">${fmt(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`);
+    out.push(`<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${formatRatio(e.median)}</td><td class="n">${formatRatio(e.p5)}</td><td class="n">${formatRatio(e.p95)}</td><td class="n">${formatRatio(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`);
   }
   out.push('</tbody></table>');
   for (const e of t.encodings) {
     if (e.undercounts.length === 0) continue;
     out.push(`<details><summary>${h(e.encoding)}: ${e.undercounts.length} cases where the estimate is below ${Math.round(t.threshold * 100)}% of the real count</summary>`);
     out.push('<table><thead><tr><th>case</th><th>estimate</th><th>real</th><th>ratio</th></tr></thead><tbody>');
-    for (const u of e.undercounts) out.push(`<tr><td class="id">${h(u.id)}</td><td class="n">${u.estimated_tokens}</td><td class="n">${u.real}</td><td class="n">${fmt(u.ratio)}</td></tr>`);
+    for (const u of e.undercounts) out.push(`<tr><td class="id">${h(u.id)}</td><td class="n">${u.estimated_tokens}</td><td class="n">${u.real}</td><td class="n">${formatRatio(u.ratio)}</td></tr>`);
     out.push('</tbody></table></details>');
   }
   return out.join('\n');

@@ -90,6 +90,11 @@ export function percent(ratio: number | undefined): string {
   return ratio === undefined ? 'n/a' : `${wholePercent(ratio)}%`;
 }
 
+/** A token ratio as the tables show it: three decimals, `n/a` for the NaN of an empty table. */
+export function formatRatio(x: number): string {
+  return Number.isFinite(x) ? x.toFixed(3) : 'n/a';
+}
+
 export interface Verdict {
   passed: boolean;
   /** Failing cases a baseline does not expect. */

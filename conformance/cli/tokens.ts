@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../baseline.js';
 import { formatProblem, loadCorpus } from '../cases/load.js';
 import type { Report } from '../types.js';
+import { formatRatio } from '../../report/text.js';
 import { measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../tokens.js';
 import type { TokenTable } from '../tokens.js';
 import { UsageError } from './main.js';
@@ -16,19 +17,18 @@ import { UsageError } from './main.js';
 export const usage = 'ctxconform tokens [--cases DIR] [--json FILE] [--report REPORT.json --html FILE]';
 
 export function formatTokenTable(t: TokenTable): string {
-  const f = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
   const out: string[] = [];
   out.push(`estimate/real token ratio over ${t.rows.length} non-empty reference contexts`);
   out.push('(estimate = the result\'s estimated_tokens: code points / 4 of block contents, headers not counted)');
   out.push('');
   out.push(`${'encoding'.padEnd(12)}  ${'median'.padStart(7)}  ${'p5'.padStart(7)}  ${'p95'.padStart(7)}  ${'whole-context median'.padStart(20)}  undercounts`);
   for (const e of t.encodings) {
-    out.push(`${e.encoding.padEnd(12)}  ${f(e.median).padStart(7)}  ${f(e.p5).padStart(7)}  ${f(e.p95).padStart(7)}  ${f(e.context_median).padStart(20)}  ${e.undercounts.length}`);
+    out.push(`${e.encoding.padEnd(12)}  ${formatRatio(e.median).padStart(7)}  ${formatRatio(e.p5).padStart(7)}  ${formatRatio(e.p95).padStart(7)}  ${formatRatio(e.context_median).padStart(20)}  ${e.undercounts.length}`);
   }
   for (const e of t.encodings) {
     if (e.undercounts.length === 0) continue;
     out.push('', `${e.encoding}: estimate below ${Math.round(t.threshold * 100)}% of the real count (undercounts by more than ${Math.round((1 - t.threshold) * 100)}%):`);
-    for (const u of e.undercounts) out.push(`  ${u.id}  estimate ${u.estimated_tokens}, real ${u.real}, ratio ${f(u.ratio)}`);
+    for (const u of e.undercounts) out.push(`  ${u.id}  estimate ${u.estimated_tokens}, real ${u.real}, ratio ${formatRatio(u.ratio)}`);
   }
   return out.join('\n');
 }
