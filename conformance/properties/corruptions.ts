@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { MAX_BUDGET } from '../../reference/index.js';
-import type { GenContext, GenRequest } from './arbitraries.js';
+import type { GenContext } from './arbitraries.js';
 import { request } from './arbitraries.js';
 
 type Mutable = Record<string, unknown>;
@@ -145,6 +145,3 @@ export function invalidRequest(ctx: GenContext): fc.Arbitrary<InvalidInput> {
     return { request: c.apply(r, i), rule: c.rule, what: c.what };
   });
 }
-
-/** The request sent, as in `GenRequest` for the typed properties. */
-export type { GenRequest };
