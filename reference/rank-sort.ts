@@ -1,9 +1,9 @@
 /**
  * Sorting many blocks by the plain ranking key (-priority, block_id by code
- * points) without a JavaScript comparator. With a million blocks, a comparator
- * sort spends its time in random object and string reads; here the engine
- * sorts plain numbers, and ids are compared as strings only where two blocks
- * share a priority and the first units of their ids.
+ * points). With a million blocks, a comparator sort spends its time in random
+ * object and string reads; here the engine sorts plain numbers, and the
+ * ranking comparator itself runs only where two blocks share a priority and
+ * the first units of their ids.
  *
  * The key of an id packs its first units after the prefix every id shares, as
  * digits of a number whose order never contradicts code-point order: the end
@@ -11,7 +11,7 @@
  * that occur there, and a unit at or above U+D800 is the top digit, with the
  * rest of the key 0 (the exact comparison orders those).
  */
-import { compareCodePoints } from './unicode.js';
+import { hasOnlyLowUnits, NO_PREFERENCES, rankComparator } from './order.js';
 import type { NormalBlock } from './validate.js';
 
 /** Below this many blocks the comparator sort is fast enough, and simpler to follow. */
@@ -76,22 +76,15 @@ function idKeys(blocks: readonly NormalBlock[], from: number, bits: number): Flo
   return keys;
 }
 
-/** Sort order[from..to) by the block ids: insertion sort for the usual short run, the engine's sort for a long one. */
-function sortRunById(blocks: readonly NormalBlock[], order: Uint32Array, from: number, to: number): void {
-  const byId = (x: number, y: number): number => compareCodePoints(blocks[x]!.block_id, blocks[y]!.block_id);
-  if (to - from > 16) {
-    order.set(Array.from(order.subarray(from, to)).sort(byId), from);
-    return;
+const byPlainRank = rankComparator(NO_PREFERENCES);
+
+/** Sort order[from..to), blocks whose priority and id key tie, with the comparator small requests use. */
+function sortRun(blocks: readonly NormalBlock[], order: Uint32Array, from: number, to: number): void {
+  for (let j = from; j < to; j++) {
+    const b = blocks[order[j]!]!;
+    b.lowId = hasOnlyLowUnits(b.block_id);
   }
-  for (let j = from + 1; j < to; j++) {
-    const x = order[j]!;
-    let i = j;
-    while (i > from && byId(order[i - 1]!, x) > 0) {
-      order[i] = order[i - 1]!;
-      i--;
-    }
-    order[i] = x;
-  }
+  order.subarray(from, to).sort((x, y) => byPlainRank(blocks[x]!, blocks[y]!));
 }
 
 /** Sorted distinct values of `xs`, and each value's rank among them. */
@@ -144,7 +137,7 @@ export function plainRankOrder(blocks: readonly NormalBlock[]): Uint32Array {
     const kj = keys[order[j]!];
     let end = j + 1;
     while (end < m && p[order[end]!] === pj && keys[order[end]!] === kj) end++;
-    if (end - j > 1) sortRunById(blocks, order, j, end);
+    if (end - j > 1) sortRun(blocks, order, j, end);
     j = end;
   }
   return order;
