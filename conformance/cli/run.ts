@@ -48,7 +48,7 @@ exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, ti
 or crashed, 2 usage error or an implementation that cannot be started.`;
 
 /** Options of this command; kept in one object so another target (e.g. --memory-api) is one more entry. */
-export const RUN_OPTIONS = {
+const RUN_OPTIONS = {
   ...IMPLEMENTATION_OPTIONS,
   ...MEMORY_API_OPTIONS,
   cases: { type: 'string' },
@@ -81,7 +81,7 @@ function shellQuote(s: string): string {
 }
 
 /** The command that reruns one case (or property) against the same implementation. */
-export function rerunCommand(values: Values, id: string, seed: number): string {
+function rerunCommand(values: Values, id: string, seed: number): string {
   const parts = ['npx', 'ctxconform', 'run'];
   for (const k of ['module', 'stdio', 'http', 'manifest'] as const) {
     const v = values[k];
@@ -98,7 +98,7 @@ export function rerunCommand(values: Values, id: string, seed: number): string {
   return parts.join(' ');
 }
 
-export function loadCases(dir: string | undefined): GoldenCase[] {
+function loadCases(dir: string | undefined): GoldenCase[] {
   if (dir === 'none') return [];
   let corpus;
   try {

@@ -54,7 +54,7 @@ export interface OpenedImplementation {
   target: string;
 }
 
-export function readManifest(file: string): Manifest {
+function readManifest(file: string): Manifest {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
@@ -64,7 +64,7 @@ export function readManifest(file: string): Manifest {
   return checkManifest(value, file);
 }
 
-export function checkManifest(value: unknown, from: string): Manifest {
+function checkManifest(value: unknown, from: string): Manifest {
   const valid = validators.manifest();
   if (!valid(value)) throw new UsageError(`the manifest from ${from} is not valid: ${formatErrors(valid.errors).join('; ')}`);
   return value as Manifest;

@@ -31,7 +31,7 @@ export interface RunOptions {
   target?: string;
 }
 
-export function defaultRerun(id: string): string {
+function defaultRerun(id: string): string {
   return `npx ctxconform run --filter '${id}'`;
 }
 
