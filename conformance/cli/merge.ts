@@ -117,10 +117,7 @@ export async function run(argv: string[]): Promise<number> {
     const inputs = positionals.map((file) => ({ file, report: readReport(file) }));
     merged = mergeReports(inputs, { allowPartial: values['allow-partial'] ?? false });
   } catch (e) {
-    if (e instanceof ReportFileError || e instanceof MergeError) {
-      console.error(`ctxconform merge: ${e.message}`);
-      return 2;
-    }
+    if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
     throw e;
   }
   const { writeReports } = await import('../../report/index.js');
