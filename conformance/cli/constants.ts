@@ -10,6 +10,7 @@ import { formatProbe, probeConstants } from '../probe/index.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import { KIT_VERSION } from '../version.js';
 import { UsageError } from './main.js';
+import { intOption } from './run.js';
 
 export const usage = 'ctxconform constants [--impl reference | --module FILE | --stdio CMD | --http URL] [--manifest FILE] [--timeout MS] [--json FILE]';
 
@@ -35,11 +36,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  let timeoutMs = 5000;
-  if (values.timeout !== undefined) {
-    timeoutMs = Number(values.timeout);
-    if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new UsageError(`--timeout needs a whole number of milliseconds, not ${JSON.stringify(values.timeout)}`);
-  }
+  const timeoutMs = intOption(values, 'timeout', 5000, 1);
   const opened = await openImplementation(implementationOptionsFrom(values, timeoutMs));
   try {
     if (!opened.manifest.profiles.includes('tiered')) {
