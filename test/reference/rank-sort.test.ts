@@ -3,13 +3,19 @@
  * the ranking-key comparator (TIER-3, NUM-4, NUM-5), which the small-request
  * tests pin by hand. Inputs are generated from a fixed seed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assemble, isErrorAnswer } from '../../reference/index.js';
 import type { Block } from '../../reference/index.js';
 import { hasOnlyLowUnits, rankComparator } from '../../reference/order.js';
-import { KEYED_SORT_MIN, sortByPlainRank } from '../../reference/rank-sort.js';
+import { KEYED_SORT_MIN, plainRankOrder, sortByPlainRank } from '../../reference/rank-sort.js';
 import { normalize } from '../../reference/validate.js';
 import type { NormalBlock } from '../../reference/validate.js';
+
+// A spy on the keyed sort as the tiered pass imports it, to see which requests take it.
+vi.mock('../../reference/rank-sort.js', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('../../reference/rank-sort.js')>();
+  return { ...mod, plainRankOrder: vi.fn(mod.plainRankOrder) };
+});
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -74,6 +80,17 @@ describe('sortByPlainRank', () => {
     expect(byKeys(blocks)).toEqual(byComparator(blocks));
   });
 
+  it('orders like the comparator when equal id keys run on across a change of priority', () => {
+    // The a-ids all share their first nine units, so within every priority they have one key; the last
+    // a-id of one priority and the first of the next tie on that key, but not on the priority.
+    const rand = prng(13);
+    const blocks = normal([
+      ...Array.from({ length: 600 }, (_, i) => ({ block_id: `a${'0'.repeat(8)}${Math.floor(rand() * 1e6)}-${i}`, source: 's', content: '', priority: i % 3 })),
+      { block_id: 'b', source: 's', content: '', priority: 3 },
+    ]);
+    expect(byKeys(blocks)).toEqual(byComparator(blocks));
+  });
+
   it('orders like the comparator over an alphabet of thousands of units', () => {
     const rand = prng(12);
     const blocks = normal(Array.from({ length: 2000 }, (_, i) => ({
@@ -98,8 +115,12 @@ describe('sortByPlainRank', () => {
     const rand = prng(99);
     const core: Block[] = trickyBlocks(40, 5, 'k', [1, 2]).map((b) => ({ ...b, source: 'coverage', content: 'x'.repeat(4 * (1 + Math.floor(rand() * 5))) }));
     const padding: Block[] = Array.from({ length: KEYED_SORT_MIN }, (_, i) => ({ block_id: `pad-${i}`, source: 'coverage', content: 'p'.repeat(4000), priority: -1 }));
+    const keyed = vi.mocked(plainRankOrder);
+    keyed.mockClear();
     const small = assemble({ now: 0, budget: 40, blocks: core }, { capabilities: [] });
+    expect(keyed).not.toHaveBeenCalled();
     const large = assemble({ now: 0, budget: 40, blocks: [...padding, ...core] }, { capabilities: [] });
+    expect(keyed).toHaveBeenCalledTimes(1);
     if (isErrorAnswer(small) || isErrorAnswer(large)) throw new Error('unexpected error answer');
     expect(small.omissions.length).toBeGreaterThan(0);
     expect(large.included).toEqual(small.included);
