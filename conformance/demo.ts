@@ -31,10 +31,13 @@ function at(input: DemoInput, budget: number, which: string): Result {
 }
 
 export function buildDemo(input: DemoInput): DemoOutput {
-  if (!Array.isArray(input.budgets) || input.budgets.length !== 2) throw new DemoError('"budgets" must be an array of two budgets');
+  if (!Array.isArray(input?.budgets) || input.budgets.length !== 2) throw new DemoError('"budgets" must be an array of two budgets');
   const [large, small] = input.budgets;
+  // Assembling first validates the blocks, so the listing reads only valid ones.
+  const largeBudget = at(input, large, 'large budget');
+  const smallBudget = at(input, small, 'small budget');
   return {
-    blocks: (input.blocks ?? []).map((b) => ({
+    blocks: input.blocks.map((b) => ({
       block_id: b.block_id,
       priority: b.priority,
       source: b.source,
@@ -42,8 +45,8 @@ export function buildDemo(input: DemoInput): DemoOutput {
       token_estimate: estimateTokens(b.content),
       ttl_seconds: b.ttl_seconds ?? 0,
     })),
-    large_budget: at(input, large, 'large budget'),
+    large_budget: largeBudget,
     schema: DEMO_SCHEMA,
-    small_budget: at(input, small, 'small budget'),
+    small_budget: smallBudget,
   };
 }
