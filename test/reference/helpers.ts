@@ -10,7 +10,7 @@ import type { Block, Capability, ErrorAnswer, Request, Result } from '../../refe
 
 export const NOW = 1_700_000_000;
 
-/** A block with the given content length in code points (ASCII letters). */
+/** A block with only the required members unless `extra` adds more; use `cost` for a content of a given cost. */
 export function block(id: string, source: string, content: string, priority = 1, extra: Partial<Block> = {}): Block {
   return { block_id: id, source, content, priority, ...extra };
 }
