@@ -64,14 +64,15 @@ function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; ms: num
     tags: c.tags,
     duration_ms: Math.round(r.ms * 1000) / 1000,
   };
-  if (v.status !== 'pass') out.message = v.message && v.message !== '' ? v.message : v.status;
-  if (v.status !== 'pass' && v.status !== 'skip') {
-    if (v.expected !== undefined) out.expected = v.expected;
-    if (v.actual !== undefined) out.actual = v.actual;
-    out.request = c.request;
-    out.rerun = rerun(c.id);
-  }
-  if (r.stderr && v.status !== 'pass' && v.status !== 'skip') out.stderr = r.stderr;
+  if (v.status === 'pass') return out;
+  out.message = v.message || v.status;
+  if (v.status === 'skip') return out;
+  // What it takes to act on a failure: the diff, the request, the implementation's logs, the command.
+  if (v.expected !== undefined) out.expected = v.expected;
+  if (v.actual !== undefined) out.actual = v.actual;
+  out.request = c.request;
+  out.rerun = rerun(c.id);
+  if (r.stderr) out.stderr = r.stderr;
   return out;
 }
 
