@@ -115,11 +115,14 @@ export function checkExchange(ex: Exchange): CheckOutcome {
   }
 
   const must = refList(ex.sent.constraints?.mustIncludeRefs);
-  if (must.length) {
+  // "Exactly when": a warning with no required ref sent breaks the clause as well.
+  if (must.length || has('required_ref_omitted')) {
     exercised.add('MAPI-7');
     const absent = must.filter((k) => !present.has(k));
     if (absent.length && !has('required_ref_omitted')) fail('MAPI-7', `required refs are absent but there is no required_ref_omitted warning: ${list(absent, ex)}`);
-    if (!absent.length && has('required_ref_omitted')) fail('MAPI-7', 'a required_ref_omitted warning is given but every required ref is among the segments');
+    if (!absent.length && has('required_ref_omitted')) {
+      fail('MAPI-7', must.length ? 'a required_ref_omitted warning is given but every required ref is among the segments' : 'a required_ref_omitted warning is given but no mustIncludeRefs were sent');
+    }
   }
 
   if (excluded.size) {

@@ -38,6 +38,11 @@ describe('contract checks: warnings without cause', () => {
     expect(clauses(ex)).toEqual(['MAPI-7']);
   });
 
+  it('required_ref_omitted when no required ref was sent breaks MAPI-7', () => {
+    const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], warnings: [{ code: 'required_ref_omitted' }] });
+    expect(checkExchange(ex).findings).toEqual([{ clause: 'MAPI-7', message: 'a required_ref_omitted warning is given but no mustIncludeRefs were sent' }]);
+  });
+
   it('a segment the scope never held breaks MAPI-10', () => {
     const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta'), seg('zz', 'invented')] });
     expect(checkExchange(ex).findings).toEqual([{ clause: 'MAPI-10', message: 'segment 2 has ref episode/zz, which is not a memory ingested into the scope' }]);

@@ -96,9 +96,11 @@ describe('the contract checks on the published examples', () => {
     // context), so this published example would fail MAPI-3; SPEC section 16 records it.
     const body = examples.find((e) => e.file === 'truncated-context.response.json')!.body;
     const ex = exchangeOf(body);
-    // It says truncated, so some memory was left out: give it one more ingested memory.
+    // It says truncated and required_ref_omitted, so a required memory was left out: give it one,
+    // ingested and sent in mustIncludeRefs.
     ex.ingested.set('episode/left-out', { blockId: 'left-out', text: 'a memory that did not fit' });
-    const { findings } = checkExchange(ex);
+    const sent = { ...ex.sent, constraints: { mustIncludeRefs: [{ id: 'left-out', type: 'episode' as const, scope: ex.sent.scope }] } };
+    const { findings } = checkExchange({ ...ex, sent });
     expect(findings.map((f) => f.clause)).toEqual(['MAPI-3']);
     expect(findings[0]!.message).toBe('tokenEstimate 155 exceeds maxTokens 160 - reservedTokens 60 = 100');
   });
