@@ -83,13 +83,14 @@ export function toAssembleRequest(req: Request, ing: Ingested, o: AssembleOption
  * are no `omissions`, and golden cases are not judged against it.
  */
 export function toKitView(req: Request, wc: WorkingContext, ing: Ingested): Record<string, unknown> {
-  const segments = (Array.isArray(wc.segments) ? wc.segments : []).map((s) => {
+  const raw = Array.isArray(wc.segments) ? wc.segments : [];
+  const segments = raw.map((s) => {
     const block = s && typeof s === 'object' && s.ref ? ing.blockByRef.get(refKey(s.ref)) : undefined;
     return { block_id: block?.block_id ?? null, source: block?.source ?? null, score: s?.score, reason: s?.reason, ref: s?.ref };
   });
   const generated = typeof wc.generatedAt === 'string' ? Date.parse(wc.generatedAt) : NaN;
   return {
-    context: (Array.isArray(wc.segments) ? wc.segments : []).map((s) => s?.content).join('\n\n'),
+    context: raw.map((s) => s?.content).join('\n\n'),
     included: segments.map((s) => s.block_id),
     estimated_tokens: wc.tokenEstimate,
     total_budget: req.budget,
