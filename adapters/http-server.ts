@@ -7,6 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { isErrorAnswer } from './outcome.js';
 
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 
@@ -76,8 +77,7 @@ export function createAssembleServer(impl: ServedImplementation): Server {
           return problem(res, 400, `the body is not JSON: ${(e as Error).message}`);
         }
         const answer = impl.assemble(request);
-        const isError = typeof answer === 'object' && answer !== null && 'error' in answer;
-        send(res, isError ? 422 : 200, answer);
+        send(res, isErrorAnswer(answer) ? 422 : 200, answer);
       },
       () => res.destroy(),
     );

@@ -24,12 +24,14 @@ export function errorOutcome(value: unknown, error: unknown): Outcome {
   return { kind: 'error', code: e?.code, message: e?.message, value };
 }
 
-/** What assemble returned: an object with an `error` member is an error answer (PROTO-2). */
+/** An object with an `error` member is an error answer: a result never has one (PROTO-2). */
+export function isErrorAnswer(value: unknown): value is { error: unknown } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value;
+}
+
+/** What assemble returned, as an Outcome. */
 export function returnedOutcome(value: unknown): Outcome {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value) {
-    return errorOutcome(value, (value as { error: unknown }).error);
-  }
-  return { kind: 'result', value };
+  return isErrorAnswer(value) ? errorOutcome(value, value.error) : { kind: 'result', value };
 }
 
 /**
