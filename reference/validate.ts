@@ -211,7 +211,7 @@ export interface NormalRequest {
   now: number;
   budget: number;
   blocks: NormalBlock[];
-  constraints: Required<Omit<Constraints, 'max_segments'>> & { max_segments: number | null };
+  constraints: Required<Constraints>;
 }
 
 /** Only call on a request for which validateRequest returned no problem. */
