@@ -2,8 +2,9 @@
  * In-process adapter (SPEC PROTO-2): an ES module exporting `assemble(request)`
  * and optionally `describe()`. A thrown object with a `code`, or a returned
  * `{error: {...}}`, is an error answer; anything else thrown is a crash of
- * that one call. A synchronous hang cannot be interrupted in process: use the
- * stdio adapter for implementations that may hang.
+ * that one call. A synchronous hang cannot be interrupted on the runner's own
+ * thread: `--module` runs a vendor's module through adapters/module.ts (a
+ * worker thread) instead; this adapter serves the reference and test doubles.
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
