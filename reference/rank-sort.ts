@@ -142,8 +142,3 @@ export function plainRankOrder(blocks: readonly NormalBlock[]): Uint32Array {
   }
   return order;
 }
-
-/** The blocks in (-priority, block_id) order, as a new array. */
-export function sortByPlainRank(blocks: readonly NormalBlock[]): NormalBlock[] {
-  return Array.from(plainRankOrder(blocks), (i) => blocks[i]!);
-}
