@@ -54,7 +54,8 @@ function idKeys(blocks: readonly NormalBlock[], from: number, bits: number): Flo
   for (let u = 0; u < SURROGATES; u++) if (digit[u]) digit[u] = ++size;
   const top = size + 1;
   const base = size + 2;
-  const units = Math.max(1, Math.min(MAX_KEY_UNITS, Math.floor(bits / Math.log2(base))));
+  // Never forced up to 1: a digit that does not fit `bits` would break the bound; with 0 units every key ties and sortRun orders all.
+  const units = Math.min(MAX_KEY_UNITS, Math.floor(bits / Math.log2(base)));
 
   const keys = new Float64Array(blocks.length);
   for (let i = 0; i < blocks.length; i++) {
