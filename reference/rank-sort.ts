@@ -9,7 +9,7 @@
  * digits of a number whose order never contradicts code-point order: the end
  * of the id is digit 0, a unit below U+D800 is 1 + its rank among the units
  * that occur there, and a unit at or above U+D800 is the top digit, with the
- * rest of the key 0 (the exact comparison orders those).
+ * rest of the key 0 (the comparator orders those).
  */
 import { hasOnlyLowUnits, NO_PREFERENCES, rankComparator } from './order.js';
 import type { NormalBlock } from './validate.js';
