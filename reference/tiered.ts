@@ -196,7 +196,7 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       (b): Segment => ({
         block_id: b.block_id,
         source: b.source,
-        tier: TIERS[tierIndex(b.source)]!,
+        tier: tierOf(b.source),
         tokens: b.cost,
         score: b.priority,
         reason: b.reason!,
