@@ -146,6 +146,11 @@ describe('constraints: preferences', () => {
     expect(ok(tiered(3, blocks, { prefer_high_confidence: true })).included).toEqual(['b']);
   });
 
+  it('takes an absent confidence as 1 (REQ-4), so it beats 0.5 and ties with 1', () => {
+    expect(ok(tiered(3, pair({ confidence: 0.5 }, {}), { prefer_high_confidence: true })).included).toEqual(['b']);
+    expect(ok(tiered(3, [block('b', 'coverage', 'x', 1, { confidence: 1 }), block('a', 'coverage', 'y', 1)], { prefer_high_confidence: true })).included).toEqual(['a']);
+  });
+
   it('breaks a priority tie by the newer created_at with prefer_recency', () => {
     const blocks = pair({ created_at: NOW - 100 }, { created_at: NOW });
     expect(ok(tiered(3, blocks)).included).toEqual(['a']);
