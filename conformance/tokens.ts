@@ -7,6 +7,7 @@
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { assemble, CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
+import { byId } from './types.js';
 import type { GoldenCase } from './types.js';
 
 // Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
@@ -81,7 +82,7 @@ export function measureCases(cases: readonly GoldenCase[]): TokenRow[] {
       real: { o200k_base: ENCODINGS.o200k_base(r.context), cl100k_base: ENCODINGS.cl100k_base(r.context) },
     });
   }
-  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.sort(byId);
 }
 
 export function tokenTable(rows: readonly TokenRow[]): TokenTable {

@@ -128,6 +128,14 @@ export interface Report {
   baseline?: { file: string; known: string[]; stale: string[] };
 }
 
+/** Statuses that make a run fail unless a baseline expects them. */
+export const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash']);
+
+/** Case-id order: the order of every report, sharded or merged. */
+export function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 export function summarize(cases: readonly { status: Status }[]): Summary {
   const s: Summary = { total: cases.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 };
   for (const c of cases) s[c.status]++;

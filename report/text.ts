@@ -65,8 +65,9 @@ export function compareIds(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-/** Statuses that make a run fail unless a baseline expects them. */
-export const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash']);
+import { FAILING } from '../conformance/types.js';
+
+export { FAILING };
 
 export function isFailing(c: { status: Status }): boolean {
   return FAILING.has(c.status);

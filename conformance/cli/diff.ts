@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../baseline.js';
+import { byId } from '../types.js';
 import type { Report, Status } from '../types.js';
 import { UsageError } from './main.js';
 
@@ -31,7 +32,6 @@ export interface ReportDiff {
   unchanged: number;
 }
 
-const byId = (a: { id: string }, b: { id: string }): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export function diffReports(before: Report, after: Report): ReportDiff {
   const old = new Map(before.cases.map((c) => [c.id, c]));

@@ -5,8 +5,9 @@
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../baseline.js';
-import { summarize } from '../types.js';
+import { byId, summarize } from '../types.js';
 import type { CaseResult, Report } from '../types.js';
+import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { UsageError } from './main.js';
 
 export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [--junit F] [--markdown F] [--html F] [--badge F.svg] [--allow-partial]';
@@ -58,7 +59,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   }
   const shards = inputs.map((i) => ({ file: i.file, shard: i.report.run?.shard ?? null }));
   if (!options.allowPartial) checkShards(shards);
-  cases.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  cases.sort(byId);
   const starts = inputs.map((i) => i.report.run?.started_at).filter((s): s is string => typeof s === 'string').sort();
   const durations = inputs.map((i) => i.report.run?.duration_ms).filter((d): d is number => typeof d === 'number');
   const run: NonNullable<Report['run']> = { ...base.run, shard: null };
@@ -96,10 +97,7 @@ export async function run(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       out: { type: 'string', short: 'o' },
-      junit: { type: 'string' },
-      markdown: { type: 'string' },
-      html: { type: 'string' },
-      badge: { type: 'string' },
+      ...REPORT_FILE_OPTIONS,
       'allow-partial': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -120,8 +118,7 @@ export async function run(argv: string[]): Promise<number> {
     if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
     throw e;
   }
-  const { writeReports } = await import('../../report/index.js');
-  const written = writeReports(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
+  const written = await writeReportFiles(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
   const s = merged.summary;
   console.log(`merged ${positionals.length} reports: ${s.total} cases, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.skip} skip`);
   console.log(`wrote ${written.join(', ')}`);

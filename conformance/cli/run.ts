@@ -6,13 +6,14 @@
  */
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
-import { FAILING, formatFailure, progress, summaryTable } from '../runner/console.js';
+import { formatFailure, progress, shellQuote, summaryTable } from '../runner/console.js';
 import { parseShard } from '../runner/filter.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
 import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, openMemoryApiTarget } from '../contract/cli.js';
+import { FAILING } from '../types.js';
 import type { AdapterName, CaseResult, GoldenCase, Report } from '../types.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
 
@@ -74,10 +75,6 @@ export function intOption(values: Record<string, unknown>, name: string, fallbac
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, not ${raw}`);
   return n;
-}
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The command that reruns one case (or property) against the same implementation. */
@@ -147,7 +144,8 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   const implOptions: ImplementationOptions = implementationOptionsFrom(values, timeoutMs);
-  const inProcess = implOptions.module === undefined && implOptions.stdio === undefined && implOptions.http === undefined;
+  // --module is in process too: its worker answers one request at a time.
+  const inProcess = implOptions.stdio === undefined && implOptions.http === undefined;
   const concurrency = intOption(values, 'concurrency', inProcess ? 1 : 4, 1);
   implOptions.concurrency = concurrency;
 
@@ -182,7 +180,7 @@ export async function run(argv: string[]): Promise<number> {
     report = await addContractResults(report, memoryApi, { timeoutMs, runs: properties, seed, ...(values.filter !== undefined ? { filter: values.filter } : {}), ...(shard ? { shard } : {}) });
   }
 
-  let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.includes(c.status));
+  let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.has(c.status));
   let stale: string[] = [];
   if (values.baseline !== undefined) {
     const { applyBaseline } = await import('../baseline.js');
@@ -195,7 +193,7 @@ export async function run(argv: string[]): Promise<number> {
   const m = report.implementation;
   console.log(`${m.name} ${m.version} via ${opened.adapter} (${opened.target}); profiles [${m.profiles.join(', ')}], capabilities [${m.capabilities.join(', ')}]`);
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
-  const known = report.cases.filter((c) => FAILING.includes(c.status) && !unexpectedIds.has(c.id));
+  const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id));
   for (const c of unexpected) console.log(`\n${formatFailure(c)}`);
   if (known.length > 0) console.log(`\n${known.length} known failure${known.length > 1 ? 's' : ''} from the baseline: ${known.map((c) => c.id).join(', ')}`);
   if (stale.length > 0) console.log(`baseline entries that now pass (remove them): ${stale.join(', ')}`);

@@ -4,6 +4,7 @@
  */
 import { openMemoryApi, memoryApiManifest } from '../../adapters/memory-api/index.js';
 import { UsageError } from '../cli/main.js';
+import { shellQuote } from '../runner/console.js';
 import { idMatcher } from '../runner/filter.js';
 import { summarize } from '../types.js';
 import type { Implementation, Manifest, Report } from '../types.js';
@@ -61,9 +62,8 @@ export async function addContractResults(
   const t0 = performance.now();
   const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}) })).filter((r) => matches(r.id));
   // The key itself never goes into a report.
-  const quote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const rerun = (id: string) =>
-    ['npx ctxconform run --memory-api', quote(t.url), ...(t.apiKey !== undefined ? ['--api-key "$MEMORY_API_KEY"'] : []), '--cases none --filter', quote(id), '--properties', String(o.runs), '--seed', String(o.seed), '--timeout', String(o.timeoutMs)].join(' ');
+    ['npx ctxconform run --memory-api', shellQuote(t.url), ...(t.apiKey !== undefined ? ['--api-key "$MEMORY_API_KEY"'] : []), '--cases none --filter', shellQuote(id), '--properties', String(o.runs), '--seed', String(o.seed), '--timeout', String(o.timeoutMs)].join(' ');
   for (const r of results) if (r.status !== 'pass' && r.status !== 'skip') r.rerun = rerun(r.id);
   const cases = [...report.cases, ...results];
   return {

@@ -8,7 +8,10 @@ import { compact, firstDifference } from '../judge.js';
 import { STATUSES } from '../types.js';
 import type { CaseResult, Report, Status } from '../types.js';
 
-export const FAILING: readonly Status[] = ['fail', 'error', 'timeout', 'crash'];
+/** A word for a POSIX shell: rerun commands are pasted into one. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
 
 export interface ProgressSink {
   update(done: number, total: number, current: string): void;

@@ -5,7 +5,7 @@
  * `error`.
  */
 import { judge, skipReason } from '../judge.js';
-import { summarize } from '../types.js';
+import { byId, summarize } from '../types.js';
 import type { AdapterName, CaseResult, GoldenCase, Implementation, Manifest, Report, Verdict } from '../types.js';
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
 import { idMatcher, inShard } from './filter.js';
@@ -33,10 +33,6 @@ export interface RunOptions {
 
 function defaultRerun(id: string): string {
   return `npx ctxconform run --filter '${id}'`;
-}
-
-function byId(a: { id: string }, b: { id: string }): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<{ verdict: Verdict; stderr?: string; ms: number }> {
