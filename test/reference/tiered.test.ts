@@ -98,6 +98,12 @@ describe('omissions', () => {
     expect(r.included).toEqual(['s']);
   });
 
+  it('take an absent created_at as 0 (REQ-4): with ttl 10 a block is live at now 10 and expired at 10.5', () => {
+    const undated = [block('u', 'coverage', 'x', 1, { ttl_seconds: 10 })];
+    expect(ok({ now: 10, budget: 10, blocks: undated }).included).toEqual(['u']);
+    expect(ok({ now: 10.5, budget: 10, blocks: undated }).omissions).toEqual([{ block_id: 'u', reason: 'expired' }]);
+  });
+
   it('count nothing for an expired block, however large', () => {
     const r = ok(tiered(10, [block('huge', 'coverage', cost(1000), 9, expired), block('s', 'coverage', cost(4), 1)]));
     expect(r.included).toEqual(['s']);
