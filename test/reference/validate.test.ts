@@ -229,6 +229,10 @@ describe('VAL-9 what the ranked profile cannot honour', () => {
     expect(paths(ranked({ status: 'active' }))).toEqual([]);
   });
 
+  it('reports a non-boolean pinned once, not also as unsupported', () => {
+    invalidAt(ranked({ pinned: 'true' }), ['/blocks/0/pinned']);
+  });
+
   it('reports an unknown status once, not also as unsupported', () => {
     invalidAt(ranked({ status: 'archived' }), ['/blocks/0/status']);
   });
