@@ -1,11 +1,16 @@
 /**
- * What a vendor installs: `npm pack`, then the tarball in an empty project
- * (offline, from the npm cache the repo was installed with). The bin, the
- * bundled cases, the schemas and the reference must work from there, and the
- * Python example must pass through `--stdio`.
+ * What a vendor installs: `npm pack`, then the tarball in an empty project.
+ * The bin, the bundled cases, the schemas and the reference must work from
+ * there, and the Python example must pass through `--stdio`.
+ *
+ * The install is `npm ci --offline` from a lockfile made of the repo's own:
+ * `npm ci` needs tarballs only, and the repo's `npm ci` has just put exactly
+ * those in the cache, so the test neither reaches the network nor depends on
+ * registry metadata that an earlier `npm install` left in ~/.npm (it does not
+ * exist on a fresh machine: ENOTCACHED).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,11 +27,31 @@ beforeAll(() => {
     files: { path: string }[];
   }[];
   files = packed[0]!.files.map((f) => f.path);
-  execFileSync('mkdir', ['-p', project]);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'vendor', version: '1.0.0', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(tmp, packed[0]!.filename)], { cwd: project, stdio: 'ignore' });
+  mkdirSync(project);
+  const tarball = `file:../${packed[0]!.filename}`;
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'vendor', version: '1.0.0', private: true, type: 'module', dependencies: { ctxconform: tarball } }));
+  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(vendorLock(tarball)));
+  execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
 }, 120_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface LockEntry {
+  version?: string;
+  dev?: boolean;
+  [member: string]: unknown;
+}
+
+/** The vendor's lockfile: the packed kit, plus the repo's runtime (non-dev) entries, which hoist to the same paths. */
+function vendorLock(tarball: string): object {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const kit = lock.packages['']!;
+  const packages: Record<string, LockEntry> = {
+    '': { name: 'vendor', version: '1.0.0', dependencies: { ctxconform: tarball } },
+    'node_modules/ctxconform': { version: kit.version, resolved: tarball, license: kit['license'], dependencies: kit['dependencies'], bin: kit['bin'], engines: kit['engines'] },
+  };
+  for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
+  return { name: 'vendor', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
+}
 
 const npx = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
   const r = spawnSync('npx', ['--offline', 'ctxconform', ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
