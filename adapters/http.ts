@@ -7,6 +7,7 @@ import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
+import { encodeRequest } from './wire.js';
 
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -81,15 +82,11 @@ export class HttpImplementation implements Implementation {
 
   async assemble(req: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
     const url = `${this.base}/assemble`;
-    let body: string;
-    try {
-      body = JSON.stringify(req);
-    } catch (e) {
-      return { kind: 'protocol', message: `the request cannot be written as JSON: ${(e as Error).message}` };
-    }
+    const wire = encodeRequest(req);
+    if (!wire.ok) return { kind: 'unsendable', message: wire.reason };
     let r: Body;
     try {
-      r = await this.call('POST', url, body, timeoutMs);
+      r = await this.call('POST', url, wire.json, timeoutMs);
     } catch (e) {
       return describeNetworkError(e, url, timeoutMs);
     }

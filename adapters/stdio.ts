@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
+import { encodeRequest } from './wire.js';
 
 /** Largest answer line read; a longer one is refused without being buffered. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -109,7 +110,7 @@ export class StdioImplementation implements Implementation {
     }
     const t0 = performance.now();
     // A slow start (a JVM, a model load) is not a hang: describe gets the start allowance on top.
-    const outcome = await this.send({ op: 'describe' }, timeoutMs);
+    const outcome = await this.send('describe', timeoutMs);
     this.startAllowanceMs = Math.max(1000, Math.min(30_000, 3 * (performance.now() - t0)));
     if (outcome.kind !== 'result') {
       const why = outcome.kind === 'error' ? `an error answer: ${String(outcome.message)}` : outcome.message;
@@ -125,7 +126,9 @@ export class StdioImplementation implements Implementation {
   }
 
   assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
-    return this.send({ op: 'assemble', request }, timeoutMs);
+    const wire = encodeRequest(request);
+    if (!wire.ok) return Promise.resolve({ kind: 'unsendable', message: wire.reason });
+    return this.send('assemble', timeoutMs, wire.json);
   }
 
   async close(): Promise<void> {
@@ -143,15 +146,11 @@ export class StdioImplementation implements Implementation {
     clearTimeout(t);
   }
 
-  private send(body: Record<string, unknown>, timeoutMs: number): Promise<Outcome> {
+  /** `requestJson` is the request as adapters/wire.ts encoded it, placed in the envelope unchanged. */
+  private send(op: 'describe' | 'assemble', timeoutMs: number, requestJson?: string): Promise<Outcome> {
     if (this.closed) return Promise.resolve({ kind: 'crash', message: 'the run was closed' });
     const id = String(this.nextId++);
-    let line: string;
-    try {
-      line = JSON.stringify({ id, ...body }) + '\n';
-    } catch (e) {
-      return Promise.resolve({ kind: 'protocol', message: `the request cannot be written as JSON: ${(e as Error).message}` });
-    }
+    const line = `{"id":"${id}","op":"${op}"${requestJson === undefined ? '' : `,"request":${requestJson}`}}\n`;
     return new Promise<Outcome>((settle) => {
       const p: Pending = { id, line, settle, timeoutMs, stderrFrom: 0 };
       this.queue.push(p);

@@ -55,6 +55,8 @@ export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verd
       return { status: 'crash', message: outcome.message };
     case 'protocol':
       return { status: 'error', message: outcome.message, ...(outcome.raw !== undefined ? { actual: outcome.raw } : {}) };
+    case 'unsendable':
+      return { status: 'skip', message: `${outcome.message}; not tested on this transport` };
     case 'error':
       return judgeError(c.expect, outcome);
     case 'result':

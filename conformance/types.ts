@@ -28,7 +28,9 @@ export type Outcome =
   /** The process died or the connection was lost; the adapter restarts on the next request. */
   | { kind: 'crash'; message: string; stderr?: string }
   /** An answer that could not be read: not JSON, wrong id, too large, wrong HTTP status. */
-  | { kind: 'protocol'; message: string; raw?: string; stderr?: string };
+  | { kind: 'protocol'; message: string; raw?: string; stderr?: string }
+  /** The transport cannot carry this request (adapters/wire.ts: NaN over JSON); nothing was sent. */
+  | { kind: 'unsendable'; message: string; stderr?: string };
 
 /** One implementation under test, behind any adapter. */
 export interface Implementation {

@@ -63,7 +63,7 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen:
       await def.check(env, input);
       return true;
     } catch (e) {
-      shrinkDeadline ??= performance.now() + SHRINK_BUDGET_MS;
+      if (!fc.PreconditionFailure.isFailure(e)) shrinkDeadline ??= performance.now() + SHRINK_BUDGET_MS;
       throw e;
     }
   });

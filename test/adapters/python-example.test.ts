@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { encodeRequest } from '../../adapters/wire.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
@@ -26,8 +27,12 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
       expect(core.size).toBeGreaterThan(0);
       // Every case of the corpus is in the report, so the loop below judges each one.
       expect(r.cases.map((c) => c.id).sort()).toEqual(cases.map((c) => c.id).sort());
+      // NaN and Infinity cannot travel in JSON (PROTO-6): those core cases are skipped with that reason.
+      const unsendable = new Set(cases.filter((c) => !encodeRequest(c.request).ok).map((c) => c.id));
+      expect(unsendable.size).toBeGreaterThan(0);
       for (const c of r.cases) {
-        if (core.has(c.id)) expect({ id: c.id, status: c.status, message: c.message }).toEqual({ id: c.id, status: 'pass', message: undefined });
+        if (core.has(c.id) && unsendable.has(c.id)) expect({ id: c.id, status: c.status, message: c.message }).toEqual({ id: c.id, status: 'skip', message: expect.stringMatching(/^cannot be sent over JSON: /) });
+        else if (core.has(c.id)) expect({ id: c.id, status: c.status, message: c.message }).toEqual({ id: c.id, status: 'pass', message: undefined });
         else {
           expect(c.status, c.id).toBe('skip');
           expect(c.message).toMatch(/not declared by the implementation/);
