@@ -54,6 +54,8 @@ const DEFECTS: Record<string, Defects> = {
   'render by priority only': { renderByPriorityOnly: true },
   'case-insensitive sources': { caseInsensitiveSources: true },
   'UTF-16 id order': { utf16IdOrder: true },
+  'priorities in a total order, -0 below 0': { signedZeroOrder: true },
+  'hyphens in sources read as underscores': { hyphensAsUnderscores: true },
 };
 
 /** Wrong habits of output, layered on an otherwise correct core. */
@@ -127,7 +129,8 @@ function bent(request: (r: Req) => Req, answer: (a: Res, r: Req) => Res = (a) =>
     return 'error' in a ? a : answer(a, req as Req);
   };
 }
-const blocks = (f: (b: Record<string, unknown>) => Record<string, unknown>) => (r: Req): Req => ({ ...r, blocks: (r.blocks ?? []).map((b) => (typeof b === 'object' && b !== null ? f({ ...b }) : b)) });
+const blocks = (f: (b: Record<string, unknown>) => Record<string, unknown>) => (r: Req): Req =>
+  Array.isArray(r.blocks) ? { ...r, blocks: r.blocks.map((b) => (typeof b === 'object' && b !== null ? f({ ...b }) : b)) } : r;
 const constraints = (f: (k: Record<string, unknown>) => Record<string, unknown>) => (r: Req): Req => (r.constraints && typeof r.constraints === 'object' ? { ...r, constraints: f({ ...r.constraints }) } : r);
 const same = (r: Req): Req => r;
 
@@ -163,6 +166,39 @@ const BENT: Record<string, Assemble> = {
     return { ...a, included: [...p, ...a.included.filter((id: string) => !pinned.has(id))] };
   }),
 };
+
+/**
+ * Cases written for one defect, each shown to fail an implementation that has
+ * it: the case would otherwise be a claim nobody checked.
+ */
+describe('a targeted case fails the defect it was written for', () => {
+  const all = loadCorpus().cases;
+  // The bent reference declares everything and meets the whole corpus; the tiered-core mutant meets the core cases.
+  const fullCorpus = (assemble: Assemble): Promise<string[]> => failures(assemble, ALL, all);
+  const TARGETED: [string, Assemble, string][] = [
+    // -0 made a hair below 0 on the way in: what a total order does to a ranked stable sort.
+    ['ranked: -0 ranked below 0', bent(blocks((b) => (Object.is(b.priority, -0) ? { ...b, priority: -Number.MIN_VALUE } : b))), 'ranked/negative-zero-ties-keep-input-order'],
+    ['ranked: a superseded block packed as active', bent((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)), 'validation/ranked-superseded'],
+  ];
+  for (const [defect, defects, caseId] of [
+    ['priorities in a total order, -0 below 0', { signedZeroOrder: true }, 'numbers/negative-zero-equals-zero'],
+    ['hyphens in sources read as underscores', { hyphensAsUnderscores: true }, 'tiers/hyphenated-waf-info-is-working'],
+  ] as const) {
+    it(`${caseId} catches: ${defect}`, async () => {
+      expect(await failures(mutant(defects))).toContain(`${caseId}: fail`);
+    });
+  }
+  for (const [defect, assemble, caseId] of TARGETED) {
+    it(`${caseId} catches: ${defect}`, async () => {
+      expect(await fullCorpus(assemble)).toContain(`${caseId}: fail`);
+    });
+  }
+
+  it('the hyphenated tool-results case catches a source rewritten in the header', async () => {
+    const rewritten = bent(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') }));
+    expect(await fullCorpus(rewritten)).toContain('tiers/hyphenated-tool-results-is-working: fail');
+  });
+});
 
 describe('the corpus separates right from wrong (capability cases)', () => {
   it(`the reference passes all ${capabilityCases.length} capability cases through the bending harness`, async () => {
