@@ -43,6 +43,14 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
     }
   });
 
+  it('answers an op it does not know with unknown_op on one line and goes on (PROTO-3)', () => {
+    const r = spawnSync('python3', [impl], { input: '{"id":"9","op":"frobnicate"}\n{"id":"10","op":"describe"}\n', encoding: 'utf8' });
+    const [first, second] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; error?: { code: string }; ok?: unknown });
+    expect(first).toMatchObject({ id: '9', error: { code: 'unknown_op' } });
+    expect(second).toMatchObject({ id: '10', ok: { name: 'ctxconform-python-example' } });
+    expect(r.status).toBe(0);
+  });
+
   it('counts and orders by code point, and keeps a lone surrogate', async () => {
     const opened = await openImplementation({ stdio: `python3 "${impl}"`, timeoutMs: 5000 });
     try {

@@ -194,6 +194,17 @@ describe('a targeted case fails the defect it was written for', () => {
     });
   }
 
+  it('the null cases catch an implementation that reads null as absent (REQ-4)', async () => {
+    const dropNulls = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
+    const nullAsAbsent = bent((r) => {
+      const x = dropNulls(r as Record<string, unknown>) as Req;
+      return constraints(dropNulls)(blocks(dropNulls)(x));
+    });
+    const failed = await fullCorpus(nullAsAbsent);
+    const optional = ['profile', 'constraints', 'created-at', 'ttl-seconds', 'pinned', 'status', 'confidence', 'must-include', 'exclude', 'flag'];
+    for (const member of optional) expect(failed).toContain(`validation/${member}-null: fail`);
+  });
+
   it('the hyphenated tool-results case catches a source rewritten in the header', async () => {
     const rewritten = bent(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') }));
     expect(await fullCorpus(rewritten)).toContain('tiers/hyphenated-tool-results-is-working: fail');

@@ -182,7 +182,7 @@ def answer(msg):
         if "error" in out:
             return {"id": rid, "error": out["error"]}
         return {"id": rid, "ok": out}
-    return {"id": rid, "error": {"code": "invalid_request", "message": "unknown op %r" % (op,)}}
+    return {"id": rid, "error": {"code": "unknown_op", "message": "unknown op %r" % (op,)}}
 
 
 def main():
