@@ -6,6 +6,12 @@
  * waiting in the pipe is not the implementation's fault. When the head times
  * out or the process dies, the head gets the status, the process is restarted
  * and the requests behind it are sent again, so one bad case costs one case.
+ *
+ * stderr is a second, unsynchronized stream, so a line cannot be tied to a
+ * request for certain. A request's stderr is what the process wrote between
+ * the request being written and its answer being read (the last 4 KiB of
+ * that); at concurrency 1 that is its own, and when other requests were in
+ * flight meanwhile the text says so instead of passing their lines off as its.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -56,8 +62,10 @@ interface Pending {
   line: string;
   settle: (o: Outcome) => void;
   timeoutMs: number;
-  /** Byte offset of the process's stderr when this request became the head. */
+  /** Byte offset of the process's stderr when this request was written to it. */
   stderrFrom: number;
+  /** How many other requests were in flight at some time while this one was. */
+  others: number;
 }
 
 interface Proc {
@@ -152,9 +160,9 @@ export class StdioImplementation implements Implementation {
     const id = String(this.nextId++);
     const line = `{"id":"${id}","op":"${op}"${requestJson === undefined ? '' : `,"request":${requestJson}`}}\n`;
     return new Promise<Outcome>((settle) => {
-      const p: Pending = { id, line, settle, timeoutMs, stderrFrom: 0 };
-      this.queue.push(p);
+      const p: Pending = { id, line, settle, timeoutMs, stderrFrom: 0, others: 0 };
       const proc = this.proc && !this.proc.exited ? this.proc : this.start();
+      this.enqueue(proc, p);
       this.write(proc, line);
       if (this.queue.length === 1) this.armHead();
     });
@@ -198,6 +206,14 @@ export class StdioImplementation implements Implementation {
     return proc;
   }
 
+  /** Add a request to those in flight on `proc`, counting it as company for each of them. */
+  private enqueue(proc: Proc, p: Pending): void {
+    for (const q of this.queue) q.others++;
+    p.others = this.queue.length;
+    p.stderrFrom = proc.stderrTotal;
+    this.queue.push(p);
+  }
+
   private write(proc: Proc, line: string): void {
     if (proc.exited || !proc.child.stdin.writable) return;
     proc.child.stdin.write(line);
@@ -220,7 +236,6 @@ export class StdioImplementation implements Implementation {
     clearTimeout(this.timer);
     const head = this.queue[0];
     if (!head) return;
-    head.stderrFrom = this.proc?.stderrTotal ?? 0;
     const limit = head.timeoutMs + (this.proc && !this.proc.answered ? this.startAllowanceMs : 0);
     this.timer = setTimeout(() => {
       if (this.queue[0] !== head) return;
@@ -232,7 +247,10 @@ export class StdioImplementation implements Implementation {
 
   private withStderr(proc: Proc | undefined, p: Pending): { stderr?: string } {
     const s = this.stderrSince(proc, p.stderrFrom);
-    return s ? { stderr: s } : {};
+    if (!s) return {};
+    if (p.others === 0) return { stderr: s };
+    const n = p.others;
+    return { stderr: `[the process's stderr while this request and ${n} other${n === 1 ? '' : 's'} were in flight; some lines may be theirs]\n${s}` };
   }
 
   private settleHead(o: Outcome): void {
@@ -254,7 +272,11 @@ export class StdioImplementation implements Implementation {
       return;
     }
     const proc = this.start();
-    for (const p of this.queue) this.write(proc, p.line);
+    const waiting = this.queue.splice(0);
+    for (const p of waiting) {
+      this.enqueue(proc, p);
+      this.write(proc, p.line);
+    }
     this.armHead();
   }
 
@@ -331,12 +353,16 @@ export class StdioImplementation implements Implementation {
       this.armHead();
       return;
     }
-    const [p] = this.queue.splice(at, 1);
-    const stderr = this.withStderr(proc, p!);
-    if ('ok' in m) p!.settle({ kind: 'result', value: m.ok, ...stderr });
-    else if ('error' in m) p!.settle({ ...errorOutcome({ error: m.error }, m.error), ...stderr });
-    else p!.settle({ kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr });
+    const p = this.queue.splice(at, 1)[0]!;
     if (at === 0) this.armHead();
+    // stderr written just before the answer may be read just after it: the pipes are read
+    // independently, and setImmediate runs after the I/O callbacks of this turn.
+    setImmediate(() => {
+      const stderr = this.withStderr(proc, p);
+      if ('ok' in m) p.settle({ kind: 'result', value: m.ok, ...stderr });
+      else if ('error' in m) p.settle({ ...errorOutcome({ error: m.error }, m.error), ...stderr });
+      else p.settle({ kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr });
+    });
   }
 }
 

@@ -3,6 +3,7 @@
  * the status SPEC PROTO-5 gives it, and every other case is still judged
  * (and passes, since the fakes are the reference otherwise).
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +14,14 @@ import { UsageError } from '../../conformance/cli/main.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { Report, Status } from '../../conformance/types.js';
+import { loadCorpus } from '../../conformance/cases/load.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-faults-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** The line test/fixtures/faulty/stderr-per-request.ts logs for a request. */
+const logLine = (request: unknown): string => `log: handling ${createHash('sha1').update(JSON.stringify(request)).digest('hex')}\n`;
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/faulty/${name}.ts`, import.meta.url));
 const dieOnStart = `"${process.execPath}" "${fileURLToPath(new URL('../fixtures/faulty/die-on-start.mjs', import.meta.url))}"`;
 const command = (name: string, tag = ''): string => `"${process.execPath}" --import tsx "${fixture(name)}" "${join(tmp, `${name}${tag}.marker`)}"`;
@@ -114,6 +118,28 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     const r = await runFault('stderr-flood');
     expect(r.summary.pass).toBe(FAULT_CASES.length);
   });
+
+  for (const concurrency of [1, 4]) {
+    it(`stderr at concurrency ${concurrency}: every failing case carries its own log line, and says when others were in flight`, async () => {
+      const cases = loadCorpus().cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0).slice(0, 60);
+      const { impl, manifest } = await openImplementation({ stdio: command('stderr-per-request', `-c${concurrency}`), timeoutMs: 5000, concurrency });
+      let r: Report;
+      try {
+        r = await runSuite({ cases, impl, manifest, timeoutMs: 5000, concurrency, properties: 0, seed: 1 });
+      } finally {
+        await impl.close();
+      }
+      const failing = r.cases.filter((c) => c.status === 'fail');
+      expect(failing.length).toBeGreaterThan(40);
+      for (const c of failing) {
+        const own = logLine(cases.find((x) => x.id === c.id)!.request);
+        expect(c.stderr, c.id).toContain(own);
+        // Alone, its own line and nothing else; in company, another request's line only under the note saying so.
+        if (concurrency === 1) expect(c.stderr).toBe(own);
+        else if (c.stderr!.split('\n').filter((l) => l.startsWith('log: ')).length > 1) expect(c.stderr).toMatch(/^\[the process's stderr while this request and \d+ others? were in flight; some lines may be theirs\]\n/);
+      }
+    });
+  }
 
   it('a 100 MiB answer: error (refused past 16 MiB), later answers still read', async () => {
     const before = process.memoryUsage().rss;
