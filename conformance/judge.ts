@@ -13,7 +13,7 @@ import type { Expectation, GoldenCase, Manifest, Outcome, Verdict } from './type
 const CORE_MEMBERS = ['context', 'included', 'estimated_tokens', 'total_budget', 'omissions'] as const;
 const WORKING_CONTEXT_MEMBERS = ['segments', 'truncated', 'warnings', 'generated_at'] as const;
 
-interface Mismatch {
+export interface Mismatch {
   member: string;
   expected: unknown;
   actual: unknown;
@@ -197,7 +197,8 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function describeMismatch(m: Mismatch): string {
+/** One member's difference on one line: `member (note): expected X, got Y`, or where a context first differs. */
+export function describeMismatch(m: Mismatch): string {
   const note = m.note ? ` (${m.note})` : '';
   if (typeof m.expected === 'string' && typeof m.actual === 'string' && m.member === 'context') {
     return `context${note}: ${firstDifference(m.expected, m.actual)}`;

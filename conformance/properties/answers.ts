@@ -39,6 +39,8 @@ export class PropertyFailure extends Error {
     readonly status: Exclude<Status, 'pass' | 'skip'> = 'fail',
     readonly expected?: unknown,
     readonly actual?: unknown,
+    /** The requirements this failure points at, when narrower than the property's (blame.ts). */
+    readonly requirements?: string[],
   ) {
     super(message);
   }

@@ -14,12 +14,14 @@ import {
   utcDate,
 } from '../../reference/index.js';
 import type { Capability } from '../../reference/index.js';
+import { describeMismatch } from '../judge.js';
 import { reasonClass } from '../reasons.js';
 import type { Implementation } from '../types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly } from './arbitraries.js';
 import type { Answer, ResultAnswer } from './answers.js';
 import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference } from './answers.js';
+import { requirementsBehind } from './blame.js';
 import type { InvalidInput } from './corruptions.js';
 import { invalidRequest } from './corruptions.js';
 
@@ -134,7 +136,13 @@ const differential = onOneRequest({
     const expected = comparableView(referenceAnswer(req, env.gen.capabilities), wc);
     const actual = comparableView(await answer(env, req), wc);
     const d = viewDifference(expected, actual);
-    if (d.members.length > 0) fail(`differs from the reference in ${d.members.join(', ')}`, d.expected, d.actual);
+    if (d.members.length > 0) {
+      // An error on one side only: the answers as a whole, not member by member.
+      const lines = d.members.includes('error')
+        ? [describeMismatch({ member: 'answer', expected, actual })]
+        : d.members.map((member) => describeMismatch({ member, expected: d.expected[member], actual: d.actual[member] }));
+      throw new PropertyFailure(`differs from the reference in ${d.members.join(', ')}:\n${lines.join('\n')}`, 'fail', d.expected, d.actual, requirementsBehind(d.members, req, expected, actual));
+    }
   },
 });
 

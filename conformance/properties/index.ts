@@ -85,6 +85,7 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen:
   const path = details.counterexamplePath ?? '';
   const result: CaseResult = {
     ...base,
+    ...(failure.requirements ? { requirements: failure.requirements } : {}),
     status: failure.status,
     duration_ms,
     num_runs: details.numRuns,
@@ -98,7 +99,7 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen:
   if (opts.saveCounterexamples && requests.length > 0) {
     const request = await requestToSave(env, requests);
     const saved = saveCounterexample(
-      { property: def.name, requirements: base.requirements, seed: opts.seed, path, message: failure.message, request },
+      { property: def.name, requirements: result.requirements, seed: opts.seed, path, message: failure.message, request },
       opts.saveCounterexamples,
     );
     result.message += `\nsaved as ${saved.file}`;
