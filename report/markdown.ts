@@ -132,6 +132,15 @@ function render(report: Report, detailed: number): string {
   }
   out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', 'skip', 'score'], rows));
   out.push('');
+  const clauses = report.cases.filter((c) => c.kind === 'contract');
+  if (clauses.length > 0) {
+    // A contract verdict is worth what tested it: each clause shows how many exchanges did (SPEC section 16).
+    out.push('### Contract clauses');
+    out.push('');
+    const rows = clauses.map((c) => [cell(c.requirements.join(', ')), code(c.id, true), `${ICON[c.status]} ${c.status}`, String(c.exchanges_tested ?? 0), c.status === 'skip' ? cell(clip(c.message ?? '', 300)) : '']);
+    out.push(table(['clause', 'result', 'status', 'tested by (exchanges)', 'why untested'], rows));
+    out.push('');
+  }
   if (v.stale.length > 0) {
     out.push('### Stale baseline expectations');
     out.push('');
