@@ -137,7 +137,13 @@ function render(report: Report, detailed: number): string {
     // A contract verdict is worth what tested it: each clause shows how many exchanges did (SPEC section 16).
     out.push('### Contract clauses');
     out.push('');
-    const rows = clauses.map((c) => [cell(c.requirements.join(', ')), code(c.id, true), `${ICON[c.status]} ${c.status}`, String(c.exchanges_tested ?? 0), c.status === 'skip' ? cell(clip(c.message ?? '', 300)) : '']);
+    // The reason without the clause id the first column already shows.
+    const why = (c: CaseResult) => {
+      const m = c.message ?? '';
+      const lead = `${c.requirements[0]} `;
+      return c.status === 'skip' ? cell(clip(m.startsWith(lead) ? m.slice(lead.length) : m, 300)) : '';
+    };
+    const rows = clauses.map((c) => [cell(c.requirements.join(', ')), code(c.id, true), `${ICON[c.status]} ${c.status}`, String(c.exchanges_tested ?? 0), why(c)]);
     out.push(table(['clause', 'result', 'status', 'tested by (exchanges)', 'why untested'], rows));
     out.push('');
   }

@@ -71,7 +71,7 @@ describe('ctxconform run --memory-api', () => {
     const md = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(md).toContain('### Contract clauses');
     expect(md).toContain('| MAPI-1 | `contract/answers` | ✅ pass | 9 |  |');
-    expect(md).toMatch(/\| MAPI-10 \| `contract\/verbatim-content` \| ⏭️ skip \| 0 \| MAPI-10 untested: no ingested memory came back as a segment, so no content was compared \|/);
+    expect(md).toMatch(/\| MAPI-10 \| `contract\/verbatim-content` \| ⏭️ skip \| 0 \| untested: no ingested memory came back as a segment, so no content was compared \|/);
   });
 
   it('--task and --marker reach the service and the rerun command; bad use is a usage error', async () => {
