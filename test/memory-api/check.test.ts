@@ -3,6 +3,7 @@
  * "exactly when" halves no broken fake exercises, derived memories, content
  * objects, and what puts each clause to the test.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkExchange, type Exchange } from '../../conformance/contract/index.js';
 
@@ -186,6 +187,22 @@ describe('contract checks: what the service retrieves decides what is in play', 
     const tight = exchange({ segments: [seg('a', 'alpha')], tokenEstimate: 1, truncated: true, warnings: [{ code: 'truncated' }] }, { budget: { maxTokens: 2, reservedTokens: 1 } });
     expect(checkExchange(tight).facets.has('MAPI-3:pressed')).toBe(true);
     expect(clauses(tight)).toEqual([]);
+  });
+});
+
+describe('contract checks: a misbehaving service never takes down the run', () => {
+  it('any JSON as the answer, the repeat or the unconstrained answer gives findings, never a throw', () => {
+    const segLike = fc.record({ ref: fc.oneof(fc.jsonValue(), fc.constant(ref('a'))), content: fc.jsonValue(), provenance: fc.oneof(fc.jsonValue(), fc.record({ sourceRefs: fc.array(fc.jsonValue()) })) }, { requiredKeys: [] });
+    const body = fc.oneof(fc.jsonValue(), fc.record({ context: fc.record({ segments: fc.oneof(fc.jsonValue(), fc.array(segLike)), truncated: fc.jsonValue(), tokenEstimate: fc.jsonValue(), warnings: fc.oneof(fc.jsonValue(), fc.array(fc.record({ code: fc.jsonValue() }))) }, { requiredKeys: [] }) }));
+    fc.assert(
+      fc.property(body, body, body, (first, again, unconstrained) => {
+        const out = checkExchange({ ...exchange({}), body: first, again, unconstrained });
+        // Every finding's clause counts as tested, and every answer tests the schema.
+        for (const f of out.findings) expect(out.tested.has(f.clause)).toBe(true);
+        expect(out.tested.has('MAPI-2')).toBe(true);
+      }),
+      { numRuns: 300, seed: 10 },
+    );
   });
 });
 
