@@ -97,6 +97,8 @@ export interface CaseResult {
   path?: string;
   counterexample?: unknown;
   num_runs?: number;
+  /** Contract clauses: how many exchanges put the clause to the test (SPEC section 16). */
+  exchanges_tested?: number;
 }
 
 export interface Summary {

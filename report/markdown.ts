@@ -132,6 +132,21 @@ function render(report: Report, detailed: number): string {
   }
   out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', 'skip', 'score'], rows));
   out.push('');
+  const clauses = report.cases.filter((c) => c.kind === 'contract');
+  if (clauses.length > 0) {
+    // A contract verdict is worth what tested it: each clause shows how many exchanges did (SPEC section 16).
+    out.push('### Contract clauses');
+    out.push('');
+    // The reason without the clause id the first column already shows.
+    const why = (c: CaseResult) => {
+      const m = c.message ?? '';
+      const lead = `${c.requirements[0]} `;
+      return c.status === 'skip' ? cell(clip(m.startsWith(lead) ? m.slice(lead.length) : m, 300)) : '';
+    };
+    const rows = clauses.map((c) => [cell(c.requirements.join(', ')), code(c.id, true), `${ICON[c.status]} ${c.status}`, String(c.exchanges_tested ?? 0), why(c)]);
+    out.push(table(['clause', 'result', 'status', 'tested by (exchanges)', 'why untested'], rows));
+    out.push('');
+  }
   if (v.stale.length > 0) {
     out.push('### Stale baseline expectations');
     out.push('');

@@ -20,19 +20,30 @@ function isRef(x: unknown): x is MemoryRef {
   return isObject(x) && typeof x.id === 'string' && typeof x.type === 'string';
 }
 
+/** The error code a service gives when it cannot read with the consistency asked (SPEC section 16). */
+export const UNSUPPORTED_CONSISTENCY = 'unsupported_consistency';
+
 export class MemoryService {
+  /**
+   * Set once the service refused `strong` with `unsupported_consistency`:
+   * from then on every assemble-context asks for `eventual`.
+   */
+  refusedStrong: { message: string } | undefined;
+
   constructor(private readonly client: JsonClient) {}
 
   /**
    * Ingest every block into `scope` and wait for indexing. The contract's
    * ingest returns refs, not job ids, so there is nothing to poll: the wait is
    * `consistency: "indexed"`, and assemble-context is asked for strong consistency.
+   * Each text carries the run marker (translate.ts markedText).
    */
-  async ingest(scope: Scope, blocks: readonly Block[], deadline: number, calls: CallRecord[]): Promise<Step<Ingested>> {
-    const ing: Ingested = { scope, refByBlock: new Map(), blockByRef: new Map() };
+  async ingest(scope: Scope, blocks: readonly Block[], deadline: number, calls: CallRecord[], marker?: string): Promise<Step<Ingested>> {
+    const ing: Ingested = { scope, refByBlock: new Map(), blockByRef: new Map(), episodeByRef: new Map() };
     // The contract requires at least one episode; an empty request has nothing to write.
     if (blocks.length === 0) return { ok: true, value: ing };
-    const body: IngestRequest = { scope, episodes: blocks.map(toEpisode), consistency: 'indexed' };
+    const episodes = blocks.map((b) => toEpisode(b, marker));
+    const body: IngestRequest = { scope, episodes, consistency: 'indexed' };
     const r = await this.client.call('ingest', { method: 'POST', path: '/v0/ingest', body }, deadline);
     calls.push(r.record);
     if (!r.ok) return r;
@@ -50,6 +61,7 @@ export class MemoryService {
       }
       ing.refByBlock.set(b.block_id, res.ref);
       ing.blockByRef.set(refKey(res.ref), b);
+      ing.episodeByRef.set(refKey(res.ref), episodes[i]!);
     }
     return { ok: true, value: ing };
   }
@@ -70,15 +82,28 @@ export class MemoryService {
     return { ok: true, value: out };
   }
 
-  /** One assemble-context call; the value is the whole answer body, whose `context` is a WorkingContext. */
-  async assemble(body: AssembleContextRequest, deadline: number, calls: CallRecord[]): Promise<Step<{ body: unknown; context: WorkingContext }>> {
-    const r = await this.client.call('assemble-context', { method: 'POST', path: '/v0/assemble-context', body }, deadline);
+  /**
+   * One assemble-context call; the value is the whole answer body, whose
+   * `context` is a WorkingContext, and the body actually sent. A service that
+   * refuses `strong` with `unsupported_consistency` is asked again with
+   * `eventual`, and so is every later call: a read it cannot offer is not a
+   * broken contract.
+   */
+  async assemble(request: AssembleContextRequest, deadline: number, calls: CallRecord[]): Promise<Step<{ body: unknown; context: WorkingContext; sent: AssembleContextRequest }>> {
+    let sent = this.refusedStrong && request.consistency === 'strong' ? { ...request, consistency: 'eventual' as const } : request;
+    let r = await this.client.call('assemble-context', { method: 'POST', path: '/v0/assemble-context', body: sent }, deadline);
     calls.push(r.record);
+    if (!r.ok && sent.consistency === 'strong' && r.outcome.kind === 'error' && r.outcome.code === UNSUPPORTED_CONSISTENCY) {
+      this.refusedStrong = { message: String(r.outcome.message) };
+      sent = { ...request, consistency: 'eventual' };
+      r = await this.client.call('assemble-context', { method: 'POST', path: '/v0/assemble-context', body: sent }, deadline);
+      calls.push(r.record);
+    }
     if (!r.ok) return r;
     const context = isObject(r.body) ? r.body.context : undefined;
     if (!isObject(context) || !Array.isArray(context.segments)) {
       return { ok: false, outcome: { kind: 'protocol', message: 'assemble-context: the answer has no context.segments[]', raw: JSON.stringify(r.body).slice(0, 2000) } };
     }
-    return { ok: true, value: { body: r.body, context: context as unknown as WorkingContext } };
+    return { ok: true, value: { body: r.body, context: context as unknown as WorkingContext, sent } };
   }
 }

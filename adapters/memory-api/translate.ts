@@ -10,8 +10,17 @@ export const TENANT = 'ctxconform';
 export const KIT_ACTOR: ActorRef = { id: 'ctxconform', kind: 'tool' };
 /** The contract leaves contentType free; the content is plain text in `content.text`. */
 export const EPISODE_CONTENT_TYPE = 'text/plain';
-/** The kit's requests carry no task; a service ranks by one, so every request gets the same. */
-export const DEFAULT_TASK = 'ctxconform conformance: assemble the recalled memories of this scope';
+/**
+ * The run marker: one token carried by every text the kit ingests and sent as
+ * the task, so a service that retrieves by relevance finds every memory of the
+ * scope. Letters mixed with digits, so a keyword extractor does not make a
+ * memory of the marker itself (SPEC section 16).
+ */
+export const DEFAULT_MARKER = 'ctx7q2mark';
+/** The task when the marker is turned off (`--marker ''`) and no `--task` is given. */
+export const UNMARKED_TASK = 'ctxconform conformance: assemble the recalled memories of this scope';
+
+const UTF8 = new TextEncoder();
 
 const KIT_FIELDS = ['block_id', 'source', 'priority', 'created_at', 'ttl_seconds', 'status', 'confidence', 'pinned'] as const;
 
@@ -19,17 +28,30 @@ export function scopeFor(runId: string, n: number): Scope {
   return { tenantId: TENANT, namespaceId: `ctxconform-${runId}-${n}` };
 }
 
-export function toEpisode(b: Block): IngestEpisode {
-  const metadata: Record<string, unknown> = {};
-  for (const k of KIT_FIELDS) if (b[k] !== undefined) metadata[k] = b[k];
-  return { contentType: EPISODE_CONTENT_TYPE, content: { text: b.content }, dedupeKey: b.block_id, createdBy: KIT_ACTOR, metadata };
+/** What the kit ingests for a block: its content and, after a space, the marker ('' leaves the content as it is). */
+export function markedText(content: string, marker: string = DEFAULT_MARKER): string {
+  if (marker === '') return content;
+  return content === '' ? marker : `${content} ${marker}`;
 }
 
-/** What ingest gave back: the ref of every block, both ways. */
+/** The task sent: `--task`, else the marker, else (marker turned off) a fixed sentence. */
+export function taskFor(o: { task?: string; marker?: string }): string {
+  return o.task ?? ((o.marker ?? DEFAULT_MARKER) || UNMARKED_TASK);
+}
+
+export function toEpisode(b: Block, marker: string = DEFAULT_MARKER): IngestEpisode {
+  const metadata: Record<string, unknown> = {};
+  for (const k of KIT_FIELDS) if (b[k] !== undefined) metadata[k] = b[k];
+  return { contentType: EPISODE_CONTENT_TYPE, content: { text: markedText(b.content, marker) }, dedupeKey: b.block_id, createdBy: KIT_ACTOR, metadata };
+}
+
+/** What ingest gave back: the ref of every block, both ways, and the episode written for it. */
 export interface Ingested {
   scope: Scope;
   refByBlock: Map<string, MemoryRef>;
   blockByRef: Map<string, Block>;
+  /** By refKey: exactly what was ingested (content checks compare with this, marker included). */
+  episodeByRef: Map<string, IngestEpisode>;
 }
 
 /**
@@ -42,7 +64,10 @@ export function absentRef(scope: Scope, blockId: string): MemoryRef {
 }
 
 export interface AssembleOptions {
+  /** The task sent (default: the marker). */
   task?: string;
+  /** The run marker appended to every ingested text (default DEFAULT_MARKER; '' for none). */
+  marker?: string;
   /** Tokens the caller keeps for itself; sent as `reservedTokens`, added to `maxTokens`. */
   reservedTokens?: number;
 }
@@ -53,7 +78,7 @@ export function toAssembleRequest(req: Request, ing: Ingested, o: AssembleOption
   const reserved = Math.max(o.reservedTokens ?? 0, req.budget === 0 ? 1 : 0);
   const body: AssembleContextRequest = {
     scope: ing.scope,
-    task: o.task ?? DEFAULT_TASK,
+    task: taskFor(o),
     budget: { maxTokens: req.budget + reserved, reservedTokens: reserved },
     // Sent explicitly so the kit's defaults (CON-7) hold whatever the service's defaults are.
     filters: { includeDisputed: c.include_disputed ?? true, includeSuperseded: c.include_superseded ?? false },
@@ -74,6 +99,22 @@ export function toAssembleRequest(req: Request, ing: Ingested, o: AssembleOption
   if (c.prefer_recency !== undefined) constraints.preferRecency = c.prefer_recency;
   if (c.prefer_high_confidence !== undefined) constraints.preferHighConfidence = c.prefer_high_confidence;
   if (Object.keys(constraints).length) body.constraints = constraints;
+  return body;
+}
+
+/**
+ * What the service retrieves for a request, with nothing pressing on it: the
+ * same scope, task, filters and consistency, a budget no retrieved memory can
+ * exceed, and no cap, exclusions, requirements or preferences. Its segments
+ * are the memories in play (SPEC section 16).
+ */
+export function unconstrainedRequest(sent: AssembleContextRequest, ing: Ingested): AssembleContextRequest {
+  // No tokenizer counts more tokens than UTF-8 bytes; twice that leaves room for what the service derives.
+  let bytes = 0;
+  for (const e of ing.episodeByRef.values()) bytes += UTF8.encode(JSON.stringify(e.content)).length;
+  const body: AssembleContextRequest = { scope: sent.scope, task: sent.task, budget: { maxTokens: 2 * bytes + 256 } };
+  if (sent.filters) body.filters = sent.filters;
+  if (sent.consistency) body.consistency = sent.consistency;
   return body;
 }
 

@@ -12,7 +12,7 @@ import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
-import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, openMemoryApiTarget } from '../contract/cli.js';
+import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, openMemoryApiTarget } from '../contract/cli.js';
 import { FAILING } from '../types.js';
 import type { AdapterName, CaseResult, GoldenCase, Report } from '../types.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
@@ -197,6 +197,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const c of unexpected) console.log(`\n${formatFailure(c)}`);
   if (known.length > 0) console.log(`\n${known.length} known failure${known.length > 1 ? 's' : ''} from the baseline: ${known.map((c) => c.id).join(', ')}`);
   if (stale.length > 0) console.log(`baseline entries that now pass (remove them): ${stale.join(', ')}`);
+  if (memoryApi && clauseTable(report)) console.log(`\n${clauseTable(report)}`);
   console.log(`\n${summaryTable(report)}`);
   for (const file of await writeAll(report, values)) console.log(`wrote ${file}`);
   const s = report.summary;

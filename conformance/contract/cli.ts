@@ -1,8 +1,9 @@
 /**
- * `ctxconform run --memory-api URL [--api-key KEY]`: the pieces conformance/cli/run.ts
- * needs, kept here so the command itself only gains a few lines.
+ * `ctxconform run --memory-api URL [--api-key KEY] [--task TEXT] [--marker TOKEN]`:
+ * the pieces conformance/cli/run.ts needs, kept here so the command itself only
+ * gains a few lines.
  */
-import { openMemoryApi, memoryApiManifest } from '../../adapters/memory-api/index.js';
+import { DEFAULT_MARKER, openMemoryApi, memoryApiManifest } from '../../adapters/memory-api/index.js';
 import { UsageError } from '../cli/main.js';
 import { shellQuote } from '../runner/console.js';
 import { idMatcher } from '../runner/filter.js';
@@ -13,12 +14,18 @@ import { runContract } from './index.js';
 export const MEMORY_API_OPTIONS = {
   'memory-api': { type: 'string' },
   'api-key': { type: 'string' },
+  task: { type: 'string' },
+  marker: { type: 'string' },
 } as const;
 
 export const MEMORY_API_HELP = `memory service (profile working-context-api; SPEC section 16, docs/memory-api.md):
   --memory-api URL        a memory-api v0 service: golden cases skip, the contract is checked
                           (--properties N random requests after the directed ones)
-  --api-key KEY           sent as Authorization: Bearer KEY`;
+  --api-key KEY           sent as Authorization: Bearer KEY
+  --marker TOKEN          one word carried by every ingested text and sent as the task, so a
+                          service that retrieves by relevance finds every memory (default
+                          ${DEFAULT_MARKER}; '' ingests the block contents unchanged)
+  --task TEXT             the task sent instead of the marker`;
 
 export interface MemoryApiTarget {
   impl: Implementation;
@@ -27,6 +34,8 @@ export interface MemoryApiTarget {
   target: string;
   url: string;
   apiKey?: string;
+  task?: string;
+  marker?: string;
 }
 
 /** The memory-api target when --memory-api is given; a UsageError when it is combined with another target. */
@@ -34,9 +43,13 @@ export function openMemoryApiTarget(values: Record<string, unknown>, timeoutMs: 
   const url = values['memory-api'];
   const apiKey = values['api-key'];
   if (url === undefined) {
-    if (apiKey !== undefined) throw new UsageError('--api-key goes with --memory-api');
+    for (const k of ['api-key', 'task', 'marker']) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --memory-api`);
     return undefined;
   }
+  const task = typeof values.task === 'string' ? values.task : undefined;
+  const marker = typeof values.marker === 'string' ? values.marker : undefined;
+  // One token: a marker with a space in it is two words to a retriever, and either may be extracted on its own.
+  if (marker !== undefined && /\s/u.test(marker)) throw new UsageError(`--marker needs one token without spaces (or '' for none), not ${JSON.stringify(marker)}`);
   const others = ['impl', 'module', 'stdio', 'http', 'manifest'].filter((k) => values[k] !== undefined);
   if (others.length) throw new UsageError(`--memory-api is the implementation: it cannot be combined with ${others.map((k) => `--${k}`).join(', ')}`);
   let parsed: URL;
@@ -47,8 +60,9 @@ export function openMemoryApiTarget(values: Record<string, unknown>, timeoutMs: 
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--memory-api needs an http(s) URL, not ${JSON.stringify(url)}`);
   const key = typeof apiKey === 'string' ? apiKey : undefined;
-  const impl = openMemoryApi({ url: String(url), timeoutMs, ...(key !== undefined ? { apiKey: key } : {}) });
-  return { impl, manifest: memoryApiManifest(), adapter: 'memory-api', target: String(url), url: String(url), ...(key !== undefined ? { apiKey: key } : {}) };
+  const chosen = { ...(key !== undefined ? { apiKey: key } : {}), ...(task !== undefined ? { task } : {}), ...(marker !== undefined ? { marker } : {}) };
+  const impl = openMemoryApi({ url: String(url), timeoutMs, ...chosen });
+  return { impl, manifest: memoryApiManifest(), adapter: 'memory-api', target: String(url), url: String(url), ...chosen };
 }
 
 /** The contract results added to a run's report (shard 1 only, as properties; --filter applies to `contract/...` ids). */
@@ -60,10 +74,25 @@ export async function addContractResults(
   if (o.shard && o.shard.index !== 1) return report;
   const matches = idMatcher(o.filter);
   const t0 = performance.now();
-  const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}) })).filter((r) => matches(r.id));
+  const chosen = { ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}), ...(t.task !== undefined ? { task: t.task } : {}), ...(t.marker !== undefined ? { marker: t.marker } : {}) };
+  const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r.id));
   // The key itself never goes into a report.
   const rerun = (id: string) =>
-    ['npx ctxconform run --memory-api', shellQuote(t.url), ...(t.apiKey !== undefined ? ['--api-key "$MEMORY_API_KEY"'] : []), '--cases none --filter', shellQuote(id), '--properties', String(o.runs), '--seed', String(o.seed), '--timeout', String(o.timeoutMs)].join(' ');
+    [
+      'npx ctxconform run --memory-api',
+      shellQuote(t.url),
+      ...(t.apiKey !== undefined ? ['--api-key "$MEMORY_API_KEY"'] : []),
+      ...(t.task !== undefined ? ['--task', shellQuote(t.task)] : []),
+      ...(t.marker !== undefined ? ['--marker', shellQuote(t.marker)] : []),
+      '--cases none --filter',
+      shellQuote(id),
+      '--properties',
+      String(o.runs),
+      '--seed',
+      String(o.seed),
+      '--timeout',
+      String(o.timeoutMs),
+    ].join(' ');
   for (const r of results) if (r.status !== 'pass' && r.status !== 'skip') r.rerun = rerun(r.id);
   const cases = [...report.cases, ...results];
   return {
@@ -72,4 +101,19 @@ export async function addContractResults(
     summary: summarize(cases),
     cases,
   };
+}
+
+/** The contract results as the terminal shows them: one line per clause, with how many exchanges tested it. */
+export function clauseTable(report: Report): string {
+  const rows = report.cases.filter((c) => c.kind === 'contract');
+  if (rows.length === 0) return '';
+  const exchanges = Math.max(0, ...rows.map((c) => c.num_runs ?? 0));
+  const cells = rows.map((c) => {
+    const why = c.status === 'skip' ? (c.message ?? '').replace(/^MAPI-\d+ /, '') : '';
+    return [c.requirements.join(', '), c.id, c.status, String(c.exchanges_tested ?? 0), why];
+  });
+  const head = ['clause', 'result', 'status', 'tested by'];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.slice(0, 4).map((v, i) => (i === 3 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ') + (r[4] ? `  ${r[4]}` : '');
+  return [`contract clauses (${exchanges} exchanges; "tested by": the exchanges that put the clause to the test):`, line(head), ...cells.map(line)].join('\n');
 }

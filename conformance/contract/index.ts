@@ -1,23 +1,24 @@
 /**
  * The contract run for a memory service (profile `working-context-api`,
- * SPEC section 16): every scenario goes into a fresh scope, is assembled
- * twice, and each answer is checked clause by clause. The result is one
- * CaseResult per clause, `contract/<name>`, naming the first violation with
- * the request and the answer that show it (shrunk when it came from a random
- * request).
+ * SPEC section 16): every scenario goes into a fresh scope, is assembled once
+ * with nothing pressing on it (what the service retrieves) and twice as
+ * asked, and each answer is checked clause by clause. The result is one
+ * CaseResult per clause, `contract/<name>`: the first violation with the
+ * request and the answer that show it (shrunk when it came from a random
+ * request), how many exchanges tested the clause, or why none did.
  */
 import { JsonClient, type CallRecord } from '../../adapters/memory-api/http.js';
-import { MemoryService } from '../../adapters/memory-api/service.js';
-import { newRunId, scopeFor, toAssembleRequest } from '../../adapters/memory-api/index.js';
+import { MemoryService, UNSUPPORTED_CONSISTENCY } from '../../adapters/memory-api/service.js';
+import { newRunId, scopeFor, toAssembleRequest, unconstrainedRequest } from '../../adapters/memory-api/index.js';
 import { refKey, type AssembleContextRequest } from '../../adapters/memory-api/wire.js';
 import type { CaseResult, Outcome, Status } from '../types.js';
-import { checkExchange, type Finding } from './check.js';
-import { CLAUSES, type ClauseId } from './clauses.js';
+import { checkExchange, type Finding, type IngestedMemory } from './check.js';
+import { CLAUSES, type ClauseId, type Facet } from './clauses.js';
 import { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';
 import { shrink } from './shrink.js';
 
-export { CLAUSES, clause, type Clause, type ClauseId } from './clauses.js';
-export { checkExchange, type Exchange, type Finding } from './check.js';
+export { CLAUSES, clause, type Clause, type ClauseId, type Facet, type Need } from './clauses.js';
+export { checkExchange, type CheckOutcome, type Exchange, type Finding, type IngestedMemory } from './check.js';
 export { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';
 export { workingContextProblems } from './schema.js';
 
@@ -29,6 +30,10 @@ export interface ContractOptions {
   runs: number;
   seed: number;
   runId?: string;
+  /** The task sent (default: the marker). */
+  task?: string;
+  /** The run marker carried by every ingested text (default DEFAULT_MARKER; '' for none). */
+  marker?: string;
   /** Exchanges allowed for shrinking each clause's random counterexample (default 40; 0 disables). */
   shrinkTries?: number;
   /** Leave out the directed scenarios (tests of the random part). */
@@ -41,13 +46,23 @@ const GIVE_UP_AFTER = 3;
 interface Violation {
   scenario: Scenario;
   message: string;
-  request: { kit: unknown; reservedTokens: number; sent?: AssembleContextRequest };
+  request: { kit: unknown; reservedTokens: number; sent?: AssembleContextRequest; unconstrained?: AssembleContextRequest };
   actual: unknown;
 }
 
-type ExchangeResult =
-  | { kind: 'transport'; outcome: Outcome; last?: CallRecord }
-  | { kind: 'checked'; findings: Finding[]; exercised: Set<ClauseId>; sent: AssembleContextRequest; first: unknown; second: unknown };
+interface Checked {
+  kind: 'checked';
+  findings: Finding[];
+  tested: Set<ClauseId>;
+  facets: Set<Facet>;
+  sent: AssembleContextRequest;
+  unconstrainedSent: AssembleContextRequest;
+  unconstrained: unknown;
+  first: unknown;
+  second: unknown;
+}
+
+type ExchangeResult = { kind: 'transport'; outcome: Outcome; last?: CallRecord } | Checked;
 
 function outcomeMessage(o: Outcome): string {
   if (o.kind === 'error') return `the service answered the error ${String(o.code)}: ${String(o.message)}`;
@@ -58,6 +73,13 @@ function transportStatus(o: Outcome): Status {
   return o.kind === 'timeout' ? 'timeout' : o.kind === 'crash' ? 'crash' : o.kind === 'protocol' ? 'error' : 'fail';
 }
 
+interface Tally {
+  /** The first violation (shrunk, when random) and how many exchanges broke the clause. */
+  first?: Violation;
+  broken: number;
+  tested: number;
+}
+
 export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
   const started = Date.now();
   const client = new JsonClient(o.url, o.apiKey, o.timeoutMs);
@@ -65,35 +87,50 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
   const runId = o.runId ?? newRunId();
   let n = 0;
 
-  /** One scenario in a fresh scope: ingest, hydrate, assemble twice, check. */
+  /** One scenario in a fresh scope: ingest, hydrate, assemble unconstrained, assemble twice as asked, check. */
   async function exchange(sc: Scenario): Promise<ExchangeResult> {
     const calls: CallRecord[] = [];
     const deadline = () => Date.now() + o.timeoutMs;
     const transport = (outcome: Outcome): ExchangeResult => ({ kind: 'transport', outcome, ...(calls.length ? { last: calls.at(-1)! } : {}) });
-    const ing = await service.ingest(scopeFor(runId, ++n), sc.request.blocks, deadline(), calls);
+    const ing = await service.ingest(scopeFor(runId, ++n), sc.request.blocks, deadline(), calls, o.marker);
     if (!ing.ok) return transport(ing.outcome);
     const st = await service.statuses(ing.value, deadline(), calls);
     if (!st.ok) return transport(st.outcome);
-    const sent = toAssembleRequest(sc.request, ing.value, { reservedTokens: sc.reservedTokens });
-    const first = await service.assemble(sent, deadline(), calls);
+    const asked = toAssembleRequest(sc.request, ing.value, { reservedTokens: sc.reservedTokens, ...(o.task !== undefined ? { task: o.task } : {}), ...(o.marker !== undefined ? { marker: o.marker } : {}) });
+    const open = await service.assemble(unconstrainedRequest(asked, ing.value), deadline(), calls);
+    if (!open.ok) return transport(open.outcome);
+    const first = await service.assemble(asked, deadline(), calls);
     if (!first.ok) return transport(first.outcome);
-    const second = await service.assemble(sent, deadline(), calls);
+    const second = await service.assemble(asked, deadline(), calls);
     if (!second.ok) return transport(second.outcome);
-    const ingested = new Map([...ing.value.refByBlock].map(([id, ref]) => [refKey(ref), { blockId: id, text: ing.value.blockByRef.get(refKey(ref))!.content }]));
-    const { findings, exercised } = checkExchange({ ingested, statuses: st.value, sent, body: first.value.body, again: second.value.body });
-    return { kind: 'checked', findings, exercised, sent, first: first.value.body, second: second.value.body };
+    const ingested = new Map<string, IngestedMemory>();
+    for (const [id, ref] of ing.value.refByBlock) {
+      const episode = ing.value.episodeByRef.get(refKey(ref))!;
+      ingested.set(refKey(ref), { blockId: id, text: episode.content.text, content: episode.content });
+    }
+    const sent = first.value.sent;
+    const checked = checkExchange({ ingested, statuses: st.value, sent, body: first.value.body, again: second.value.body, unconstrained: open.value.body });
+    return { kind: 'checked', ...checked, sent, unconstrainedSent: open.value.sent, unconstrained: open.value.body, first: first.value.body, second: second.value.body };
   }
 
-  const requestOf = (sc: Scenario, sent?: AssembleContextRequest) => ({ kit: sc.request, reservedTokens: sc.reservedTokens, ...(sent ? { sent } : {}) });
-  const violationOf = (sc: Scenario, r: Extract<ExchangeResult, { kind: 'checked' }>, f: Finding): Violation => ({
+  const requestOf = (sc: Scenario, r?: Checked, withUnconstrained = false) => ({
+    kit: sc.request,
+    reservedTokens: sc.reservedTokens,
+    ...(r ? { sent: r.sent } : {}),
+    ...(r && withUnconstrained ? { unconstrained: r.unconstrainedSent } : {}),
+  });
+  // What each verdict rests on: MAPI-12 compares two answers, MAPI-4 the answer with what the service retrieves.
+  const violationOf = (sc: Scenario, r: Checked, f: Finding): Violation => ({
     scenario: sc,
     message: f.message,
-    request: requestOf(sc, r.sent),
-    actual: f.clause === 'MAPI-12' ? { first: r.first, second: r.second } : r.first,
+    request: requestOf(sc, r, f.clause === 'MAPI-4'),
+    actual: f.clause === 'MAPI-12' ? { first: r.first, second: r.second } : f.clause === 'MAPI-4' ? { answer: r.first, unconstrained: r.unconstrained } : r.first,
   });
 
-  const tallies = new Map<ClauseId, { violations: Violation[]; exercised: number }>(CLAUSES.map((c) => [c.id, { violations: [], exercised: 0 }]));
-  let transportFailure: { status: Status; violation: Violation } | undefined;
+  const tallies = new Map<ClauseId, Tally>(CLAUSES.map((c) => [c.id, { broken: 0, tested: 0 }]));
+  const facets = new Set<Facet>();
+  let transportFailure: Status | undefined;
+  let attempted = 0;
   let completed = 0;
   let failuresInARow = 0;
   const scenarios: Scenario[] = [...(o.randomOnly ? [] : DIRECTED), ...randomScenarios(o.seed, o.runs)];
@@ -104,23 +141,35 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
     for (const sc of scenarios) {
       if (failuresInARow >= GIVE_UP_AFTER) break;
       const r = await exchange(sc);
-      tallies.get('MAPI-1')!.exercised++;
+      attempted++;
+      const answers = tallies.get('MAPI-1')!;
+      answers.tested++;
+      facets.add('MAPI-1:asked');
       if (r.kind === 'transport') {
         failuresInARow++;
-        const v: Violation = { scenario: sc, message: outcomeMessage(r.outcome), request: requestOf(sc), actual: r.last };
-        tallies.get('MAPI-1')!.violations.push(v);
-        transportFailure ??= { status: transportStatus(r.outcome), violation: v };
+        answers.broken++;
+        answers.first ??= { scenario: sc, message: outcomeMessage(r.outcome), request: requestOf(sc), actual: r.last };
+        transportFailure ??= transportStatus(r.outcome);
         continue;
       }
       failuresInARow = 0;
       completed++;
-      for (const id of r.exercised) tallies.get(id)!.exercised++;
-      for (const f of r.findings) tallies.get(f.clause)!.violations.push(violationOf(sc, r, f));
+      for (const id of r.tested) tallies.get(id)!.tested++;
+      for (const f of r.facets) facets.add(f);
+      // "N of M exchanges": a clause broken twice in one exchange counts once.
+      const seen = new Set<ClauseId>();
+      for (const f of r.findings) {
+        if (seen.has(f.clause)) continue;
+        seen.add(f.clause);
+        const t = tallies.get(f.clause)!;
+        t.broken++;
+        t.first ??= violationOf(sc, r, f);
+      }
     }
 
     // A random counterexample is shrunk before it is shown; a directed one is small already.
     for (const [id, t] of tallies) {
-      const first = t.violations[0];
+      const first = t.first;
       if (id === 'MAPI-1' || !first || !first.scenario.name.startsWith('random') || shrinkTries <= 0) continue;
       let smallest: Violation = first;
       const { tries } = await shrink(
@@ -134,15 +183,19 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
         shrinkTries,
       );
       shrunk.set(id, tries);
-      t.violations[0] = smallest;
+      t.first = smallest;
     }
   } finally {
     await client.close();
   }
 
   const duration = Date.now() - started;
+  const consistencyNote = service.refusedStrong
+    ? `; the service refused consistency "strong" (${UNSUPPORTED_CONSISTENCY}), so assemble-context was asked again with "eventual", as every later call was`
+    : '';
   return CLAUSES.map((c): CaseResult => {
     const t = tallies.get(c.id)!;
+    const note = c.id === 'MAPI-1' ? consistencyNote : '';
     const base: CaseResult = {
       id: `contract/${c.name}`,
       kind: 'contract',
@@ -151,27 +204,30 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
       description: c.description,
       duration_ms: duration,
       seed: o.seed,
-      num_runs: scenarios.length,
+      num_runs: attempted,
+      exchanges_tested: t.tested,
     };
-    const first = t.violations[0];
+    const first = t.first;
     if (first) {
-      const status = c.id === 'MAPI-1' && transportFailure ? transportFailure.status : 'fail';
-      const count = t.violations.length > 1 ? ` (${t.violations.length} of ${t.exercised} exchanges broke it)` : '';
+      const status = c.id === 'MAPI-1' && transportFailure ? transportFailure : 'fail';
+      const count = ` (${t.broken} of ${t.tested} exchanges that tested it broke it)`;
       const gaveUp = c.id === 'MAPI-1' && failuresInARow >= GIVE_UP_AFTER ? `; stopped after ${GIVE_UP_AFTER} failed exchanges in a row` : '';
       const shrinkNote = shrunk.has(c.id) ? `; shrunk to ${first.scenario.request.blocks.length} block(s) in ${shrunk.get(c.id)} tries` : '';
       return {
         ...base,
         status,
-        message: `${c.id} (${c.description}) broken in "${first.scenario.name}": ${first.message}${count}${gaveUp}${shrinkNote}`,
+        message: `${c.id} (${c.description}) broken in "${first.scenario.name}": ${first.message}${count}${gaveUp}${shrinkNote}${note}`,
         request: first.request,
         actual: first.actual,
         counterexample: first.request,
       };
     }
-    if (t.exercised === 0) {
-      const why = completed === 0 ? 'no exchange with the service completed (see contract/answers)' : 'no exchange put it to the test';
-      return { ...base, status: 'skip', message: `${c.id} not exercised: ${why}` };
+    if (completed === 0 && c.id !== 'MAPI-1') return { ...base, status: 'skip', message: `${c.id} untested: no exchange with the service completed (see contract/answers)` };
+    const missing = c.needs.filter((need) => !facets.has(`${c.id}:${need.facet}` as Facet)).map((need) => need.untested);
+    if (missing.length) {
+      const rest = t.tested ? ` (${t.tested} of ${attempted} exchanges tested the rest; none broke it)` : '';
+      return { ...base, status: 'skip', message: `${c.id} untested: ${missing.join('; ')}${rest}` };
     }
-    return base;
+    return { ...base, message: `${c.id} held in all ${t.tested} of ${attempted} exchanges that tested it${note}` };
   });
 }

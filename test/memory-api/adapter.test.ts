@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openMemoryApi, type MemoryApiExchange } from '../../adapters/memory-api/index.js';
 import type { Request } from '../../reference/types.js';
-import { startMemoryService, type FakeService, type Variant } from '../fixtures/memory-service/server.js';
+import { startMemoryService, type FakeService, type Mode, type Variant } from '../fixtures/memory-service/server.js';
 
 const ANCHORS = '/work/shared/anchors/infinicon';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
@@ -32,9 +32,13 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function open(variant: Variant = 'faithful', o: { apiKey?: string; serviceKey?: string; reservedTokens?: number; timeoutMs?: number } = {}) {
-  service = await startMemoryService({ variant, ...(o.serviceKey !== undefined ? { apiKey: o.serviceKey } : {}) });
-  return openMemoryApi({ url: service.url, timeoutMs: o.timeoutMs ?? 2000, runId: 'test', ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), ...(o.reservedTokens !== undefined ? { reservedTokens: o.reservedTokens } : {}) });
+async function open(
+  variant: Variant = 'faithful',
+  o: { apiKey?: string; serviceKey?: string; reservedTokens?: number; timeoutMs?: number; mode?: Mode; task?: string; marker?: string } = {},
+) {
+  service = await startMemoryService({ variant, ...(o.mode ? { mode: o.mode } : {}), ...(o.serviceKey !== undefined ? { apiKey: o.serviceKey } : {}) });
+  const chosen = { ...(o.task !== undefined ? { task: o.task } : {}), ...(o.marker !== undefined ? { marker: o.marker } : {}) };
+  return openMemoryApi({ url: service.url, timeoutMs: o.timeoutMs ?? 2000, runId: 'test', ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), ...(o.reservedTokens !== undefined ? { reservedTokens: o.reservedTokens } : {}), ...chosen });
 }
 
 const REQUEST: Request = {
@@ -63,21 +67,21 @@ describe('memory-api adapter: what it sends', () => {
       episodes: [
         {
           contentType: 'text/plain',
-          content: { text: 'x'.repeat(40) },
+          content: { text: `${'x'.repeat(40)} ctx7q2mark` },
           dedupeKey: 'b-keep',
           createdBy: { id: 'ctxconform', kind: 'tool' },
           metadata: { block_id: 'b-keep', source: 'memory', priority: 3, created_at: 1_700_000_000, ttl_seconds: 0, confidence: 0.5 },
         },
         {
           contentType: 'text/plain',
-          content: { text: 'y'.repeat(48) },
+          content: { text: `${'y'.repeat(48)} ctx7q2mark` },
           dedupeKey: 'b-req',
           createdBy: { id: 'ctxconform', kind: 'tool' },
           metadata: { block_id: 'b-req', source: 'episodes', priority: 1, status: 'disputed', pinned: false },
         },
         {
           contentType: 'text/plain',
-          content: { text: 'z'.repeat(80) },
+          content: { text: `${'z'.repeat(80)} ctx7q2mark` },
           dedupeKey: 'b-out',
           createdBy: { id: 'ctxconform', kind: 'tool' },
           metadata: { block_id: 'b-out', source: 'knowledge', priority: 2 },
@@ -89,6 +93,24 @@ describe('memory-api adapter: what it sends', () => {
     await impl.close();
   });
 
+  it('the marker rides on every text and is the task; --marker and --task change them, an empty marker leaves the texts alone', async () => {
+    const sent = async (o: { task?: string; marker?: string }) => {
+      const impl = await open('faithful', o);
+      await impl.assemble({ ...REQUEST, blocks: [...REQUEST.blocks, { block_id: 'b-empty', source: 'memory', content: '' }] }, { timeoutMs: 2000 });
+      const ex = impl.lastExchange()!;
+      const texts = (call(ex, 'ingest')!.request as { episodes: { content: { text: string } }[] }).episodes.map((e) => e.content.text);
+      const task = (call(ex, 'assemble-context')!.request as { task: string }).task;
+      await impl.close();
+      await service!.close();
+      service = undefined;
+      return { texts, task };
+    };
+    expect(await sent({})).toEqual({ texts: [`${'x'.repeat(40)} ctx7q2mark`, `${'y'.repeat(48)} ctx7q2mark`, `${'z'.repeat(80)} ctx7q2mark`, 'ctx7q2mark'], task: 'ctx7q2mark' });
+    expect(await sent({ marker: 'm4rk' })).toMatchObject({ texts: [`${'x'.repeat(40)} m4rk`, expect.any(String), expect.any(String), 'm4rk'], task: 'm4rk' });
+    expect(await sent({ task: 'billing', marker: 'm4rk' })).toMatchObject({ task: 'billing' });
+    expect(await sent({ marker: '' })).toEqual({ texts: ['x'.repeat(40), 'y'.repeat(48), 'z'.repeat(80), ''], task: 'ctxconform conformance: assemble the recalled memories of this scope' });
+  });
+
   it('maps budget, segment cap, refs, filters and preferences into assemble-context', async () => {
     const impl = await open('faithful', { reservedTokens: 12 });
     await impl.assemble(REQUEST, { timeoutMs: 2000 });
@@ -97,7 +119,7 @@ describe('memory-api adapter: what it sends', () => {
     const scope = { tenantId: 'ctxconform', namespaceId: 'ctxconform-test-1' };
     expect(call(ex, 'assemble-context')!.request).toEqual({
       scope,
-      task: expect.any(String),
+      task: 'ctx7q2mark',
       budget: { maxTokens: 42, reservedTokens: 12, maxSegments: 2 },
       filters: { includeDisputed: true, includeSuperseded: false },
       constraints: {
@@ -136,6 +158,19 @@ describe('memory-api adapter: what it sends', () => {
     await impl.close();
   });
 
+  it('a service that refuses strong consistency is asked again with eventual, and so is every later request', async () => {
+    service = await startMemoryService({ refuseStrong: true });
+    const impl = openMemoryApi({ url: service.url, timeoutMs: 2000, runId: 'test' });
+    expect((await impl.assemble(REQUEST, { timeoutMs: 2000 })).kind).toBe('result');
+    expect(impl.lastExchange()!.calls.filter((c) => c.op === 'assemble-context').map((c) => [(c.request as { consistency: string }).consistency, c.status])).toEqual([
+      ['strong', 400],
+      ['eventual', 200],
+    ]);
+    expect((await impl.assemble(REQUEST, { timeoutMs: 2000 })).kind).toBe('result');
+    expect(impl.lastExchange()!.calls.filter((c) => c.op === 'assemble-context').map((c) => (c.request as { consistency: string }).consistency)).toEqual(['eventual']);
+    await impl.close();
+  });
+
   it('a zero budget is one token, all of it reserved; no blocks means no ingest call', async () => {
     const impl = await open();
     const out = await impl.assemble({ now: 0, budget: 0, blocks: [] }, { timeoutMs: 2000 });
@@ -149,17 +184,17 @@ describe('memory-api adapter: what it sends', () => {
 
 describe('memory-api adapter: what it gives back', () => {
   it('maps segments to blocks by ref and keeps the raw WorkingContext', async () => {
-    const impl = await open();
+    const impl = await open('faithful', { mode: 'plain' });
     const out = await impl.assemble(REQUEST, { timeoutMs: 2000 });
-    // Budget 30, cap 2, b-out excluded: the fake takes required b-req (12 tokens) then b-keep (10).
+    // Budget 30, cap 2, b-out excluded: the fake takes required b-req (59 characters with the marker: 14 tokens) then b-keep (12).
     expect(out).toMatchObject({
       kind: 'result',
       value: {
         included: ['b-req', 'b-keep'],
-        estimated_tokens: 22,
+        estimated_tokens: 26,
         total_budget: 30,
         truncated: false,
-        context: `${'y'.repeat(48)}\n\n${'x'.repeat(40)}`,
+        context: `${'y'.repeat(48)} ctx7q2mark\n\n${'x'.repeat(40)} ctx7q2mark`,
         segments: [
           { block_id: 'b-req', source: 'episodes', reason: 'required' },
           { block_id: 'b-keep', source: 'memory' },
@@ -168,7 +203,7 @@ describe('memory-api adapter: what it gives back', () => {
     });
     const codes = ((out as { value: { warnings: { code: string }[] } }).value.warnings).map((w) => w.code);
     expect(codes).toEqual(['required_ref_omitted', 'disputed_memory_included']);
-    expect(impl.lastExchange()!.context).toMatchObject({ tokenEstimate: 22, generatedAt: expect.any(String) });
+    expect(impl.lastExchange()!.context).toMatchObject({ tokenEstimate: 26, generatedAt: expect.any(String) });
     expect(await impl.describe()).toEqual({ name: 'memory-api', version: 'unknown', profiles: ['working-context-api'], capabilities: [] });
     await impl.close();
   });

@@ -1,4 +1,9 @@
-/** The "exactly when" halves of SPEC section 16 that no broken fake exercises: warnings given without cause. */
+/**
+ * The checks of one exchange (SPEC section 16) on answers written by hand: the
+ * "exactly when" halves no broken fake exercises, derived memories, content
+ * objects, and what puts each clause to the test.
+ */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkExchange, type Exchange } from '../../conformance/contract/index.js';
 
@@ -45,7 +50,9 @@ describe('contract checks: warnings without cause', () => {
 
   it('a segment the scope never held breaks MAPI-10', () => {
     const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta'), seg('zz', 'invented')] });
-    expect(checkExchange(ex).findings).toEqual([{ clause: 'MAPI-10', message: 'segment 2 has ref episode/zz, which is not a memory ingested into the scope' }]);
+    expect(checkExchange(ex).findings).toEqual([
+      { clause: 'MAPI-10', message: 'segment 2 has ref episode/zz, which is not a memory ingested into the scope, and its provenance names no sourceRefs it was derived from' },
+    ]);
   });
 
   it('a filtered-out memory is not a candidate: leaving it out is not truncation', () => {
@@ -67,7 +74,135 @@ describe('contract checks: warnings without cause', () => {
     const firstEmpty = { ...exchange({ warnings: [{ code: 'empty_context' }, { code: 'truncated' }], truncated: true }), again: full };
     expect(clauses(firstFull)).toEqual(['MAPI-12']);
     expect(clauses(firstEmpty)).toEqual(['MAPI-12']);
-    expect(checkExchange({ ...firstEmpty, again: empty }).exercised.has('MAPI-12')).toBe(false);
+    expect(checkExchange({ ...firstEmpty, again: empty }).tested.has('MAPI-12')).toBe(false);
+  });
+});
+
+const atom = (id: string) => ({ id, type: 'atom' as const, scope });
+/** A derived segment: an atom whose provenance names episodes by id, or any refs given whole. */
+const derived = (id: string, sources: (string | { id: string; type: string })[], content = 'keyword') => ({
+  ref: atom(id),
+  content,
+  score: 1,
+  reason: 'derived',
+  provenance: { sourceRefs: sources.map((s) => (typeof s === 'string' ? ref(s) : s)) },
+});
+const answer = (segments: unknown[], more: Record<string, unknown> = {}) => exchange({ segments, ...more }).body;
+
+describe('contract checks: derived memories and content (MAPI-10)', () => {
+  it('a memory derived from ingested memories is legitimate, and represents them', () => {
+    const ex = exchange({ segments: [derived('k1', ['a', 'b'])] });
+    expect(checkExchange(ex).findings).toEqual([]);
+    // Both candidates are represented by the one derived segment: nothing was left out.
+    expect(checkExchange(ex).facets.has('MAPI-4:complete')).toBe(false);
+    expect(checkExchange(ex).facets.has('MAPI-4:left-out')).toBe(false);
+  });
+
+  it('a derived memory may name another derived segment of the same answer', () => {
+    const ex = exchange({ segments: [derived('c1', [atom('k1')]), derived('k1', ['a']), seg('b', 'beta')] });
+    expect(clauses(ex)).toEqual([]);
+  });
+
+  it('a derived memory naming a memory not ingested into the scope, or nothing, breaks MAPI-10 once per exchange', () => {
+    const foreign = exchange({ segments: [derived('k1', ['a', 'elsewhere']), seg('b', 'beta')] });
+    expect(checkExchange(foreign).findings).toEqual([
+      { clause: 'MAPI-10', message: 'segment 0 has ref atom/k1, which is not a memory ingested into the scope, and its provenance.sourceRefs names episode/elsewhere, not ingested into the scope' },
+    ]);
+    const unsourced = exchange({ segments: [{ ...seg('k9', 'x'), provenance: {} }, { ...seg('k8', 'y'), provenance: { sourceRefs: [] } }, seg('a', 'alpha'), seg('b', 'beta')] });
+    expect(checkExchange(unsourced).findings).toEqual([
+      {
+        clause: 'MAPI-10',
+        message: 'segment 0 has ref episode/k9, which is not a memory ingested into the scope, and its provenance names no sourceRefs it was derived from (and 1 more segment(s))',
+      },
+    ]);
+    // Two derived segments naming only each other trace back to nothing.
+    expect(clauses(exchange({ segments: [derived('k1', [atom('k2')]), derived('k2', [atom('k1')]), seg('a', 'alpha'), seg('b', 'beta')] }))).toEqual(['MAPI-10']);
+  });
+
+  it('an episode may come back as its ingested content object in JSON text, never cut', () => {
+    const ex = exchange({ segments: [seg('a', '{ "text": "alpha" }'), seg('b', 'beta')] });
+    const withObjects = { ...ex, ingested: new Map([...ex.ingested].map(([k, m]) => [k, { ...m, content: { text: m.text } }])) };
+    expect(clauses(withObjects)).toEqual([]);
+    // Without the object to compare with, JSON text is not the ingested text.
+    expect(clauses(ex)).toEqual(['MAPI-10']);
+    const cut = { ...withObjects, body: answer([seg('a', 'alph'), seg('b', '{"text":"bet"}')]) };
+    expect(checkExchange(cut).findings.map((f) => f.message)).toEqual(['segment 0 (block a) has content "alph", not the ingested "alpha" (and 1 more segment(s))']);
+  });
+});
+
+describe('contract checks: what the service retrieves decides what is in play', () => {
+  const retrieves = (segments: unknown[], truncated = false) => ({ context: { segments, truncated } });
+
+  it('a memory the service does not retrieve for the task is not a candidate: leaving it out is no truncation', () => {
+    const ex = { ...exchange({ segments: [seg('a', 'alpha')] }), unconstrained: retrieves([seg('a', 'alpha')]) };
+    expect(clauses(ex)).toEqual([]);
+    expect(checkExchange(ex).facets.has('MAPI-4:complete')).toBe(true);
+    // The service that retrieves nothing: an empty context with empty_context is right, and MAPI-4 untested.
+    const nothing = { ...exchange({ warnings: [{ code: 'empty_context' }] }), unconstrained: retrieves([]) };
+    const out = checkExchange(nothing);
+    expect(out.findings).toEqual([]);
+    expect(out.facets.has('MAPI-4:left-out')).toBe(false);
+  });
+
+  it('a candidate represented only through a derived memory the service retrieves is in play', () => {
+    const ex = { ...exchange({ segments: [seg('a', 'alpha')] }), unconstrained: retrieves([seg('a', 'alpha'), derived('k1', ['b'])]) };
+    expect(checkExchange(ex).findings).toEqual([
+      { clause: 'MAPI-4', message: 'truncated is false, but candidates the service retrieves for the task are represented by no segment: episode/b (block b)' },
+    ]);
+  });
+
+  it('truncated true is wrong only when the answer holds everything a complete unconstrained answer had, with nothing excluded', () => {
+    const truncated = { truncated: true, warnings: [{ code: 'truncated' }] };
+    const all = { ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], ...truncated }), unconstrained: retrieves([seg('a', 'alpha'), seg('b', 'beta')]) };
+    expect(checkExchange(all).findings.map((f) => f.message)).toEqual(['truncated is true, but the answer holds all 2 memories the service retrieves for the task with no budget or cap']);
+    // A derived memory left out is something left out.
+    const lessDerived = { ...all, unconstrained: retrieves([seg('a', 'alpha'), seg('b', 'beta'), derived('k1', ['a'])]) };
+    expect(clauses(lessDerived)).toEqual([]);
+    // An unconstrained answer that was itself truncated does not show everything.
+    expect(clauses({ ...all, unconstrained: retrieves([seg('a', 'alpha'), seg('b', 'beta')], true) })).toEqual([]);
+    // With an exclusion the service may count the excluded memory's derivations as left out: not judged.
+    const excluding = { ...all, sent: { ...all.sent, constraints: { excludedRefs: [ref('zz')] } } };
+    expect(checkExchange(excluding).tested.has('MAPI-4')).toBe(false);
+  });
+
+  it('MAPI-8 is tested only by an excluded ref the service would otherwise retrieve', () => {
+    const sent = { constraints: { excludedRefs: [ref('b')] } };
+    const base = exchange({ segments: [seg('a', 'alpha')] }, sent);
+    expect(checkExchange({ ...base, unconstrained: retrieves([seg('a', 'alpha')]) }).tested.has('MAPI-8')).toBe(false);
+    expect(checkExchange({ ...base, unconstrained: retrieves([seg('a', 'alpha'), seg('b', 'beta')]) }).facets.has('MAPI-8:retrieved')).toBe(true);
+    const shown = { ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }, sent), unconstrained: retrieves([seg('a', 'alpha')]) };
+    // A violation tests the clause whatever the service retrieves.
+    expect(checkExchange(shown).findings.map((f) => f.clause)).toEqual(['MAPI-8']);
+    expect(checkExchange(shown).tested.has('MAPI-8')).toBe(true);
+  });
+
+  it('MAPI-9 is tested when the service retrieves more than the cap; MAPI-3 when the candidates exceed the budget', () => {
+    const capped = exchange({ segments: [seg('a', 'alpha')], truncated: true, warnings: [{ code: 'truncated' }] }, { budget: { maxTokens: 10, reservedTokens: 2, maxSegments: 1 } });
+    expect(checkExchange({ ...capped, unconstrained: retrieves([seg('a', 'alpha')]) }).facets.has('MAPI-9:pressed')).toBe(false);
+    const pressed = checkExchange({ ...capped, unconstrained: retrieves([seg('a', 'alpha'), derived('k1', ['a'])]) });
+    expect(pressed.facets.has('MAPI-9:pressed')).toBe(true);
+    expect(pressed.findings).toEqual([]);
+    // "alpha" and "beta" cost 1 token each by the kit's estimate: 2 fit in 10 - 2, not in 2 - 1.
+    expect(checkExchange(capped).facets.has('MAPI-3:pressed')).toBe(false);
+    const tight = exchange({ segments: [seg('a', 'alpha')], tokenEstimate: 1, truncated: true, warnings: [{ code: 'truncated' }] }, { budget: { maxTokens: 2, reservedTokens: 1 } });
+    expect(checkExchange(tight).facets.has('MAPI-3:pressed')).toBe(true);
+    expect(clauses(tight)).toEqual([]);
+  });
+});
+
+describe('contract checks: a misbehaving service never takes down the run', () => {
+  it('any JSON as the answer, the repeat or the unconstrained answer gives findings, never a throw', () => {
+    const segLike = fc.record({ ref: fc.oneof(fc.jsonValue(), fc.constant(ref('a'))), content: fc.jsonValue(), provenance: fc.oneof(fc.jsonValue(), fc.record({ sourceRefs: fc.array(fc.jsonValue()) })) }, { requiredKeys: [] });
+    const body = fc.oneof(fc.jsonValue(), fc.record({ context: fc.record({ segments: fc.oneof(fc.jsonValue(), fc.array(segLike)), truncated: fc.jsonValue(), tokenEstimate: fc.jsonValue(), warnings: fc.oneof(fc.jsonValue(), fc.array(fc.record({ code: fc.jsonValue() }))) }, { requiredKeys: [] }) }));
+    fc.assert(
+      fc.property(body, body, body, (first, again, unconstrained) => {
+        const out = checkExchange({ ...exchange({}), body: first, again, unconstrained });
+        // Every finding's clause counts as tested, and every answer tests the schema.
+        for (const f of out.findings) expect(out.tested.has(f.clause)).toBe(true);
+        expect(out.tested.has('MAPI-2')).toBe(true);
+      }),
+      { numRuns: 300, seed: 10 },
+    );
   });
 });
 

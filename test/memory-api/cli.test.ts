@@ -34,6 +34,9 @@ describe('ctxconform run --memory-api', () => {
     const contract = report.cases.filter((c) => c.kind === 'contract');
     expect(contract).toHaveLength(12);
     expect(contract.every((c) => c.status === 'pass')).toBe(true);
+    // Each clause says how many of the 14 exchanges (9 directed + 5 random) put it to the test.
+    for (const c of contract) expect(c.exchanges_tested, c.id).toBeGreaterThan(0);
+    expect(contract.find((c) => c.id === 'contract/answers')).toMatchObject({ num_runs: 14, exchanges_tested: 14 });
     expect(report.cases.some((c) => c.kind === 'property')).toBe(false);
     expect(report.summary.total).toBe(report.cases.length);
   });
@@ -50,6 +53,40 @@ describe('ctxconform run --memory-api', () => {
     expect(failing[0]!.rerun).toBe(`npx ctxconform run --memory-api ${service.url} --api-key "$MEMORY_API_KEY" --cases none --filter contract/verbatim-content --properties 0 --seed 1 --timeout 5000`);
     expect(readFileSync(json, 'utf8')).not.toContain('top-secret');
     expect(out.join('\n')).toContain('MAPI-10');
+  });
+
+  it('shows per clause how many exchanges tested it, in the terminal and in the Markdown report', async () => {
+    service = await startMemoryService();
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-mapi-'));
+    const code = await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--marker', '', '--json', join(dir, 'r.json'), '--markdown', join(dir, 'r.md'), '--quiet']);
+    // Nothing the unmarked task finds: untested clauses skip, and a skip fails nothing.
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
+    const byId = new Map(report.cases.map((c) => [c.id, c]));
+    const text = out.join('\n');
+    expect(text).toContain('contract clauses (9 exchanges; "tested by": the exchanges that put the clause to the test):');
+    expect(text).toMatch(/MAPI-1 +contract\/answers +pass +9\n/);
+    expect(text).toMatch(/MAPI-10 +contract\/verbatim-content +skip +0 +untested: no ingested memory came back as a segment, so no content was compared/);
+    expect(byId.get('contract/verbatim-content')).toMatchObject({ status: 'skip', exchanges_tested: 0 });
+    const md = readFileSync(join(dir, 'r.md'), 'utf8');
+    expect(md).toContain('### Contract clauses');
+    expect(md).toContain('| MAPI-1 | `contract/answers` | ✅ pass | 9 |  |');
+    expect(md).toMatch(/\| MAPI-10 \| `contract\/verbatim-content` \| ⏭️ skip \| 0 \| untested: no ingested memory came back as a segment, so no content was compared \|/);
+  });
+
+  it('--task and --marker reach the service and the rerun command; bad use is a usage error', async () => {
+    service = await startMemoryService({ variant: 'cut-content' });
+    const json = join(mkdtempSync(join(tmpdir(), 'ctxc-mapi-')), 'report.json');
+    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--marker', 'q9mark', '--task', 'billing migration', '--json', json, '--quiet'])).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+    const failing = report.cases.filter((c) => c.status === 'fail');
+    expect(failing.map((c) => c.id)).toEqual(['contract/verbatim-content']);
+    expect(failing[0]!.rerun).toContain(`--task 'billing migration' --marker q9mark --cases none`);
+    const assembled = service.seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { task: string }).task);
+    expect(new Set(assembled)).toEqual(new Set(['billing migration']));
+    await expect(run(['--task', 'x'])).rejects.toThrow(/--task goes with --memory-api/);
+    await expect(run(['--marker', 'x'])).rejects.toThrow(/--marker goes with --memory-api/);
+    await expect(run(['--memory-api', service.url, '--marker', 'two words'])).rejects.toThrow(/--marker needs one token without spaces/);
   });
 
   it('--filter picks contract clauses', async () => {

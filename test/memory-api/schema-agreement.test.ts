@@ -90,6 +90,23 @@ describe('the contract checks on the published examples', () => {
     }
   });
 
+  it('a published derived segment (consolidation, atom) is legitimate when only the episode its provenance names was ingested', () => {
+    // The contract's own examples answer with memories the service derived: MAPI-10 must accept them (SPEC section 16).
+    for (const f of ['assemble-context.response.json', 'disputed-memory.response.json']) {
+      const body = examples.find((e) => e.file === f)!.body;
+      const ctx = body.context as { scope: never; task: string; budget: { maxTokens: number }; segments: { provenance: { sourceRefs: { id: string; type: string }[] } }[] };
+      const sources = ctx.segments.flatMap((s) => s.provenance.sourceRefs);
+      const ingested = new Map(sources.map((r) => [`${r.type}/${r.id}`, { blockId: r.id, text: 'the episode the service derived from' }]));
+      const ex = { ingested, statuses: new Map<string, string>(), sent: { scope: ctx.scope, task: ctx.task, budget: ctx.budget }, body };
+      const out = checkExchange(ex);
+      expect(out.findings, f).toEqual([]);
+      // The episode is represented by the derived segment: nothing was left out, so truncated false is right.
+      expect(out.facets.has('MAPI-4:complete') || out.facets.has('MAPI-4:left-out'), f).toBe(false);
+      // A derived segment naming an episode that was never ingested is no memory of this scope.
+      expect(checkExchange({ ...ex, ingested: new Map() }).findings.map((x) => x.clause), f).toEqual(['MAPI-10']);
+    }
+  });
+
   it('the truncated example breaks MAPI-3 as the issue words it: 155 tokens > 160 - 60 reserved', () => {
     // The anchors and the issue disagree here: with 60 of 160 tokens reserved, a 155-token context
     // leaves no room for the reserve. ctxconform follows the issue (the reserve is not for the
