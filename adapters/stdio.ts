@@ -8,10 +8,13 @@
  * and the requests behind it are sent again, so one bad case costs one case.
  *
  * stderr is a second, unsynchronized stream, so a line cannot be tied to a
- * request for certain. A request's stderr is what the process wrote between
- * the request being written and its answer being read (the last 4 KiB of
- * that); at concurrency 1 that is its own, and when other requests were in
- * flight meanwhile the text says so instead of passing their lines off as its.
+ * request for certain. A request's stderr is what the process wrote from the
+ * moment the request was written until its answer was read (the last 4 KiB of
+ * that). A line written just before the answer can still be on its way then,
+ * so for a case that did not pass the runner asks `stderrFor`, which waits for
+ * the stream to go quiet before it reads. At concurrency 1 that is the
+ * request's own; when other requests were in flight meanwhile the text says
+ * so instead of passing their lines off as its.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -78,6 +81,20 @@ interface Proc {
   stderrTotal: number;
   /** Has written a line: a process that has not is still starting, and its start is not the case's time. */
   answered: boolean;
+  /** Requests written to it, so a late read of stderr knows how many joined meanwhile. */
+  written: number;
+}
+
+/** How long stderr must stay quiet, and how long to wait at most, before a failing case's stderr is read. */
+const STDERR_QUIET_MS = 15;
+const STDERR_WAIT_MS = 200;
+
+/** Where an answered request's stderr lies, for a later, complete read. */
+interface StderrWindow {
+  proc: Proc;
+  pending: Pending;
+  /** proc.written when the answer was read. */
+  writtenThen: number;
 }
 
 export interface StdioOptions {
@@ -88,6 +105,8 @@ export interface StdioOptions {
   manifest?: Manifest;
   /** For describe and the start check. */
   timeoutMs?: number;
+  /** Added to a fresh process's first request; measured on describe when there is one. */
+  startAllowanceMs?: number;
 }
 
 export class StdioImplementation implements Implementation {
@@ -96,14 +115,22 @@ export class StdioImplementation implements Implementation {
   private nextId = 1;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Answered requests' stderr windows, for stderrFor. */
+  private readonly windows = new WeakMap<Outcome, StderrWindow>();
   /** Ids given up on (timed out, refused): a late answer for one is dropped, not blamed on the next. */
   private readonly settledIds = new Set<string>();
   private manifest: Manifest | undefined;
   /** Added to the first request's limit on a fresh process: three times the measured start, at least 1 s. */
-  private startAllowanceMs = 5000;
+  private startAllowanceMs: number;
 
   constructor(private readonly o: StdioOptions) {
     this.manifest = o.manifest;
+    this.startAllowanceMs = o.startAllowanceMs ?? 5000;
+  }
+
+  /** What a copy of this implementation needs to start without asking describe again. */
+  get startOptions(): StdioOptions {
+    return { ...this.o, ...(this.manifest ? { manifest: this.manifest } : {}), startAllowanceMs: this.startAllowanceMs };
   }
 
   /** Start the process and read its manifest; throws StdioStartError when it cannot start. */
@@ -179,7 +206,7 @@ export class StdioImplementation implements Implementation {
     }) as ChildProcessWithoutNullStreams;
     live.add(child);
     hookSignals();
-    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false };
+    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false, written: 0 };
     this.proc = proc;
     child.stdout.on('data', (d: Buffer) => this.onStdout(proc, d));
     child.stderr.on('data', (d: Buffer) => {
@@ -216,6 +243,7 @@ export class StdioImplementation implements Implementation {
 
   private write(proc: Proc, line: string): void {
     if (proc.exited || !proc.child.stdin.writable) return;
+    proc.written++;
     proc.child.stdin.write(line);
   }
 
@@ -245,11 +273,11 @@ export class StdioImplementation implements Implementation {
     }, limit);
   }
 
-  private withStderr(proc: Proc | undefined, p: Pending): { stderr?: string } {
+  private withStderr(proc: Proc | undefined, p: Pending, joinedLater = 0): { stderr?: string } {
     const s = this.stderrSince(proc, p.stderrFrom);
     if (!s) return {};
-    if (p.others === 0) return { stderr: s };
-    const n = p.others;
+    const n = p.others + joinedLater;
+    if (n === 0) return { stderr: s };
     return { stderr: `[the process's stderr while this request and ${n} other${n === 1 ? '' : 's'} were in flight; some lines may be theirs]\n${s}` };
   }
 
@@ -355,20 +383,89 @@ export class StdioImplementation implements Implementation {
     }
     const p = this.queue.splice(at, 1)[0]!;
     if (at === 0) this.armHead();
-    // stderr written just before the answer may be read just after it: the pipes are read
-    // independently, and setImmediate runs after the I/O callbacks of this turn.
-    setImmediate(() => {
-      const stderr = this.withStderr(proc, p);
-      if ('ok' in m) p.settle({ kind: 'result', value: m.ok, ...stderr });
-      else if ('error' in m) p.settle({ ...errorOutcome({ error: m.error }, m.error), ...stderr });
-      else p.settle({ kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr });
-    });
+    const stderr = this.withStderr(proc, p);
+    let outcome: Outcome;
+    if ('ok' in m) outcome = { kind: 'result', value: m.ok, ...stderr };
+    else if ('error' in m) outcome = { ...errorOutcome({ error: m.error }, m.error), ...stderr };
+    else outcome = { kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr };
+    this.windows.set(outcome, { proc, pending: p, writtenThen: proc.written });
+    p.settle(outcome);
+  }
+
+  /**
+   * The stderr of an answered request, read once the stream has been quiet
+   * for a moment (at most STDERR_WAIT_MS): lines written just before the
+   * answer may arrive after it. A timeout or a crash already has all of it.
+   */
+  async stderrFor(outcome: Outcome): Promise<string | undefined> {
+    const w = this.windows.get(outcome);
+    if (!w) return outcome.stderr;
+    const until = performance.now() + STDERR_WAIT_MS;
+    let seen = -1;
+    while (seen !== w.proc.stderrTotal && performance.now() < until && !w.proc.exited) {
+      seen = w.proc.stderrTotal;
+      await new Promise((r) => setTimeout(r, STDERR_QUIET_MS));
+    }
+    return this.withStderr(w.proc, w.pending, w.proc.written - w.writtenThen).stderr;
   }
 }
 
-/** Start a stdio implementation; throws StdioStartError with the reason when it cannot start. */
-export async function openStdio(o: StdioOptions): Promise<{ impl: StdioImplementation; manifest: Manifest }> {
-  const impl = new StdioImplementation(o);
-  const manifest = await impl.open();
-  return { impl, manifest };
+/**
+ * Up to `size` copies of the command, each a StdioImplementation: a request
+ * goes to the copy with the fewest in flight, and a copy is started only when
+ * every running one is busy. A request that hangs then holds up its own copy
+ * for --timeout, not every request queued behind it in one pipe, so hangs
+ * overlap instead of adding up. (REQ-2 makes the copies interchangeable.)
+ */
+export class StdioPool implements Implementation {
+  private readonly members: StdioImplementation[];
+  private readonly busy: number[] = [0];
+  private readonly answeredBy = new WeakMap<Outcome, StdioImplementation>();
+
+  constructor(
+    first: StdioImplementation,
+    private readonly size: number,
+  ) {
+    this.members = [first];
+  }
+
+  describe(): Promise<Manifest> {
+    return this.members[0]!.describe();
+  }
+
+  async assemble(request: unknown, options: { timeoutMs: number }): Promise<Outcome> {
+    let i = this.busy.indexOf(Math.min(...this.busy));
+    if (this.busy[i]! > 0 && this.members.length < this.size) {
+      this.members.push(new StdioImplementation(this.members[0]!.startOptions));
+      this.busy.push(0);
+      i = this.members.length - 1;
+    }
+    this.busy[i]!++;
+    try {
+      const outcome = await this.members[i]!.assemble(request, options);
+      this.answeredBy.set(outcome, this.members[i]!);
+      return outcome;
+    } finally {
+      this.busy[i]!--;
+    }
+  }
+
+  stderrFor(outcome: Outcome): Promise<string | undefined> {
+    return this.answeredBy.get(outcome)?.stderrFor(outcome) ?? Promise.resolve(outcome.stderr);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.close()));
+  }
+}
+
+/**
+ * Start a stdio implementation (a pool of up to `processes` copies, default 1);
+ * throws StdioStartError with the reason when the first cannot start.
+ */
+export async function openStdio(o: StdioOptions & { processes?: number }): Promise<{ impl: StdioImplementation | StdioPool; manifest: Manifest }> {
+  const { processes = 1, ...options } = o;
+  const first = new StdioImplementation(options);
+  const manifest = await first.open();
+  return { impl: processes > 1 ? new StdioPool(first, processes) : first, manifest };
 }

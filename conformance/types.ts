@@ -37,6 +37,12 @@ export interface Implementation {
   /** The manifest: from `describe`, or from --manifest when given. */
   describe(): Promise<Manifest>;
   assemble(request: unknown, options: { timeoutMs: number }): Promise<Outcome>;
+  /**
+   * The implementation's stderr for an outcome it gave, when reading it takes a
+   * moment longer than the answer (stdio: a log line may arrive after the
+   * answer). Asked only for a case that did not pass; without it, outcome.stderr.
+   */
+  stderrFor?(outcome: Outcome): Promise<string | undefined>;
   close(): Promise<void>;
 }
 

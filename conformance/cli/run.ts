@@ -38,6 +38,9 @@ what to run:
   --shard I/N             run the I-th of N slices (properties run in shard 1)
   --timeout MS            per case (default 5000)
   --concurrency N         cases in flight (default 1 in process, 4 over stdio and http)
+  --processes N           stdio: copies of the command to spread them over, started as
+                          needed (default: the concurrency; 1 pipelines every request
+                          into one process)
 
 reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE  --badge FILE
@@ -57,6 +60,7 @@ const RUN_OPTIONS = {
   properties: { type: 'string' },
   seed: { type: 'string' },
   concurrency: { type: 'string' },
+  processes: { type: 'string' },
   json: { type: 'string' },
   ...REPORT_FILE_OPTIONS,
   baseline: { type: 'string' },
@@ -148,6 +152,10 @@ export async function run(argv: string[]): Promise<number> {
   const inProcess = implOptions.stdio === undefined && implOptions.http === undefined;
   const concurrency = intOption(values, 'concurrency', inProcess ? 1 : 4, 1);
   implOptions.concurrency = concurrency;
+  if (values.processes !== undefined) {
+    if (implOptions.stdio === undefined) throw new UsageError('--processes goes with --stdio');
+    implOptions.processes = intOption(values, 'processes', concurrency, 1);
+  }
 
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
   const memoryApi = openMemoryApiTarget(values, timeoutMs);

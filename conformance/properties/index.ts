@@ -22,22 +22,35 @@ export interface PropertyOptions {
   saveCounterexamples?: string;
   /** Only these properties (by name); all when absent. */
   only?: readonly string[];
+  /** Properties run side by side (each one's requests stay sequential); default 1. */
+  concurrency?: number;
 }
 
 /**
- * Past this much shrinking, the predicate answers "pass" so that fast-check
- * stops with the smallest counterexample found so far: a hanging
- * implementation would otherwise cost timeoutMs per shrink step.
+ * Past this much shrinking, the predicate answers "pass" without asking, so
+ * that fast-check stops with the smallest counterexample found so far.
  */
 const SHRINK_BUDGET_MS = 30_000;
+/**
+ * Shrink steps that may time out: each costs a whole --timeout, and an
+ * implementation that hangs on one request in twenty would otherwise spend
+ * minutes shrinking through hangs. Past this, shrinking stops as above.
+ */
+const SHRINK_TIMEOUTS = 1;
 
 export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<CaseResult[]> {
   const gen: GenContext = { profiles: manifest.profiles, capabilities: manifest.capabilities };
-  const results: CaseResult[] = [];
-  for (const def of PROPERTIES) {
-    if (opts.only && !opts.only.includes(def.name)) continue;
-    results.push(await runProperty(def, impl, gen, opts));
-  }
+  const defs = PROPERTIES.filter((def) => !opts.only || opts.only.includes(def.name));
+  const results: CaseResult[] = new Array(defs.length);
+  // Side by side, a property stuck on a timeout does not hold up the others (over stdio each gets its own process).
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < defs.length) {
+      const i = next++;
+      results[i] = await runProperty(defs[i]!, impl, gen, opts);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, defs.length)) }, lane));
   return results;
 }
 
@@ -57,13 +70,21 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen:
   const env: PropertyEnv = { impl, gen, timeoutMs: opts.timeoutMs };
   const started = performance.now();
   let shrinkDeadline: number | undefined;
+  let shrinkTimeouts = 0;
+  let shrinkStopped: string | undefined;
   const property = fc.asyncProperty(def.arbitrary(gen), async (input) => {
-    if (shrinkDeadline !== undefined && performance.now() > shrinkDeadline) return true;
+    if (shrinkDeadline !== undefined) {
+      if (performance.now() > shrinkDeadline) shrinkStopped ??= `after ${SHRINK_BUDGET_MS / 1000} s`;
+      else if (shrinkTimeouts >= SHRINK_TIMEOUTS) shrinkStopped ??= `at a timeout (${SHRINK_TIMEOUTS} allowed while shrinking, ${opts.timeoutMs} ms each)`;
+      if (shrinkStopped) return true;
+    }
     try {
       await def.check(env, input);
       return true;
     } catch (e) {
-      if (!fc.PreconditionFailure.isFailure(e)) shrinkDeadline ??= performance.now() + SHRINK_BUDGET_MS;
+      if (fc.PreconditionFailure.isFailure(e)) throw e;
+      if (shrinkDeadline === undefined) shrinkDeadline = performance.now() + SHRINK_BUDGET_MS;
+      else if (e instanceof PropertyFailure && e.status === 'timeout') shrinkTimeouts++;
       throw e;
     }
   });
@@ -92,7 +113,7 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen:
     seed: opts.seed,
     path,
     counterexample: requests[0],
-    message: `${failure.message}\n(seed ${opts.seed}, path ${path}; failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'}, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'})`,
+    message: `${failure.message}\n(seed ${opts.seed}, path ${path}; failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'}, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'}${shrinkStopped ? `; shrinking stopped ${shrinkStopped}, so a smaller counterexample may exist` : ''})`,
     ...(failure.expected !== undefined ? { expected: failure.expected } : {}),
     ...(failure.actual !== undefined ? { actual: failure.actual } : {}),
   };

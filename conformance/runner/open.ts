@@ -10,6 +10,7 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
 import { UsageError } from '../cli/main.js';
 import { formatErrors, validators } from '../schemas.js';
+import { shellQuote } from './console.js';
 import type { AdapterName, Implementation, Manifest } from '../types.js';
 
 export interface ImplementationOptions {
@@ -20,6 +21,8 @@ export interface ImplementationOptions {
   manifest?: string;
   timeoutMs?: number;
   concurrency?: number;
+  /** stdio: copies of the command (default: the concurrency). */
+  processes?: number;
 }
 
 /** node:util parseArgs options for choosing the implementation. */
@@ -119,11 +122,11 @@ export async function openImplementation(o: ImplementationOptions): Promise<Open
     const command = o.stdio!;
     if (command.trim() === '') throw new UsageError('--stdio needs a command');
     const opened = await started(
-      () => openStdio({ command, ...(given ? { manifest: given } : {}), timeoutMs }),
+      () => openStdio({ command, ...(given ? { manifest: given } : {}), timeoutMs, processes: o.processes ?? o.concurrency ?? 1 }),
       StdioStartError,
-      `cannot start ${JSON.stringify(command)}`,
+      `cannot start ${shellQuote(command)}`,
       given,
-      `the describe answer of ${JSON.stringify(command)}`,
+      `the describe answer of ${shellQuote(command)}`,
     );
     return { ...opened, adapter: 'stdio', target: command };
   }

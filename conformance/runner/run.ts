@@ -43,7 +43,9 @@ export async function runCase(c: GoldenCase, impl: Implementation, manifest: Man
     const outcome = await impl.assemble(c.request, { timeoutMs });
     const ms = performance.now() - t0;
     const verdict = judge(c, outcome, manifest);
-    return { verdict, ms, ...(outcome.stderr ? { stderr: outcome.stderr } : {}) };
+    // Only a case that did not pass reports stderr, so only it waits for all of it.
+    const stderr = verdict.status === 'pass' || verdict.status === 'skip' ? undefined : impl.stderrFor ? await impl.stderrFor(outcome) : outcome.stderr;
+    return { verdict, ms, ...(stderr ? { stderr } : {}) };
   } catch (e) {
     return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}` }, ms: performance.now() - t0 };
   }
@@ -106,6 +108,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
           runs: o.properties,
           seed: o.seed,
           timeoutMs: o.timeoutMs,
+          concurrency: o.concurrency,
           only,
           ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
         })

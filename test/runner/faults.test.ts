@@ -4,12 +4,13 @@
  * (and passes, since the fakes are the reference otherwise).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StdioImplementation } from '../../adapters/stdio.js';
+import { encodeRequest } from '../../adapters/wire.js';
 import { UsageError } from '../../conformance/cli/main.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
@@ -28,8 +29,9 @@ const command = (name: string, tag = ''): string => `"${process.execPath}" --imp
 // Generous enough that a busy 2-core CI machine does not turn a slow answer into a timeout.
 const TIMEOUT = 1000;
 
+/** One process, so that `concurrency` requests are pipelined into it and the fault's request count is the run's. */
 async function runFault(name: string, concurrency = 1, prefix = ''): Promise<Report> {
-  const { impl, manifest } = await openImplementation({ stdio: prefix + command(name, `-c${concurrency}`), timeoutMs: TIMEOUT, concurrency });
+  const { impl, manifest } = await openImplementation({ stdio: prefix + command(name, `-c${concurrency}`), timeoutMs: TIMEOUT, concurrency, processes: 1 });
   try {
     return await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: TIMEOUT, concurrency, properties: 0, seed: 1 });
   } finally {
@@ -122,7 +124,8 @@ describe('stdio faults (one case affected, the run goes on)', () => {
   for (const concurrency of [1, 4]) {
     it(`stderr at concurrency ${concurrency}: every failing case carries its own log line, and says when others were in flight`, async () => {
       const cases = loadCorpus().cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0).slice(0, 60);
-      const { impl, manifest } = await openImplementation({ stdio: command('stderr-per-request', `-c${concurrency}`), timeoutMs: 5000, concurrency });
+      // One process: at concurrency 4 the requests are pipelined into it, and their stderr interleaves.
+      const { impl, manifest } = await openImplementation({ stdio: command('stderr-per-request', `-c${concurrency}`), timeoutMs: 5000, concurrency, processes: 1 });
       let r: Report;
       try {
         r = await runSuite({ cases, impl, manifest, timeoutMs: 5000, concurrency, properties: 0, seed: 1 });
@@ -140,6 +143,39 @@ describe('stdio faults (one case affected, the run goes on)', () => {
       }
     });
   }
+
+  it('hangs on one request in twenty: each hanging case is timeout, every other case passes, and each property waits out at most two hangs', async () => {
+    // Requests are hashed as the fake does (hangs-one-in-twenty.ts).
+    const hangs = (request: unknown): boolean => createHash('sha1').update(JSON.stringify(request)).digest().readUInt32BE(0) % 20 === 0;
+    const log = join(tmp, 'hangs.log');
+    writeFileSync(log, '');
+    const cases = loadCorpus().cases;
+    const short = 300;
+    const { impl, manifest } = await openImplementation({ stdio: `"${process.execPath}" --import tsx "${fixture('hangs-one-in-twenty')}" "${log}"`, timeoutMs: short, concurrency: 4 });
+    let r: Report;
+    try {
+      r = await runSuite({ cases, impl, manifest, timeoutMs: short, concurrency: 4, properties: 100, seed: 1 });
+    } finally {
+      await impl.close();
+    }
+    // What the fake parses: the request as the wire carries it (NaN cases are not sent, PROTO-6).
+    const wire = new Map(cases.flatMap((c) => {
+      const e = encodeRequest(c.request);
+      return e.ok ? [[c, JSON.parse(e.json) as unknown] as const] : [];
+    }));
+    const sendable = [...wire.keys()];
+    const hanging = sendable.filter((c) => hangs(wire.get(c)));
+    expect(hanging.length).toBeGreaterThan(5);
+    const status = new Map(r.cases.map((c) => [c.id, c.status]));
+    for (const c of sendable) expect(`${c.id}: ${status.get(c.id)}`).toBe(`${c.id}: ${hanging.includes(c) ? 'timeout' : 'pass'}`);
+    const props = r.cases.filter((c) => c.kind === 'property');
+    expect(props).toHaveLength(9);
+    for (const p of props) expect(p.status, p.id).toBe('timeout');
+    // One hang ends a property's runs; shrinking may wait out one more, then stops and says so.
+    const waited = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    expect(waited).toBeLessThanOrEqual(hanging.length + 2 * props.length);
+    expect(props.some((p) => /shrinking stopped at a timeout/.test(p.message ?? ''))).toBe(true);
+  }, 60_000);
 
   it('a 100 MiB answer: error (refused past 16 MiB), later answers still read', async () => {
     const before = process.memoryUsage().rss;
