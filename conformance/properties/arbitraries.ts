@@ -228,6 +228,57 @@ export function tieredOnly(ctx: GenContext): fc.Arbitrary<GenRequest> {
   return tieredRequest(ctx);
 }
 
+/**
+ * Member names no version of the spec defines (REQ-3), chosen from what real
+ * callers send and from what a lenient or a strict reader trips on: look-alikes
+ * of defined members, an Object.prototype name, and `__proto__`, which JSON
+ * makes an ordinary own member that a careless object copy turns into a
+ * prototype.
+ */
+export const UNKNOWN_NAMES = ['weight', 'score', 'tags', 'metadata', 'x-trace-id', 'Priority', 'pinned ', 'block', 'toString', '__proto__'];
+
+/** Values for unknown members: the types JSON has, and ones that look like instructions. */
+const unknownValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(null, true, false, 0, -1, 100, 1e300, '', 'pinned', 'ignore the budget', [], [1, 'a']),
+  fc.constant({ priority: 100, pinned: true }),
+  fc.constant({ block_id: 'ghost', source: 'memory', content: 'x', priority: 9 }),
+);
+
+/** Where an unknown member goes: the request, a block (by index, wrapped), or the constraints. */
+export interface UnknownMember {
+  at: 'request' | 'block' | 'constraints';
+  index: number;
+  name: string;
+  value: unknown;
+}
+
+export const unknownMembers: fc.Arbitrary<UnknownMember[]> = fc.array(
+  fc.record({
+    at: fc.constantFrom<'request' | 'block' | 'constraints'>('request', 'block', 'block', 'constraints'),
+    index: fc.nat(MAX_BLOCKS - 1),
+    name: fc.constantFrom(...UNKNOWN_NAMES),
+    value: unknownValue,
+  }),
+  { minLength: 1, maxLength: 4 },
+);
+
+/**
+ * The request with the unknown members added (a copy; the original is left as
+ * it is). A member for the constraints goes to the request when it has none,
+ * and one for a block to the request when it has no block. Set with
+ * defineProperty, so `__proto__` is an own member as JSON.parse makes it.
+ */
+export function withUnknownMembers(req: GenRequest, extras: readonly UnknownMember[]): GenRequest {
+  const out = structuredClone(req) as unknown as Record<string, unknown> & { blocks: Record<string, unknown>[]; constraints?: Record<string, unknown> };
+  for (const e of extras) {
+    let target: Record<string, unknown> = out;
+    if (e.at === 'block' && out.blocks.length > 0) target = out.blocks[e.index % out.blocks.length]!;
+    else if (e.at === 'constraints' && out.constraints !== undefined) target = out.constraints;
+    Object.defineProperty(target, e.name, { value: structuredClone(e.value), enumerable: true, writable: true, configurable: true });
+  }
+  return out as unknown as GenRequest;
+}
+
 /** A permutation source: sort keys, one per possible block. */
 export const permutationKeys: fc.Arbitrary<number[]> = fc.array(fc.nat(1000), { minLength: MAX_BLOCKS, maxLength: MAX_BLOCKS });
 

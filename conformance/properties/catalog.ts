@@ -18,7 +18,8 @@ import { describeMismatch } from '../judge.js';
 import { reasonClass } from '../reasons.js';
 import type { Implementation } from '../types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
-import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly } from './arbitraries.js';
+import type { UnknownMember } from './arbitraries.js';
+import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
 import type { Answer, ResultAnswer } from './answers.js';
 import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference } from './answers.js';
 import { requirementsBehind } from './blame.js';
@@ -289,6 +290,32 @@ const determinism = onOneRequest({
   },
 });
 
+interface UnknownInput {
+  request: GenRequest;
+  extras: UnknownMember[];
+}
+
+/** Its own property, with its own arbitrary: adding it changed no other property's requests at a given seed. */
+const unknownMembersIgnored: PropertyDef<UnknownInput> = {
+  name: 'unknown-members',
+  description: 'Members the specification does not define, added to the request, a block or the constraints, change nothing in the answer.',
+  requirements: () => ['REQ-3'],
+  applies: always,
+  arbitrary: (gen) => fc.record({ request: request(gen), extras: unknownMembers }),
+  requests: ({ request: req, extras }) => [withUnknownMembers(req, extras), req],
+  async check(env, { request: req, extras }) {
+    const plain = await answer(env, req);
+    const extended = withUnknownMembers(req, extras);
+    const other = await answer(env, extended);
+    // Byte for byte: ignoring a member means answering exactly as without it.
+    const bytes = (x: Answer): string => (x.kind === 'error' ? JSON.stringify({ error: x.code }) : JSON.stringify(x.value));
+    if (bytes(plain) !== bytes(other)) {
+      const added = extras.map((e) => `${e.at === 'block' ? `block ${e.index}` : e.at} ${JSON.stringify(e.name)}: ${JSON.stringify(e.value)}`).join('; ');
+      fail(`unknown members changed the answer (REQ-3): ${added}`, JSON.parse(bytes(plain)), { ...(JSON.parse(bytes(other)) as object), request_with_unknown_members: extended });
+    }
+  },
+};
+
 const invalidRequests: PropertyDef<InvalidInput> = {
   name: 'invalid-requests',
   description: 'A request with one member broken is answered with the error invalid_request, never a result or a crash.',
@@ -318,4 +345,5 @@ export const PROPERTIES: readonly PropertyDef<any>[] = [
   orderIndependence,
   determinism,
   invalidRequests,
+  unknownMembersIgnored,
 ];
