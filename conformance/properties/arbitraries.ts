@@ -36,8 +36,10 @@ export const ID_CHARS = ['a', 'b', 'c', 'B', '0', '-', '\u00e9', '\uff5e', '\ue0
 export const blockId: fc.Arbitrary<string> = fc.string({ unit: fc.constantFrom(...ID_CHARS), minLength: 1, maxLength: 3 });
 
 const TIER_SOURCES = Object.keys(SOURCE_TO_TIER);
-/** Outside the tier map: wrong case, near misses, astral, and names that are also Object.prototype members. */
-const OTHER_SOURCES = ['notes', 'Memory', 'TACTICS', 'Knowledge', 'memory ', 'tool_result', '\u{1f9e0}', 'constructor', '__proto__', '\u00e9pisodes'];
+/** Outside the tier map: near misses, astral, and names that are also Object.prototype members. */
+const OTHER_SOURCES = ['notes', 'memory ', 'tool_result', 'tool-results', 'waf-info', '\u{1f9e0}', 'constructor', '__proto__', '\u00e9pisodes'];
+/** Listed names in the wrong case: working, not the tier the lower-case name has (TIER-1 is case-sensitive). */
+const WRONG_CASE_SOURCES = ['Memory', 'TACTICS', 'Knowledge', 'WAF_INFO', 'Episodes', 'Session_Summary'];
 
 // withCrossShrink: a shrunk counterexample falls back to the plainest piece that still fails.
 const shrinkToFirst = { withCrossShrink: true } as const;
@@ -45,6 +47,7 @@ const shrinkToFirst = { withCrossShrink: true } as const;
 export const source: fc.Arbitrary<string> = fc.oneof(
   shrinkToFirst,
   { weight: 3, arbitrary: fc.constantFrom(...TIER_SOURCES) },
+  { weight: 1, arbitrary: fc.constantFrom(...WRONG_CASE_SOURCES) },
   { weight: 1, arbitrary: fc.constantFrom(...OTHER_SOURCES) },
 );
 
@@ -151,6 +154,50 @@ export function block(at: number, ctx: GenContext, profile: 'tiered' | 'ranked')
     .map(([core, exp, more]) => ({ ...core, ...exp, ...more }));
 }
 
+/**
+ * Two blocks made alike: the same source, a shared prefix of 8 to 40 code
+ * points and their own tails (often one contradicting the other, sometimes
+ * the same text twice), with equal priorities half the time. An assembler
+ * that "resolves contradictions" or dedupes near-duplicates drops one of them,
+ * which REN-4 forbids; without these it would pass the properties.
+ */
+interface TwinPlan {
+  first: number;
+  second: number;
+  prefix: string;
+  tails: [string, string];
+  samePriority: boolean;
+}
+
+const twinPlan: fc.Arbitrary<TwinPlan | undefined> = fc.option(
+  fc.record({
+    first: fc.nat(MAX_BLOCKS - 1),
+    second: fc.nat(MAX_BLOCKS - 1),
+    prefix: fc.string({ unit: contentUnit, minLength: 8, maxLength: 40 }),
+    tails: fc.tuple(fc.string({ unit: contentUnit, maxLength: 6 }), fc.string({ unit: contentUnit, maxLength: 6 })),
+    samePriority: fc.boolean(),
+  }),
+  { freq: 3, nil: undefined },
+);
+
+
+function makeTwins(blocks: GenBlock[], plan: TwinPlan | undefined): GenBlock[] {
+  if (!plan || blocks.length < 2) return blocks;
+  const i = plan.first % blocks.length;
+  const j = (i + 1 + (plan.second % (blocks.length - 1))) % blocks.length;
+  const out = blocks.slice();
+  out[i] = { ...blocks[i]!, content: plan.prefix + plan.tails[0] };
+  out[j] = { ...blocks[j]!, source: blocks[i]!.source, content: plan.prefix + plan.tails[1], ...(plan.samePriority ? { priority: blocks[i]!.priority } : {}) };
+  return out;
+}
+
+/** The blocks of a request: unique ids, sometimes two of them alike. */
+function blocks(at: number, ctx: GenContext, profile: 'tiered' | 'ranked'): fc.Arbitrary<GenBlock[]> {
+  return fc
+    .tuple(fc.uniqueArray(block(at, ctx, profile), { selector: (b) => b.block_id, maxLength: MAX_BLOCKS }), twinPlan)
+    .map(([bs, plan]) => makeTwins(bs, plan));
+}
+
 const UNKNOWN_ID = 'zz-unknown';
 
 /** Constraints pick ids by index so that shrinking the blocks keeps them meaningful. */
@@ -185,13 +232,13 @@ function tieredRequest(ctx: GenContext): fc.Arbitrary<GenRequest> {
       .record({
         profile: fc.constantFrom<'tiered' | undefined>('tiered', undefined),
         budget,
-        blocks: fc.uniqueArray(block(at, ctx, 'tiered'), { selector: (b) => b.block_id, maxLength: MAX_BLOCKS }),
+        blocks: blocks(at, ctx, 'tiered'),
         constraints: withConstraints ? fc.option(constraintSeed, { freq: 2, nil: undefined }) : fc.constant(undefined),
       })
-      .map(({ profile, budget: b, blocks, constraints }) => {
-        const req: GenRequest = { now: at, budget: b, blocks };
+      .map(({ profile, budget: b, blocks: bs, constraints }) => {
+        const req: GenRequest = { now: at, budget: b, blocks: bs };
         if (profile) req.profile = profile;
-        if (constraints) req.constraints = constraintsFor(constraints, blocks.map((x) => x.block_id), ctx);
+        if (constraints) req.constraints = constraintsFor(constraints, bs.map((x) => x.block_id), ctx);
         return reorderMembers(req);
       }),
   );
@@ -200,8 +247,8 @@ function tieredRequest(ctx: GenContext): fc.Arbitrary<GenRequest> {
 function rankedRequest(ctx: GenContext): fc.Arbitrary<GenRequest> {
   return now.chain((at) =>
     fc
-      .record({ budget, blocks: fc.uniqueArray(block(at, ctx, 'ranked'), { selector: (b) => b.block_id, maxLength: MAX_BLOCKS }) })
-      .map(({ budget: b, blocks }) => reorderMembers({ profile: 'ranked', now: at, budget: b, blocks })),
+      .record({ budget, blocks: blocks(at, ctx, 'ranked') })
+      .map(({ budget: b, blocks: bs }) => reorderMembers({ profile: 'ranked', now: at, budget: b, blocks: bs })),
   );
 }
 

@@ -56,6 +56,7 @@ const DEFECTS: Record<string, Defects> = {
   'UTF-16 id order': { utf16IdOrder: true },
   'priorities in a total order, -0 below 0': { signedZeroOrder: true },
   'hyphens in sources read as underscores': { hyphensAsUnderscores: true },
+  'near-duplicates dropped': { dropsNearDuplicates: true },
 };
 
 /** Wrong habits of output, layered on an otherwise correct core. */
