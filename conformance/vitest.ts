@@ -13,12 +13,12 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from './cases/load.js';
-import { formatFailure } from './runner/console.js';
+import { formatFailure, shellQuote } from './runner/console.js';
 import { idMatcher } from './runner/filter.js';
 import { openImplementation } from './runner/open.js';
 import type { OpenedImplementation } from './runner/open.js';
-import { runCase } from './runner/run.js';
-import type { CaseResult, GoldenCase } from './types.js';
+import { runCase, toResult } from './runner/run.js';
+import type { GoldenCase } from './types.js';
 import { PROPERTIES, runProperties } from './properties/index.js';
 
 export type ConformanceTarget = { module: string } | { stdio: string } | { http: string };
@@ -38,6 +38,17 @@ export interface ConformanceSuiteOptions {
   properties?: number;
   /** Property seed (default 1). */
   seed?: number;
+}
+
+/** The ctxconform command that reruns one case against the same target, outside vitest. */
+function rerunCommand(target: ConformanceTarget, options: ConformanceSuiteOptions, id: string): string {
+  const [flag, value] = Object.entries(target)[0] as [string, string];
+  const parts = ['npx', 'ctxconform', 'run', `--${flag}`, shellQuote(value)];
+  if (options.manifest) parts.push('--manifest', shellQuote(options.manifest));
+  if (options.cases) parts.push('--cases', shellQuote(options.cases));
+  if (options.timeoutMs !== undefined) parts.push('--timeout', String(options.timeoutMs));
+  parts.push('--filter', shellQuote(id), '--properties', '0');
+  return parts.join(' ');
 }
 
 function area(id: string): string {
@@ -70,21 +81,10 @@ export function defineConformanceSuite(target: ConformanceTarget, options: Confo
             async (ctx) => {
               const o = opened!;
               // runCase skips (without asking the implementation) what the manifest does not declare.
-              const { verdict, stderr } = await runCase(c, o.impl, o.manifest, timeoutMs);
-              if (verdict.status === 'pass') return;
-              if (verdict.status === 'skip') return ctx.skip(verdict.message);
-              const result: CaseResult = {
-                id: c.id,
-                kind: 'case',
-                status: verdict.status,
-                requirements: c.requirements,
-                duration_ms: 0,
-                ...(verdict.message ? { message: verdict.message } : {}),
-                ...(verdict.expected !== undefined ? { expected: verdict.expected } : {}),
-                ...(verdict.actual !== undefined ? { actual: verdict.actual } : {}),
-                ...(stderr ? { stderr } : {}),
-              };
-              throw new Error(formatFailure(result));
+              const r = await runCase(c, o.impl, o.manifest, timeoutMs);
+              if (r.verdict.status === 'pass') return;
+              if (r.verdict.status === 'skip') return ctx.skip(r.verdict.message);
+              throw new Error(formatFailure(toResult(c, r, (id) => rerunCommand(target, options, id))));
             },
             timeoutMs + 5000,
           );

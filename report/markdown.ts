@@ -22,15 +22,24 @@ function visible(s: string): string {
   return stripAnsi(s).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** A zero-width space: breaks a pattern GitHub or GitLab would turn into a link or a mention, and shows as nothing. */
+const ZWSP = '&#8203;';
+
 /**
- * Inline user text: HTML characters as entities, and the Markdown characters
- * that open emphasis, code, links, tables, strikethrough or math backslash-escaped.
+ * Inline user text: HTML characters as entities, the Markdown characters that
+ * open emphasis, code, links, tables, strikethrough or math backslash-escaped,
+ * and what GitHub and GitLab would autolink or act on broken by a zero-width
+ * space: a bare URL (`https://`, `www.`), an `@mention` (which notifies the
+ * person in a comment) or an e-mail address.
  */
 export function md(s: string): string {
   return visible(s)
     .replace(/\r\n|\r|\n/g, ' ')
     .replace(/[&<>]/g, (ch) => ENTITIES[ch]!)
-    .replace(/[\\`*_[\]|~$]/g, (ch) => `\\${ch}`);
+    .replace(/[\\`*_[\]|~$]/g, (ch) => `\\${ch}`)
+    .replace(/@/g, `@${ZWSP}`)
+    .replace(/(https?|ftp|mailto)(?=:)/gi, `$1${ZWSP}`)
+    .replace(/(www)(?=\.)/gi, `$1${ZWSP}`);
 }
 
 /** User text as a paragraph: each line escaped as `md`, including a leading character that would start a heading, list or quote. */

@@ -51,7 +51,8 @@ export async function runCase(c: GoldenCase, impl: Implementation, manifest: Man
   }
 }
 
-function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; ms: number }, rerun: (id: string) => string): CaseResult {
+/** One case's verdict as a report entry, with what it takes to act on a failure. */
+export function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; ms: number }, rerun: (id: string) => string): CaseResult {
   const v = r.verdict;
   const out: CaseResult = {
     id: c.id,

@@ -122,5 +122,7 @@ console.log(JSON.stringify({ included: r.included, valid: v({ now: 0, budget: 1,
     const bad = vitest('t/broken.test.ts');
     expect(bad.status).toBe(1);
     expect(bad.out).toMatch(/FAIL [a-z-]+\/[a-z0-9-]+ {2}\[/);
+    // The failure says how to rerun that case outside vitest.
+    expect(bad.out).toMatch(/rerun: npx ctxconform run --module \S*chars-per-token-3\.ts --filter [a-z-]+\/[a-z0-9-]+ --properties 0/);
   }, 60_000);
 });

@@ -1,8 +1,10 @@
 /**
  * The HTML report in a real browser (Debian's headless Chromium through
  * playwright-core): filters work, nothing from the data runs, no request
- * leaves the page, and without JavaScript everything is shown. Also writes
- * docs/report-screenshot.png, the README's picture of a report with failures.
+ * leaves the page, and without JavaScript everything is shown. Also takes the
+ * README's picture of a report with failures: into a temporary folder on every
+ * run, into docs/report-screenshot.png only when asked (`npm run screenshot`),
+ * so a test run never changes a committed file.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +20,8 @@ import { hostileReport } from '../fixtures/reports/hostile-report.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const SCREENSHOT = fileURLToPath(new URL('../../docs/report-screenshot.png', import.meta.url));
+const COMMITTED_SCREENSHOT = fileURLToPath(new URL('../../docs/report-screenshot.png', import.meta.url));
+const UPDATE_SCREENSHOT = process.env.CTXCONFORM_UPDATE_SCREENSHOT === '1';
 if (!HAVE_CHROMIUM) console.warn(`html.browser.test: skipped: ${CHROMIUM} is absent (apt-get install chromium)`);
 
 let browser: Browser;
@@ -96,7 +99,7 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
     expect(await page.evaluate<string[]>('window.__violations')).toEqual([]);
   });
 
-  it('writes the screenshot of a report with failures', async () => {
+  it(`takes the screenshot of a report with failures${UPDATE_SCREENSHOT ? ' into docs/' : ''}`, async () => {
     // The fixture cases alone: a short report whose first screen reaches a failure's diff.
     // Times fixed, so the committed picture only changes when the report's look does.
     const run = await brokenRun(fixtureCases());
@@ -107,8 +110,12 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
     const top = await page.locator('#failures').boundingBox();
     const end = await page.locator('section.failure[data-area="render"]').boundingBox();
     expect(top && end).toBeTruthy();
-    await page.screenshot({ path: SCREENSHOT, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.min(end!.y + end!.height + 16, 2400) } });
-    expect(existsSync(SCREENSHOT)).toBe(true);
+    const path = UPDATE_SCREENSHOT ? COMMITTED_SCREENSHOT : join(dir, 'report-screenshot.png');
+    const png = await page.screenshot({ path, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: Math.min(end!.y + end!.height + 16, 2400) } });
+    expect(existsSync(path)).toBe(true);
+    // A PNG of the page as clipped: the signature, then a width of 1280 in the IHDR chunk.
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(png.readUInt32BE(16)).toBe(1280);
   });
 
   it('runs nothing from hostile data, requests nothing, and shows it as text', async () => {

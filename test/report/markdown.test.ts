@@ -90,6 +90,17 @@ describe('Markdown summary', () => {
     expect(text).toContain('baseline: 1 known, 5 unexpected, 1 stale');
   });
 
+  it('neither autolinks a bare URL nor mentions anyone, in text and in cells', () => {
+    const hostile = 'see https://evil.example/x, HTTP://A.B, www.evil.example, ftp://f and mailto:a@b.co; cc @octocat @org/team';
+    for (const out of [md(hostile), paragraph(hostile), cell(hostile)]) {
+      // What GitHub's and GitLab's autolinkers and mention filters look for, after entities are decoded.
+      const rendered = out.replace(/&#8203;/g, '\u200b').replace(/\\(.)/g, '$1');
+      expect(rendered).not.toMatch(/(https?|ftp):\/\/|www\.|mailto:|@[A-Za-z0-9]/i);
+      // The text still reads the same once the zero-width spaces are dropped.
+      expect(rendered.replace(/\u200b/g, '')).toBe(hostile);
+    }
+  });
+
   it('escapes inline text, cells, code spans and fences', () => {
     expect(md('a|b `c` *d* <e> & [f](javascript:x)')).toBe('a\\|b \\`c\\` \\*d\\* &lt;e&gt; &amp; \\[f\\](javascript:x)');
     expect(paragraph('# title\n1. one\n- item')).toBe('\\# title  \n1\\. one  \n\\- item');
