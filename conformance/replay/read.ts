@@ -211,7 +211,6 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
             const r = finish();
             if (r) yield r;
             i--;
-            if (c === 0x0a) line--;
             continue;
           }
           depth--;
