@@ -10,7 +10,7 @@ import { validateRequest } from '../../reference/index.js';
 import { skipReason } from '../judge.js';
 import { profileOf, PropertyFailure } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
-import { PROPERTIES, referenceAnswer } from '../properties/catalog.js';
+import { PROPERTIES } from '../properties/catalog.js';
 import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
 import { readAnswer } from '../properties/answers.js';
 import type { Implementation, Manifest, Outcome, Status, Verdict } from '../types.js';
@@ -24,8 +24,6 @@ export interface Judged {
   /** Time spent on the exchanges with the implementation. */
   ms: number;
   stderr?: string;
-  /** The reference's answer (with the implementation's capabilities). */
-  reference?: Answer;
   /** The implementation's first answer, when it was a readable one. */
   answer?: Answer;
 }
@@ -139,12 +137,11 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   if (first.kind === 'unsendable') return { ...base(), verdict: { status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] } };
 
   const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs };
-  const reference = referenceAnswer(request, manifest.capabilities);
   let answer: Answer;
   try {
     answer = readAnswer(first, request, manifest.capabilities);
   } catch (e) {
-    return { ...base(), reference, verdict: verdictOf([asFailure(e, undefined, env)]) };
+    return { ...base(), verdict: verdictOf([asFailure(e, undefined, env)]) };
   }
   const failures: Failure[] = [];
   const differs = await check(DIFFERENTIAL, env, request);
@@ -165,7 +162,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     const f = await check(DETERMINISM, { ...env, impl: answered(outcomes) }, request);
     if (f) failures.push(f);
   }
-  return { ...base(), reference, answer, verdict: verdictOf(failures) };
+  return { ...base(), answer, verdict: verdictOf(failures) };
 }
 
 /** The first failure's status and values; every failure's message and requirements. */

@@ -7,6 +7,8 @@
  */
 import { estimateTokens, MAX_BUDGET, RANKED_HEADER, utcDate } from '../../reference/index.js';
 import { profileOf } from '../properties/answers.js';
+import type { Answer } from '../properties/answers.js';
+import { referenceAnswer } from '../properties/catalog.js';
 import { summarize } from '../types.js';
 import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../types.js';
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
@@ -94,15 +96,21 @@ export interface SweepOptions {
   target?: string;
 }
 
+interface AtBudget extends Judged {
+  /** The reference's answer at this budget, with the implementation's capabilities. */
+  reference: Answer;
+}
+
 /** Every budget judged, at most `concurrency` in flight. */
-async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: number) => void): Promise<Judged[]> {
-  const out: Judged[] = new Array(budgets.length);
+async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: number) => void): Promise<AtBudget[]> {
+  const out: AtBudget[] = new Array(budgets.length);
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
     while (next < budgets.length) {
       const i = next++;
-      out[i] = await judgeRecorded(o.impl, o.manifest, { ...(o.request as Obj), budget: budgets[i] }, { timeoutMs: o.timeoutMs, twice: false });
+      const request = { ...(o.request as Obj), budget: budgets[i] };
+      out[i] = { ...(await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false })), reference: referenceAnswer(request, o.manifest.capabilities) };
       progress?.(++done);
     }
   };
@@ -110,7 +118,7 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
   return out;
 }
 
-const included = (j: Judged | undefined, who: 'reference' | 'answer'): Set<string> | undefined => {
+const included = (j: AtBudget | undefined, who: 'reference' | 'answer'): Set<string> | undefined => {
   const a = j?.[who];
   return a?.kind === 'result' ? new Set(a.value.included) : undefined;
 };
