@@ -111,6 +111,8 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
         from = nl + 1;
         if (skipping) {
           skipping = false;
+        } else if (pendingBytes + part.length > max) {
+          yield { line: lineNo, unreadable: `longer than ${max} bytes` };
         } else {
           const line = pending.length === 0 ? part : Buffer.concat([...pending, part]);
           const r = parse(lineNo, stripCr(line));

@@ -62,11 +62,17 @@ interface Kept {
   result: CaseResult;
 }
 
-/** The bounded list of results a report lists. */
+const before = (a: Kept, b: Kept): boolean => a.order[0] < b.order[0] || (a.order[0] === b.order[0] && a.order[1] < b.order[1]);
+
+/**
+ * The bounded list of results a report lists: every result while there are at
+ * most `max`, then the first `max` failing ones in file order (results finish
+ * out of order by at most the concurrency, so a late one can still displace).
+ */
 class Listing {
   private kept: Kept[] = [];
   private failing = 0;
-  /** Past maxListed results: passes and skips are counted only. */
+  /** Past max results: passes and skips are counted only. */
   private full = false;
   unlisted = 0;
   constructor(private readonly max: number) {}
@@ -74,8 +80,14 @@ class Listing {
   add(k: Kept): void {
     if (FAILING.has(k.result.status)) {
       if (this.failing >= this.max) {
+        const last = this.lastFailing();
+        if (!before(k, last)) {
+          this.unlisted++;
+          return;
+        }
+        this.kept.splice(this.kept.indexOf(last), 1);
+        this.failing--;
         this.unlisted++;
-        return;
       }
       this.failing++;
       this.kept.push(k);
@@ -85,10 +97,16 @@ class Listing {
     } else this.kept.push(k);
     if (!this.full && this.kept.length > this.max) {
       this.full = true;
-      const before = this.kept.length;
+      const all = this.kept.length;
       this.kept = this.kept.filter((x) => FAILING.has(x.result.status));
-      this.unlisted += before - this.kept.length;
+      this.unlisted += all - this.kept.length;
     }
+  }
+
+  private lastFailing(): Kept {
+    let last: Kept | undefined;
+    for (const k of this.kept) if (FAILING.has(k.result.status) && (!last || before(last, k))) last = k;
+    return last!;
   }
 
   results(): CaseResult[] {

@@ -9,7 +9,8 @@
  *   miscounts either still miscounts the copy the same way;
  * - a block id becomes `b<n>`, numbered in code-point order (NUM-4) of the
  *   request's distinct ids, so ties break the same way and duplicates stay
- *   duplicates (VAL-4); `must_include` and `exclude` are renamed alike;
+ *   duplicates (VAL-4); `must_include` and `exclude` are renamed alike (ids
+ *   on which UTF-16 order differs are renamed character by character, idMap);
  * - a source that names a tier (TIER-1) is kept; any other becomes a name
  *   that names no tier and sits in the same place in code-point order among
  *   all the sources, so rendering order (REN-1) is kept;
@@ -71,11 +72,52 @@ function scrubValue(v: unknown): unknown {
 
 const TIER_SOURCES = Object.keys(SOURCE_TO_TIER).sort(compareCodePoints);
 
-/** `b0`, `b1`, ... in code-point order of the distinct non-empty ids; the width fixed so string order is number order. */
+const utf16Order = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Whether the renamed ids stand in the same order as the originals, by code points and by UTF-16 code units. */
+function keepsOrders(ids: string[], map: Map<string, string>): boolean {
+  return [compareCodePoints, utf16Order].every((cmp) => {
+    const renamed = [...ids].sort(cmp).map((id) => map.get(id)!);
+    return renamed.every((x, i) => i === 0 || cmp(renamed[i - 1]!, x) < 0);
+  });
+}
+
+/**
+ * Opaque ids in the same order. Usually `b0`, `b1`, ... numbered in
+ * code-point order (NUM-4), the width fixed so string order is number order.
+ * When UTF-16 order differs from code-point order on the request's ids
+ * (U+E000..U+FFFF or a lone surrogate against an astral character), an
+ * implementation that sorts by UTF-16 must still be caught on the copy: then
+ * each character is replaced instead, by its rank within its class, which
+ * keeps both orders at the cost of keeping each id's length and which of its
+ * characters are equal (and, should lone surrogates make that not enough, the
+ * astral characters themselves).
+ */
 function idMap(ids: Iterable<string>): Map<string, string> {
   const distinct = [...new Set(ids)].filter((id) => id !== '').sort(compareCodePoints);
   const width = String(Math.max(0, distinct.length - 1)).length;
-  return new Map(distinct.map((id, i) => [id, `b${String(i).padStart(width, '0')}`]));
+  const numbered = new Map(distinct.map((id, i) => [id, `b${String(i).padStart(width, '0')}`]));
+  if (keepsOrders(distinct, numbered)) return numbered;
+  const ranked = byCharacterRank(distinct, true);
+  return keepsOrders(distinct, ranked) ? ranked : byCharacterRank(distinct, false);
+}
+
+/** `0-9A-Za-z`, then on from U+0100: increasing code points below the surrogates. */
+const LOW_TARGETS = [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'].map((c) => c.codePointAt(0)!);
+const lowTarget = (k: number): number => (k < LOW_TARGETS.length ? LOW_TARGETS[k]! : 0x100 + k - LOW_TARGETS.length);
+
+/** Each character by its rank within its class: below the surrogates, U+E000..U+FFFF, astral (or kept); lone surrogates kept. */
+function byCharacterRank(ids: string[], astral: boolean): Map<string, string> {
+  const used = [...new Set(ids.flatMap((id) => [...id].map((c) => c.codePointAt(0)!)))].sort((a, b) => a - b);
+  const rank = new Map<number, number>();
+  const counts = { low: 0, high: 0, astral: 0 };
+  for (const cp of used) {
+    if (cp < 0xd800) rank.set(cp, lowTarget(counts.low++));
+    else if (cp <= 0xdfff) rank.set(cp, cp);
+    else if (cp <= 0xffff) rank.set(cp, 0xe000 + counts.high++);
+    else rank.set(cp, astral ? 0x10000 + counts.astral++ : cp);
+  }
+  return new Map(ids.map((id) => [id, String.fromCodePoint(...[...id].map((c) => rank.get(c.codePointAt(0)!)!))]));
 }
 
 /**

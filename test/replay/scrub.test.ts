@@ -4,9 +4,18 @@
  * renaming, over the whole corpus and random requests, valid and invalid; and
  * nothing of the original text is left in the copy.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openModule } from '../../adapters/inprocess.js';
+import { encodeRequest } from '../../adapters/wire.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
+import { replay } from '../../conformance/replay/run.js';
 import { request } from '../../conformance/properties/arbitraries.js';
 import { invalidRequest } from '../../conformance/properties/corruptions.js';
 import { filler, scrubRequest } from '../../conformance/replay/scrub.js';
@@ -81,28 +90,42 @@ describe('filler', () => {
 });
 
 describe('scrubRequest', () => {
-  it('numbers ids in code-point order (U+FF5E before U+1F600, NUM-4), renames must_include and exclude alike, keeps duplicates', () => {
+  it('numbers ids in code-point order, renames must_include and exclude alike, keeps duplicates and -0', () => {
     const s = scrubRequest({
       now: 0,
       budget: 5,
       blocks: [
-        { block_id: '\u{1f600}', source: 'notes', content: 'secret', priority: 1 },
-        { block_id: '\uff5e', source: 'memory', content: 'secret', priority: 1 },
-        { block_id: '\uff5e', source: 'Memory', content: '', priority: -0 },
+        { block_id: 'zeta', source: 'notes', content: 'secret', priority: 1 },
+        { block_id: 'alpha', source: 'memory', content: 'secret', priority: 1 },
+        { block_id: 'alpha', source: 'Memory', content: '', priority: -0 },
       ],
-      constraints: { must_include: ['\u{1f600}', 'gone'], exclude: ['\uff5e'] },
+      constraints: { must_include: ['zeta', 'gone'], exclude: ['alpha'] },
     });
     expect(s.request).toEqual({
       now: 0,
       budget: 5,
       blocks: [
         { block_id: 'b2', source: expect.any(String), content: 'xxxxxx', priority: 1 },
-        { block_id: 'b1', source: 'memory', content: 'xxxxxx', priority: 1 },
-        { block_id: 'b1', source: expect.any(String), content: '', priority: -0 },
+        { block_id: 'b0', source: 'memory', content: 'xxxxxx', priority: 1 },
+        { block_id: 'b0', source: expect.any(String), content: '', priority: -0 },
       ],
-      constraints: { must_include: ['b2', 'b0'], exclude: ['b1'] },
+      constraints: { must_include: ['b2', 'b1'], exclude: ['b0'] },
     });
     expect(Object.is((s.request as { blocks: { priority: number }[] }).blocks[2]!.priority, -0)).toBe(true);
+  });
+
+  it('where UTF-16 order is not code-point order on the ids (U+FF5E against U+1F600), renames them keeping both orders', () => {
+    const ids = ['\u{1f600}', '\uff5e', 'k\u{1f600}x', 'k\uff5e', 'a', '\udc00', '\u{10000}'];
+    const s = scrubRequest({ now: 0, budget: 5, blocks: ids.map((block_id) => ({ block_id, source: 's', content: '', priority: 0 })) });
+    const renamed = ids.map((id) => s.ids.get(id)!);
+    const utf16 = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+    for (const cmp of [compareCodePoints, utf16]) {
+      const order = ids.map((_, i) => i).sort((i, j) => cmp(ids[i]!, ids[j]!));
+      const renamedOrder = ids.map((_, i) => i).sort((i, j) => cmp(renamed[i]!, renamed[j]!));
+      expect(renamedOrder).toEqual(order);
+    }
+    expect(renamed.join('')).not.toMatch(/[\uff5e\u{1f600}ak]/u);
+    expect(new Set(renamed).size).toBe(ids.length);
   });
 
   it('keeps tier sources, and puts every other source where it sat in code-point order, naming no tier', () => {
@@ -167,5 +190,46 @@ describe('the reference answers a scrubbed request as the original, modulo the r
       }),
       { numRuns: 1000, seed: SEED },
     );
+  });
+});
+
+describe('ctxconform scrub', () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-scrub-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'scrub', ...args], { cwd: tmp, encoding: 'utf8' });
+  const lines = loadCorpus()
+    .cases.map((c) => encodeRequest(c.request))
+    .flatMap((e) => (e.ok ? [e.json] : []));
+  writeFileSync(join(tmp, 'traffic.jsonl'), lines.join('\n') + '\n');
+
+  it('copies every request, in order, gzip when OUT ends in .gz; an implementation that miscounts still fails the copy where it failed the original', async () => {
+    const r = cli('traffic.jsonl', 'shared.jsonl.gz');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`scrubbed ${lines.length} requests from traffic.jsonl into shared.jsonl.gz`);
+    const copy = gunzipSync(readFileSync(join(tmp, 'shared.jsonl.gz'))).toString('utf8').trimEnd().split('\n');
+    expect(copy).toHaveLength(lines.length);
+    expect(copy.some((l) => l.includes('-0.0'))).toBe(true);
+    // Lengths, astral characters and id order kept: these defects show on the copy exactly as on the original.
+    for (const name of ['utf16-lengths', 'utf16-id-order', 'no-overflow-pool']) {
+      const impl = await openModule(join(root, `test/fixtures/broken/${name}.ts`));
+      const manifest = await impl.describe();
+      const statuses = async (path: string): Promise<string[]> =>
+        (await replay({ sources: [{ path, label: 'x' }], impl, manifest, timeoutMs: 5000, concurrency: 1, twice: false, shrink: 0, maxListed: 10_000 })).cases.map((c) => c.status);
+      const original = await statuses(join(tmp, 'traffic.jsonl'));
+      expect(original).toContain('fail');
+      expect(await statuses(join(tmp, 'shared.jsonl.gz')), name).toEqual(original);
+    }
+  });
+
+  it('leaves out an unreadable line, naming it (exit 1), and refuses to write over IN (exit 2)', () => {
+    writeFileSync(join(tmp, 'bad.jsonl'), '{"now":1,"budget":2,"blocks":[]}\nnot json\n');
+    const r = cli('bad.jsonl', 'bad-out.jsonl');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('bad.jsonl:2: left out, unreadable: not JSON');
+    expect(readFileSync(join(tmp, 'bad-out.jsonl'), 'utf8')).toBe('{"now":1,"budget":2,"blocks":[]}\n');
+    expect(cli('bad.jsonl', './bad.jsonl').status).toBe(2);
+    expect(cli('bad.jsonl').status).toBe(2);
+    expect(cli('nope.jsonl', 'x.jsonl').stderr).toContain('cannot read nope.jsonl');
   });
 });
