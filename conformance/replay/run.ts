@@ -8,10 +8,10 @@
  */
 import { FAILING, summarize } from '../types.js';
 import type { AdapterName, CaseResult, Implementation, Manifest, ReplayInfo, Report, Status, Summary } from '../types.js';
-import { KIT_VERSION, SPEC_VERSION } from '../version.js';
 import { judgeRecorded } from './judge.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { readRecorded } from './read.js';
+import { reportOf } from './report.js';
 
 /** One recorded file, or one request of it (`FILE:LINE`). */
 export interface ReplaySource {
@@ -219,17 +219,5 @@ export async function replay(o: ReplayOptions): Promise<Report> {
     unlisted: listing.unlisted,
     shrunk,
   };
-  return {
-    kit: { name: 'ctxconform', version: KIT_VERSION, spec: SPEC_VERSION },
-    implementation: o.manifest,
-    run: {
-      ...(o.adapter ? { adapter: o.adapter } : {}),
-      ...(o.target ? { target: o.target } : {}),
-      started_at: started.toISOString(),
-      duration_ms: Math.round(duration),
-    },
-    summary: counts,
-    cases,
-    replay: replayInfo,
-  };
+  return reportOf({ manifest: o.manifest, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.target ? { target: o.target } : {}), started, durationMs: duration, summary: counts, cases, extra: { replay: replayInfo } });
 }

@@ -11,9 +11,9 @@ import type { Answer } from '../properties/answers.js';
 import { referenceAnswer } from '../properties/catalog.js';
 import { summarize } from '../types.js';
 import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../types.js';
-import { KIT_VERSION, SPEC_VERSION } from '../version.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { judgeRecorded } from './judge.js';
+import { reportOf } from './report.js';
 import type { Judged } from './judge.js';
 
 type Obj = Record<string, unknown>;
@@ -218,17 +218,5 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   }
   result.duration_ms = Math.round(judged.reduce((s, j) => s + j.ms, 0) * 1000) / 1000;
   const cases = [result];
-  return {
-    kit: { name: 'ctxconform', version: KIT_VERSION, spec: SPEC_VERSION },
-    implementation: o.manifest,
-    run: {
-      ...(o.adapter ? { adapter: o.adapter } : {}),
-      ...(o.target ? { target: o.target } : {}),
-      started_at: started.toISOString(),
-      duration_ms: Math.round(performance.now() - t0),
-    },
-    summary: summarize(cases),
-    cases,
-    sweep: info,
-  };
+  return reportOf({ manifest: o.manifest, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.target ? { target: o.target } : {}), started, durationMs: performance.now() - t0, summary: summarize(cases), cases, extra: { sweep: info } });
 }
