@@ -134,7 +134,9 @@ export async function run(argv: string[]): Promise<number> {
   const info = report.replay!;
   if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
   if (info.requests - info.unreadable === 0) {
-    console.error(`ctxconform replay: no readable request in ${sources.map((s) => s.label).join(', ')}`);
+    const lines = sources.filter((s) => s.line !== undefined);
+    const where = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
+    console.error(`ctxconform replay: no readable request in ${where}`);
     return EXIT_USAGE;
   }
   const seconds = (report.run?.duration_ms ?? 0) / 1000;

@@ -25,6 +25,8 @@ interface BlockLike {
 
 /** Budgets swept when none are given: at most this many, the step widened to fit. */
 export const MAX_SWEPT_BUDGETS = 2001;
+/** Timeouts and crashes after which the remaining budgets are not asked. */
+export const MAX_STALLS = 5;
 
 /**
  * A budget at which every live block fits (given a valid request): in
@@ -106,11 +108,19 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
   const out: AtBudget[] = new Array(budgets.length);
   let next = 0;
   let done = 0;
+  let stalled = 0;
   const worker = async (): Promise<void> => {
     while (next < budgets.length) {
       const i = next++;
       const request = { ...(o.request as Obj), budget: budgets[i] };
-      out[i] = { ...(await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false })), reference: referenceAnswer(request, o.manifest.capabilities) };
+      const reference = referenceAnswer(request, o.manifest.capabilities);
+      // An implementation that hangs would cost the time limit at every budget: past a few, the rest are not asked.
+      if (stalled >= MAX_STALLS) {
+        out[i] = { verdict: { status: 'skip', message: `not asked: the implementation timed out or crashed at ${MAX_STALLS} budgets`, requirements: [] }, ms: 0, reference };
+      } else {
+        out[i] = { ...(await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false })), reference };
+        if (out[i]!.verdict.status === 'timeout' || out[i]!.verdict.status === 'crash') stalled++;
+      }
       progress?.(++done);
     }
   };

@@ -12,16 +12,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openModule } from '../../adapters/inprocess.js';
+import { fromFunctions, openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge } from '../../conformance/judge.js';
 import { request } from '../../conformance/properties/arbitraries.js';
 import { reasonClass } from '../../conformance/reasons.js';
-import { budgetAdmittingAll, parseBudgets, sweep } from '../../conformance/replay/sweep.js';
+import { budgetAdmittingAll, MAX_STALLS, parseBudgets, sweep } from '../../conformance/replay/sweep.js';
 import { formatErrors, validators } from '../../conformance/schemas.js';
-import type { Report } from '../../conformance/types.js';
-import { assemble, CAPABILITIES, isErrorAnswer } from '../../reference/index.js';
+import type { Manifest, Report } from '../../conformance/types.js';
+import { assemble, CAPABILITIES, describe as referenceManifest, isErrorAnswer } from '../../reference/index.js';
 import type { Result } from '../../reference/index.js';
 import { renderHtml } from '../../report/html.js';
 import { renderMarkdown } from '../../report/markdown.js';
@@ -111,6 +111,19 @@ describe('sweep', () => {
     expect(coarse.sweep!.budgets).toEqual({ from: 0, to: 100, step: 7, count: 16 });
     expect(coarse.sweep!.first_disagreement).toBe(fine.sweep!.first_disagreement);
     expect(fine.sweep!.first_disagreement! % 7).not.toBe(0);
+  });
+
+  it('an implementation that hangs is asked at a few budgets, not at every one', async () => {
+    let calls = 0;
+    const hang = fromFunctions(() => {
+      calls++;
+      return new Promise(() => {});
+    }, undefined, referenceManifest() as Manifest);
+    const report = await sweep({ request: caseRequest, source: CASE, impl: hang, manifest: await hang.describe(), timeoutMs: 20, concurrency: 1, shrink: true, budgets: { from: 0, to: 60, step: 1 } });
+    expect(calls).toBe(MAX_STALLS);
+    expect(report.cases[0]).toMatchObject({ status: 'timeout' });
+    expect(report.sweep!.first_disagreement).toBe(0);
+    expect(report.cases[0]!.counterexample).toBeUndefined();
   });
 
   it('the HTML report draws the chart (inline SVG: a bar per interval, the first disagreement marked) and Markdown tabulates it', async () => {
