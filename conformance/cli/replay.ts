@@ -5,6 +5,7 @@
  * skipped, 1 when one did not, 2 for a usage error, an implementation that
  * cannot start, or files with no readable request.
  */
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, implementationFlags, openFrom, recordedSource } from '../replay/cli.js';
 import { replay } from '../replay/run.js';
@@ -51,8 +52,8 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
   let drawn = false;
   const line = (p: ReplayProgress): string => {
     const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
-    const share = p.size ? ` ${Math.min(100, Math.floor((p.bytes * 100) / p.size))}%` : '';
-    return `replay: ${p.records.toLocaleString('en-US')} requests, ${p.failing.toLocaleString('en-US')} not passing, ${rate.toLocaleString('en-US')}/s; ${p.file}${share}`;
+    const share = p.size ? `${Math.min(100, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
+    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} request${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed, ${rate.toLocaleString('en-US')}/s`;
   };
   return {
     update(p) {
