@@ -87,7 +87,7 @@ export interface Verdict {
 
 export interface CaseResult {
   id: string;
-  kind: 'case' | 'property' | 'contract';
+  kind: 'case' | 'property' | 'contract' | 'replay' | 'sweep';
   status: Status;
   requirements: string[];
   description?: string;
@@ -136,6 +136,44 @@ export interface Report {
   summary: Summary;
   cases: CaseResult[];
   baseline?: { file: string; known: string[]; stale: string[] };
+  /** `ctxconform replay`: what was read and how fast (docs/replay.md). */
+  replay?: ReplayInfo;
+  /** `ctxconform sweep`: the block set at every budget, for the inclusion chart. */
+  sweep?: SweepInfo;
+}
+
+export interface ReplayInfo {
+  files: { file: string; requests: number; unreadable: number }[];
+  /** Records read: requests judged or skipped, and unreadable lines. */
+  requests: number;
+  unreadable: number;
+  /** Records per second over the whole replay. */
+  rate_per_s: number;
+  /** Each request sent twice, the answers compared (REQ-2). */
+  sent_twice: boolean;
+  /** Results in `cases`; the others are counted in `summary` only (passes past --max-listed, failures past it). */
+  listed: number;
+  unlisted: number;
+  /** Failing requests shrunk to a smaller one that still fails. */
+  shrunk: number;
+}
+
+/** Budgets as inclusive intervals `[from, to]` of the swept budgets. */
+export type BudgetIntervals = [number, number][];
+
+export interface SweepInfo {
+  /** Where the block set came from: a case id, `FILE:LINE`, or `generated (seed N)`. */
+  source: string;
+  budgets: { from: number; to: number; step: number; count: number };
+  /** The smallest swept budget from which the reference includes every block it includes at the last one. */
+  admits_all_from: number | null;
+  first_disagreement: number | null;
+  /** Budgets where the implementation's answer is not the reference's. */
+  disagreements: BudgetIntervals;
+  /** Budgets where either side answered with an error (pinned_overflow, or the implementation's failure). */
+  reference_errors: BudgetIntervals;
+  implementation_errors: BudgetIntervals;
+  blocks: { block_id: string; reference: BudgetIntervals; implementation: BudgetIntervals }[];
 }
 
 /** Statuses that make a run fail unless a baseline expects them. */

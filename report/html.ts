@@ -5,10 +5,11 @@
  * string that escaped the escaping could not load or run anything.
  */
 import { createHash } from 'node:crypto';
-import type { CaseResult, Report, Status } from '../conformance/types.js';
+import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../conformance/types.js';
 import { STATUSES, summarize } from '../conformance/types.js';
 import type { TokenTable } from '../conformance/tokens.js';
 import { areaOf, byArea, clip, coverage, formatRatio, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
+import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { diffable, sideBySide } from './textdiff.js';
 import type { Piece } from './textdiff.js';
 
@@ -198,6 +199,38 @@ function tokensSection(t: TokenTable): string {
   return out.join('\n');
 }
 
+function replaySection(r: ReplayInfo): string {
+  const out: string[] = ['<h2 id="replay">Replayed requests</h2>'];
+  out.push(
+    `<p>${r.requests.toLocaleString('en-US')} recorded requests read (${r.unreadable.toLocaleString('en-US')} unreadable), ${Math.round(r.rate_per_s).toLocaleString('en-US')} per second; each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed.toLocaleString('en-US')} results are listed below; ${r.unlisted.toLocaleString('en-US')} more are counted, not listed.` : ''}</p>`,
+  );
+  out.push('<table id="replay-files"><thead><tr><th>file</th><th>requests</th><th>unreadable</th></tr></thead><tbody>');
+  for (const f of r.files) out.push(`<tr><td class="id">${h(f.file)}</td><td class="n">${f.requests}</td><td class="n">${f.unreadable}</td></tr>`);
+  out.push('</tbody></table>');
+  return out.join('\n');
+}
+
+function sweepSection(s: SweepInfo): string {
+  const b = s.budgets;
+  const out: string[] = ['<h2 id="sweep">Budget sweep</h2>'];
+  out.push(
+    `<p>The block set of <code>${h(s.source)}</code> at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}. ${
+      s.first_disagreement === null ? 'The implementation agrees with the reference at every one.' : `<strong>First disagreement at budget ${s.first_disagreement}</strong>; the answers differ at ${h(span(s.disagreements))}.`
+    }${s.admits_all_from !== null ? ` The reference includes all it can from budget ${s.admits_all_from}.` : ''}</p>`,
+  );
+  out.push(`<figure id="sweep-chart">${sweepChart(s, h)}</figure>`);
+  if (s.blocks.length > MAX_CHART_ROWS) out.push(`<p class="muted">The chart shows the first ${MAX_CHART_ROWS} of ${s.blocks.length} blocks; the table lists them all.</p>`);
+  out.push('<table id="sweep-table"><thead><tr><th>block</th><th>reference includes at</th><th>implementation includes at</th></tr></thead><tbody>');
+  for (const r of s.blocks) {
+    const differs = span(r.reference) !== span(r.implementation);
+    out.push(`<tr${differs ? ' class="differs"' : ''}><td class="id">${h(r.block_id)}</td><td>${h(span(r.reference))}</td><td>${differs ? '<strong>' : ''}${h(span(r.implementation))}${differs ? '</strong>' : ''}</td></tr>`);
+  }
+  out.push('</tbody></table>');
+  if (s.reference_errors.length > 0) out.push(`<p class="muted">The reference answers with an error (pinned_overflow) at ${h(span(s.reference_errors))}.</p>`);
+  if (s.implementation_errors.length > 0) out.push(`<p class="muted">The implementation gives no result at ${h(span(s.implementation_errors))}.</p>`);
+  return out.join('\n');
+}
+
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const v = verdict(report);
   const known = new Set(v.known.map((c) => c.id));
@@ -247,6 +280,9 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   }
   body.push('</tbody></table>');
   body.push('</div></div>');
+
+  if (report.replay) body.push(replaySection(report.replay));
+  if (report.sweep) body.push(sweepSection(report.sweep));
 
   if (v.stale.length > 0) {
     body.push('<h2 id="stale">Stale baseline expectations</h2>');

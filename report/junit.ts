@@ -79,6 +79,10 @@ export function renderJunit(report: Report): string {
     filter: report.run?.filter ?? undefined,
     baseline: report.baseline?.file,
     stale_baseline_ids: report.baseline && report.baseline.stale.length > 0 ? report.baseline.stale.join(',') : undefined,
+    replay_requests: report.replay?.requests.toString(),
+    replay_rate_per_s: report.replay?.rate_per_s.toString(),
+    replay_unlisted: report.replay && report.replay.unlisted > 0 ? report.replay.unlisted.toString() : undefined,
+    sweep_first_disagreement: report.sweep ? String(report.sweep.first_disagreement ?? 'none') : undefined,
   };
   const props = Object.entries(properties)
     .filter(([, value]) => value !== undefined)

@@ -4,8 +4,9 @@
  * `cell` (table cells) or `fenced` (code blocks), so none of it can open a
  * link, an HTML tag, a table column or a code span.
  */
-import type { CaseResult, Report, Status } from '../conformance/types.js';
+import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../conformance/types.js';
 import { STATUSES, summarize } from '../conformance/types.js';
+import { span } from './sweep-chart.js';
 import { byArea, clip, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
@@ -85,6 +86,37 @@ function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
+function replaySection(r: ReplayInfo): string[] {
+  const out = ['### Replayed requests', ''];
+  out.push(
+    `${r.requests} recorded requests read (${r.unreadable} unreadable), ${Math.round(r.rate_per_s)} per second, each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed} results are listed; ${r.unlisted} more are counted, not listed.` : ''}`,
+    '',
+  );
+  out.push(table(['file', 'requests', 'unreadable'], r.files.map((f) => [code(f.file, true), String(f.requests), String(f.unreadable)])), '');
+  return out;
+}
+
+/** At most this many blocks in the sweep table; the JSON report has them all. */
+const MAX_SWEEP_ROWS = 100;
+
+function sweepSection(s: SweepInfo): string[] {
+  const b = s.budgets;
+  const out = ['### Budget sweep', ''];
+  out.push(
+    `The block set of ${code(s.source)} at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}: ${
+      s.first_disagreement === null ? 'the implementation agrees with the reference at every one.' : `**first disagreement at budget ${s.first_disagreement}**; the answers differ at ${md(span(s.disagreements))}.`
+    }`,
+    '',
+  );
+  const rows = s.blocks.slice(0, MAX_SWEEP_ROWS).map((r) => {
+    const differs = span(r.reference) !== span(r.implementation);
+    return [code(r.block_id, true), cell(span(r.reference)), differs ? `**${cell(span(r.implementation))}**` : cell(span(r.implementation))];
+  });
+  out.push(table(['block', 'reference includes at', 'implementation includes at'], rows), '');
+  if (s.blocks.length > MAX_SWEEP_ROWS) out.push(`…and ${s.blocks.length - MAX_SWEEP_ROWS} more blocks in the JSON and HTML reports.`, '');
+  return out;
+}
+
 function failure(c: CaseResult, known: boolean): string {
   const lines: string[] = [];
   const reqs = c.requirements.length > 0 ? ` (${c.requirements.map(md).join(', ')})` : '';
@@ -141,6 +173,8 @@ function render(report: Report, detailed: number): string {
   }
   out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', 'skip', 'score'], rows));
   out.push('');
+  if (report.replay) out.push(...replaySection(report.replay));
+  if (report.sweep) out.push(...sweepSection(report.sweep));
   const clauses = report.cases.filter((c) => c.kind === 'contract');
   if (clauses.length > 0) {
     // A contract verdict is worth what tested it: each clause shows how many exchanges did (SPEC section 16).

@@ -13,6 +13,9 @@ export const COMMANDS: Record<string, string> = {
   diff: 'compare two JSON reports: fixed, regressed, new, removed',
   merge: 'join the JSON reports of sharded runs',
   tokens: 'compare the token estimate with real tokenizers over the corpus',
+  replay: 'judge requests recorded from production (JSON lines, .gz too)',
+  scrub: 'copy recorded requests with every text replaced, answers kept',
+  sweep: 'one block set at every budget: where the implementation first differs',
 };
 
 export const EXIT_OK = 0;

@@ -57,6 +57,8 @@ export interface CounterexampleInfo {
   path: string;
   message: string;
   request: unknown;
+  /** Found elsewhere than by a property (a replayed or swept request): says where, and names the file and tag. */
+  origin?: { found: string; name: string; tag: string };
 }
 
 /** The YAML text of the case (first line: the schema association for editors). */
@@ -65,11 +67,11 @@ function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
   const profile = isObj(info.request) && info.request.profile === 'ranked' ? 'ranked' : 'tiered';
   const firstLine = info.message.split('\n')[0]!.replace(/\s+/g, ' ').trim();
   const doc = {
-    description: `Regression found by the ${info.property} property (seed ${info.seed}, path ${info.path}): the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
+    description: `Regression found by ${info.origin?.found ?? `the ${info.property} property (seed ${info.seed}, path ${info.path})`}: the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
     requirements: info.requirements,
     profile,
     capabilities,
-    tags: ['counterexample', `property-${info.property}`],
+    tags: ['counterexample', info.origin?.tag ?? `property-${info.property}`],
     request: info.request,
     expect: expectationFromReference(info.request, capabilities),
   };
@@ -106,7 +108,7 @@ export function visibleYaml(value: unknown): string {
 export function saveCounterexample(info: CounterexampleInfo, dir: string): SavedCase {
   mkdirSync(dir, { recursive: true });
   const seed = info.seed < 0 ? `m${-info.seed}` : String(info.seed);
-  const file = join(dir, `${info.property}-${seed}.yaml`);
+  const file = join(dir, `${info.origin?.name ?? `${info.property}-${seed}`}.yaml`);
   const text = counterexampleYaml(info, dir);
   writeFileSync(file, text);
   return { file, text };
