@@ -81,7 +81,7 @@ export function code(s: string, inTable = false): string {
 
 const ICON: Record<Status, string> = { pass: '✅', fail: '❌', error: '💥', timeout: '⏱️', crash: '☠️', flaky: '🎲', skip: '⏭️' };
 
-function table(head: string[], rows: string[][]): string {
+export function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
