@@ -83,6 +83,14 @@ describe('loadCorpus', () => {
     expect(problemsOf({ 'a/m.yaml': text })).toEqual(['a/m.yaml:1:1: missing required member "profile"']);
   });
 
+  it('requires since, a spec version no later than the kit\'s SPEC.md', () => {
+    expect(problemsOf({ 'a/m.yaml': GOOD.replace('since: v1\n', '') })).toEqual(['a/m.yaml:1:1: missing required member "since"']);
+    expect(problemsOf({ 'a/l.yaml': GOOD.replace('since: v1', 'since: v2') })).toEqual(["a/l.yaml:4:8: since: v2 is later than this kit's SPEC.md (v1)"]);
+    expect(problemsOf({ 'a/n.yaml': GOOD.replace('since: v1', 'since: "1.0"') })).toEqual(['a/n.yaml:4:8: since: must match pattern "^v[1-9][0-9]*$"']);
+    expect(problemsOf({ 'a/i.yaml': GOOD.replace('since: v1', 'since: 1') })).toEqual(['a/i.yaml:4:8: since: must be string']);
+    expect(loadCorpus(corpus({ 'a/g.yaml': GOOD })).cases[0]!.since).toBe('v1');
+  });
+
   it('reports a requirement id that SPEC.md does not define, at that item', () => {
     const text = GOOD.replace('requirements: [EXP-1]', 'requirements: [EXP-1, EXP-99]');
     expect(problemsOf({ 'a/r.yaml': text })).toEqual(['a/r.yaml:2:23: requirement EXP-99 is not defined in SPEC.md']);
