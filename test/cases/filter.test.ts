@@ -133,6 +133,16 @@ describe('--filter on the bundled corpus', () => {
   });
 });
 
+describe('the help and docs/running.md show each selector', () => {
+  it('run --help, list --help and the docs name glob, tag:, req: (id and section), area:, ! and +', () => {
+    const help = (cmd: string) => spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), cmd, '--help'], { encoding: 'utf8' }).stdout;
+    const docs = readFileSync(join(ROOT, 'docs/running.md'), 'utf8');
+    for (const needle of ["'expiry/*'", "'tag:boundary'", "'req:TIER-4'", "'req:CON-'", "'area:ranked'", "'area:tiers,!tag:rounding'", "'req:EXP-+tag:boundary'"]) expect(help('run'), needle).toContain(needle);
+    for (const needle of ['tag:NAME', 'req:ID', 'req:CON-', 'area:NAME', "'area:tiers,!tag:rounding'"]) expect(help('list'), needle).toContain(needle);
+    for (const needle of ['`tag:NAME`', '`req:ID`', '`req:SECTION-`', '`area:NAME`', '`--filter req:CON-`', "--filter 'area:tiers,!tag:rounding'", "--filter 'req:EXP-+tag:boundary'"]) expect(docs, needle).toContain(needle);
+  });
+});
+
 describe('--filter in runSuite', () => {
   it('selects properties by their requirements and area too', async () => {
     const { referenceImplementation } = await import('../../adapters/reference.js');

@@ -276,6 +276,8 @@ describe('the flaky status in every writer, merge and diff', () => {
     const [a, b] = [r.cases.slice(0, 4), r.cases.slice(4)];
     const shard = (cases: CaseResult[], i: number): Report => ({ ...r, run: { ...r.run, shard: `${i}/2` }, summary: summarize(cases), cases });
     expect(mergeReports([{ file: 'a', report: shard(a, 1) }, { file: 'b', report: shard(b, 2) }]).summary.flaky).toBe(1);
+    // Shards of one run share its repeats: a shard sent once cannot be joined to one sent twice.
+    expect(() => mergeReports([{ file: 'a', report: shard(a, 1) }, { file: 'b', report: { ...shard(b, 2), run: { ...shard(b, 2).run, repeat: 3 } } }])).toThrow(/b has run.repeat 3, a 2: shards of one run share it/);
     expect(diffReports(reference, r).regressed).toEqual([{ id: flakyCase.id, from: 'pass', to: 'flaky', message: flakyCase.message }]);
     expect(diffReports(broken, r).changed.map((c) => [c.id, c.from, c.to])).toContainEqual([flakyCase.id, 'fail', 'flaky']);
   });
