@@ -173,7 +173,7 @@ function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: 
   out.push(`<section class="failure ${c.status}" id="f-${index}" data-status="${c.status}" data-area="${h(areaOf(c.id))}">`);
   const label = excuse === 'known' ? ' <span class="known">known failure (baseline)</span>' : excuse === 'by design' ? ' <span class="known">deviation by design (baseline)</span>' : '';
   out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${label}</h3>`);
-  if (c.requirements.length > 0) out.push(`<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}</p>`);
+  if (c.requirements.length > 0) out.push(`<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${c.since ? ` (the case holds since spec ${h(c.since)})` : ''}</p>`);
   if (c.description) out.push(`<p class="muted">${h(c.description)}</p>`);
   if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
   if (c.rerun) out.push(`<p>Rerun: <code>${h(c.rerun)}</code></p>`);

@@ -54,6 +54,9 @@ describe('spec versions', () => {
     const r: Report = await runSuite({ cases: FAULT_CASES, impl, manifest: await impl.describe(), timeoutMs: 2000, concurrency: 1, properties: 0, seed: 1, spec: 'v1' });
     expect(renderMarkdown(r)).toContain('cases of spec v1');
     expect(renderHtml(r)).toContain('<dt>cases of spec</dt><dd>v1</dd>');
+    // A failing case's section says since which version it holds.
+    const failing = { ...r, cases: r.cases.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, message: 'wrong' } : c)) };
+    expect(renderHtml(failing)).toContain('<code>REN-2</code> (the case holds since spec v1)</p>');
     expect(renderJunit(r)).toContain('<property name="spec_cases" value="v1"/>');
   });
 
