@@ -11,7 +11,7 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
-export const SCHEMA_NAMES = ['request', 'result', 'error', 'manifest', 'case', 'report'] as const;
+export const SCHEMA_NAMES = ['request', 'result', 'error', 'manifest', 'case', 'report', 'baseline', 'matrix'] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 export function schemaPath(name: SchemaName): string {
@@ -52,6 +52,8 @@ export const validators = {
   manifest: (): ValidateFunction => compiled('manifest.schema.json'),
   case: (): ValidateFunction => compiled('case.schema.json'),
   report: (): ValidateFunction => compiled('report.schema.json'),
+  baseline: (): ValidateFunction => compiled('baseline.schema.json'),
+  matrix: (): ValidateFunction => compiled('matrix.schema.json'),
   /** The exact result shape for a profile and the declared capabilities (RES-1, RANK-7, WC-1). */
   result(profile: string, capabilities: readonly string[]): ValidateFunction {
     const def =

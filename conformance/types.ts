@@ -3,8 +3,9 @@
  * report writers. The JSON report's shape is conformance/schemas/report.schema.json.
  */
 
-export type Status = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'skip';
-export const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'timeout', 'crash', 'skip'];
+/** `flaky`: answers differed between the repeats of `--repeat N` (REQ-2); it fails a run like `fail`. */
+export type Status = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'flaky' | 'skip';
+export const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'timeout', 'crash', 'flaky', 'skip'];
 
 export interface Manifest {
   name: string;
@@ -53,6 +54,8 @@ export interface GoldenCase {
   description: string;
   requirements: string[];
   profile: 'tiered' | 'ranked';
+  /** The spec version since which the case holds (`v1`); `--spec vN` runs the cases with since <= vN. */
+  since: string;
   capabilities: string[];
   tags: string[];
   request: unknown;
@@ -105,6 +108,20 @@ export interface CaseResult {
   num_runs?: number;
   /** Contract clauses: how many exchanges put the clause to the test (SPEC section 16). */
   exchanges_tested?: number;
+  /** Golden cases: the spec version since which the case holds. */
+  since?: string;
+  /** A `flaky` result: each distinct answer with the repeats (1-based) that gave it. */
+  answers?: RepeatAnswer[];
+}
+
+/** One of the answers a case gave under `--repeat N`. */
+export interface RepeatAnswer {
+  repeats: number[];
+  /** The status this answer alone would have been judged. */
+  status: Status;
+  message?: string;
+  /** What came back: the result or error answer (a property: its counterexample); absent for a timeout or crash. */
+  answer?: unknown;
 }
 
 export interface Summary {
@@ -114,6 +131,8 @@ export interface Summary {
   error: number;
   timeout: number;
   crash: number;
+  /** Absent from reports of kits before `--repeat` (read as 0). */
+  flaky: number;
   skip: number;
 }
 
@@ -130,16 +149,39 @@ export interface Report {
     properties_runs?: number;
     shard?: string | null;
     filter?: string | null;
+    /** `--spec`: the spec version whose cases ran. */
+    spec?: string;
+    /** `--repeat`: how many times each case was sent. */
+    repeat?: number;
     started_at?: string;
     duration_ms?: number;
   };
   summary: Summary;
   cases: CaseResult[];
-  baseline?: { file: string; known: string[]; stale: string[] };
+  baseline?: BaselineSummary;
   /** `ctxconform replay`: what was read and how fast (docs/replay.md). */
   replay?: ReplayInfo;
   /** `ctxconform sweep`: the block set at every budget, for the inclusion chart. */
   sweep?: SweepInfo;
+}
+
+/** A baseline entry's why, as `ctxconform baseline` files carry it. */
+export interface BaselineNote {
+  kind: 'bug' | 'by-design';
+  reason?: string;
+  link?: string;
+}
+
+export interface BaselineSummary {
+  file: string;
+  /** Failing cases the baseline expects (bugs and deviations by design). */
+  known: string[];
+  /** Baseline ids whose case now passes. */
+  stale: string[];
+  /** Of `known`, those the baseline marks `by-design`: shown apart. */
+  by_design?: string[];
+  /** The reasons and links of the known and stale entries that have one. */
+  notes?: Record<string, BaselineNote>;
 }
 
 export interface ReplayInfo {
@@ -177,7 +219,7 @@ export interface SweepInfo {
 }
 
 /** Statuses that make a run fail unless a baseline expects them. */
-export const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash']);
+export const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash', 'flaky']);
 
 /** Case-id order: the order of every report, sharded or merged. */
 export function byId(a: { id: string }, b: { id: string }): number {
@@ -185,7 +227,7 @@ export function byId(a: { id: string }, b: { id: string }): number {
 }
 
 export function summarize(cases: readonly { status: Status }[]): Summary {
-  const s: Summary = { total: cases.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 };
+  const s: Summary = { total: cases.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 };
   for (const c of cases) s[c.status]++;
   return s;
 }

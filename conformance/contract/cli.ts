@@ -75,7 +75,7 @@ export async function addContractResults(
   const matches = idMatcher(o.filter);
   const t0 = performance.now();
   const chosen = { ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}), ...(t.task !== undefined ? { task: t.task } : {}), ...(t.marker !== undefined ? { marker: t.marker } : {}) };
-  const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r.id));
+  const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r));
   // The key itself never goes into a report.
   const rerun = (id: string) =>
     [

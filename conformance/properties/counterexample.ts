@@ -10,6 +10,7 @@ import { CAPABILITIES } from '../../reference/index.js';
 import { reasonClass } from '../reasons.js';
 import { formatErrors, schemaPath, validators } from '../schemas.js';
 import type { Expectation } from '../types.js';
+import { SPEC_VERSION } from '../version.js';
 import { referenceAnswer } from './catalog.js';
 
 type Obj = Record<string, unknown>;
@@ -70,6 +71,7 @@ function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
     description: `Regression found by ${info.origin?.found ?? `the ${info.property} property (seed ${info.seed}, path ${info.path})`}: the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
     requirements: info.requirements,
     profile,
+    since: SPEC_VERSION,
     capabilities,
     tags: ['counterexample', info.origin?.tag ?? `property-${info.property}`],
     request: info.request,

@@ -41,6 +41,12 @@ describe('the bundled corpus', () => {
     expect(missing).toEqual([]);
     expect(BUNDLED_CASES_DIR.endsWith('cases')).toBe(true);
   });
+
+  it('every case says since which spec version it holds, on the line after profile', () => {
+    expect(corpus.cases.filter((c) => c.since !== 'v1').map((c) => c.id)).toEqual([]);
+    const misplaced = corpus.cases.filter((c) => !/\nprofile: (tiered|ranked)\nsince: v1\n/.test(readFileSync(c.file, 'utf8'))).map((c) => c.id);
+    expect(misplaced).toEqual([]);
+  });
 });
 
 describe('the reference passes every case (every capability declared)', () => {

@@ -52,7 +52,7 @@ function withWorkingContext(r: Record<string, unknown>): Record<string, unknown>
 }
 
 function golden(expect: Expectation, extra: Partial<GoldenCase> = {}): GoldenCase {
-  return { id: 't/case', file: 't/case.yaml', description: 'a test case', requirements: ['TIER-4'], profile: 'tiered', capabilities: [], tags: [], request: REQUEST, expect, ...extra };
+  return { id: 't/case', file: 't/case.yaml', description: 'a test case', requirements: ['TIER-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [], request: REQUEST, expect, ...extra };
 }
 
 const result = (value: unknown): Outcome => ({ kind: 'result', value });

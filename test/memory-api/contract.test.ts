@@ -50,7 +50,7 @@ describe('contract run against the faithful fake', () => {
     const report = {
       kit: { name: 'ctxconform', version: '0.1.0', spec: '1' },
       implementation: { name: 'memory-api', version: 'unknown', profiles: ['working-context-api'], capabilities: [] },
-      summary: { total: results.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 },
+      summary: { total: results.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 },
       cases: results,
     };
     for (const r of results) report.summary[r.status]++;

@@ -44,7 +44,7 @@ describe('baseline', () => {
       'hostile/markup-ids': 'fail',
       'render/two-sources': 'fail',
     });
-    expect(() => loadBaseline(write('bad.json', { 'a/b': 'pass' }))).toThrow(/bad\.json: \/a~1b: expected status must be one of fail, error, timeout, crash, got "pass"/);
+    expect(() => loadBaseline(write('bad.json', { 'a/b': 'pass' }))).toThrow(/bad\.json: \/a~1b: expected status must be one of fail, error, timeout, crash, flaky, got "pass"/);
     expect(() => loadBaseline(write('arr.json', ['a']))).toThrow(ReportFileError);
     expect(() => loadBaseline(join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read/);
   });

@@ -25,7 +25,7 @@ const casesDir = join(tmp, 'cases');
 for (const c of FAULT_CASES) {
   const file = join(casesDir, `${c.id}.yaml`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, tags: ['fault'], request: c.request, expect: c.expect }));
+  writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, since: c.since, tags: ['fault'], request: c.request, expect: c.expect }));
 }
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -48,7 +48,7 @@ describe('ctxconform run', () => {
     expect(valid(report), formatErrors(valid.errors).join('\n')).toBe(true);
     expect(report.kit).toEqual({ name: 'ctxconform', version: KIT_VERSION, spec: 'v1' });
     expect(report.run?.adapter).toBe('reference');
-    expect(report.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 });
+    expect(report.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
   });
 
   it('exit 1 for a failing implementation, printing id, requirements, expected, actual and the rerun command', () => {

@@ -28,7 +28,7 @@ describe('runSuite', () => {
     const progress: number[] = [];
     const r = await runSuite({ cases: shuffled, impl: slowFirst(), manifest: CORE, timeoutMs: 1000, concurrency: 6, properties: 0, seed: 1, onProgress: (d) => progress.push(d) });
     expect(r.cases.map((c) => c.id)).toEqual(FAULT_CASES.map((c) => c.id).sort());
-    expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 });
+    expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
     expect(progress[progress.length - 1]).toBe(6);
     expect(r.kit).toEqual({ name: 'ctxconform', version: KIT_VERSION, spec: 'v1' });
     expect(r.implementation).toEqual(CORE);
