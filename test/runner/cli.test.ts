@@ -35,6 +35,13 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
 
 const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
+it('a reader that stops early (ctxconform list | head -1) ends the command quietly, exit 0', () => {
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${join(root, 'bin/ctxconform.mjs')}" list | head -1; exit \${PIPESTATUS[0]}`], { cwd: root, encoding: 'utf8' });
+  expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+  expect(r.stdout.split('\n')[0]).toMatch(/^[a-z-]+\/[a-z0-9-]+ /);
+  expect(r.status).toBe(0);
+}, 30_000);
+
 describe('ctxconform run', () => {
   it('exit 0 against the reference; the JSON report validates and names the kit', () => {
     const json = join(tmp, 'ok.json');
