@@ -4,8 +4,8 @@
  * rendered as HTML, Markdown and JSON. Printed: time and output size.
  */
 import { loadCorpus } from '../conformance/cases/load.js';
-import { summarize } from '../conformance/types.js';
-import type { CaseResult, Report } from '../conformance/types.js';
+import { summarize } from '../protocol/types.js';
+import type { CaseResult, Report } from '../protocol/types.js';
 import { buildMatrix, renderMatrixJson } from '../report/matrix.js';
 import { renderMatrixHtml } from '../report/matrix-html.js';
 import { renderMatrixMarkdown } from '../report/matrix-markdown.js';

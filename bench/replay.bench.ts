@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { referenceImplementation } from '../adapters/reference.js';
 import { replay } from '../conformance/replay/run.js';
 import { openImplementation } from '../conformance/runner/open.js';
-import type { Implementation, Manifest } from '../conformance/types.js';
+import type { Implementation, Manifest } from '../protocol/types.js';
 import { writeRecorded } from './replay-data.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

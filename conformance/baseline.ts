@@ -2,7 +2,7 @@
  * Known failures. A baseline maps case ids to the status they are expected to
  * have, either as a bare status (`{"case-id": "fail"}`) or as an entry with
  * its why (`{"case-id": {"status": "fail", "kind": "by-design", "reason":
- * "...", "link": "..."}}`, conformance/schemas/baseline.schema.json), or is a
+ * "...", "link": "..."}}`, protocol/schemas/baseline.schema.json), or is a
  * previous JSON report (its failing cases). Known failures do not fail a run;
  * a baseline id whose case now passes is stale and does fail it, so a
  * baseline can only shrink. `by-design` entries are deliberate departures:
@@ -10,9 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { FAILING } from '../report/text.js';
-import { formatErrors, validators } from './schemas.js';
-import { STATUSES } from './types.js';
-import type { BaselineNote, BaselineSummary, CaseResult, Report, Status } from './types.js';
+import { formatErrors, validators } from '../protocol/schemas.js';
+import { STATUSES } from '../protocol/types.js';
+import type { BaselineNote, BaselineSummary, CaseResult, Report, Status } from '../protocol/types.js';
 
 /** A file that is not a usable baseline or report: the message names the file and the member. */
 export class ReportFileError extends Error {}

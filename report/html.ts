@@ -5,9 +5,9 @@
  * string that escaped the escaping could not load or run anything.
  */
 import { createHash } from 'node:crypto';
-import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../conformance/types.js';
-import { STATUSES, summarize } from '../conformance/types.js';
-import type { TokenTable } from '../conformance/tokens.js';
+import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
+import { STATUSES, summarize } from '../protocol/types.js';
+import type { TokenTable } from '../protocol/types.js';
 import { areaOf, byArea, clip, coverage, formatRatio, isFailing, percent, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { diffable, sideBySide } from './textdiff.js';

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Report } from '../conformance/types.js';
+import type { Report } from '../protocol/types.js';
 import { renderBadge, renderBadgeJson } from './badge.js';
 import { renderHtml } from './html.js';
 import type { HtmlOptions } from './html.js';

@@ -2,8 +2,8 @@
  * JUnit XML: one testsuite per case area, one testcase per case. The shape
  * GitLab, Jenkins and the GitHub test-report actions all read.
  */
-import { summarize } from '../conformance/types.js';
-import type { CaseResult, Report } from '../conformance/types.js';
+import { summarize } from '../protocol/types.js';
+import type { CaseResult, Report } from '../protocol/types.js';
 import { byArea, clip, isFailing, show, verdict } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 

@@ -4,8 +4,8 @@
  * `cell` (table cells) or `fenced` (code blocks), so none of it can open a
  * link, an HTML tag, a table column or a code span.
  */
-import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../conformance/types.js';
-import { summarize } from '../conformance/types.js';
+import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
+import { summarize } from '../protocol/types.js';
 import { span } from './sweep-chart.js';
 import { byArea, clip, isFailing, percent, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
 

@@ -6,7 +6,7 @@
  * (`<details>`, no script needed) to its message and expected vs actual; the
  * script only adds filters (area, status, rows where implementations differ).
  */
-import type { CaseResult } from '../conformance/types.js';
+import type { CaseResult } from '../protocol/types.js';
 import { diffTable, h, htmlPage, STYLE, visible } from './html.js';
 import { CELL_STATUSES, columnLabels, disagrees, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, Tally } from './matrix.js';

@@ -5,8 +5,8 @@
  * statuses; a case a report lacks (an older kit, a filter, a shard) is
  * "not run". Pure: the HTML, Markdown and JSON writers render this model.
  */
-import { byId } from '../conformance/types.js';
-import type { CaseResult, Report, Status } from '../conformance/types.js';
+import { byId } from '../protocol/types.js';
+import type { CaseResult, Report, Status } from '../protocol/types.js';
 import { areaOf, compareIds, isFailing, wholePercent } from './text.js';
 
 export const NOT_RUN = 'not run';
@@ -179,7 +179,7 @@ export function columnLabels(columns: readonly MatrixColumn[]): string[] {
   return plain.map((p, i) => (plain.indexOf(p) !== plain.lastIndexOf(p) ? `${p} (${columns[i]!.source})` : p));
 }
 
-/** The JSON summary a site can consume (conformance/schemas/matrix.schema.json). */
+/** The JSON summary a site can consume (protocol/schemas/matrix.schema.json). */
 export interface MatrixSummary {
   format: 'ctxconform-matrix';
   version: 1;

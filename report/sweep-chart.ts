@@ -7,7 +7,7 @@
  * attributes: nothing to run, nothing the page's Content-Security-Policy
  * blocks, and every bar carries a <title> with its budgets.
  */
-import type { BudgetIntervals, SweepInfo } from '../conformance/types.js';
+import type { BudgetIntervals, SweepInfo } from '../protocol/types.js';
 
 /** Rows drawn; the table under the chart lists every block. */
 export const MAX_CHART_ROWS = 150;

@@ -2,7 +2,7 @@
  * Text helpers every writer shares. Strings in a report come from cases and
  * from implementations under test, so each writer treats them as hostile.
  */
-import type { CaseResult, Report, Status } from '../conformance/types.js';
+import type { CaseResult, Report, Status } from '../protocol/types.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
@@ -65,7 +65,7 @@ export function compareIds(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-import { FAILING, STATUSES } from '../conformance/types.js';
+import { FAILING, STATUSES } from '../protocol/types.js';
 
 export { FAILING };
 

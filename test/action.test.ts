@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../conformance/types.js';
+import type { Report } from '../protocol/types.js';
 import { pythonAvailable } from './fixtures/reports/build.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

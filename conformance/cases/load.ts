@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
-import { validators } from '../schemas.js';
+import { caseValidator } from './schema.js';
 import { specRequirements } from '../spec-ids.js';
 import { specVersionProblem } from '../spec-version.js';
 import type { GoldenCase } from '../types.js';
@@ -128,7 +128,7 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
     at(0, `YAML: ${(e as Error).message}`);
     return { problems };
   }
-  const valid = validators.case();
+  const valid = caseValidator();
   if (!valid(value)) {
     for (const err of valid.errors ?? []) {
       const { offset, message } = locateSchemaError(doc, err);

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatBaseline, loadBaselineEntries, readReport, ReportFileError, updateBaseline } from '../baseline.js';
 import type { BaselineEntry } from '../baseline.js';
-import type { Report } from '../types.js';
+import type { Report } from '../../protocol/types.js';
 import { EXIT_OK, UsageError } from './main.js';
 
 export const usage = 'ctxconform baseline REPORT.json [--write FILE]';
@@ -27,7 +27,7 @@ every failing case with its status. Without --write it is printed.
 An entry: "case/id": "fail", or
   "case/id": {"status": "fail", "kind": "bug" | "by-design", "reason": "...", "link": "..."}
 by-design marks a deliberate departure from the spec: every report shows those apart.
-Schema: conformance/schemas/baseline.schema.json.`;
+Schema: protocol/schemas/baseline.schema.json.`;
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 

@@ -25,7 +25,7 @@ one run first (ctxconform merge).
                    failing cell on demand
   --markdown FILE  implementations, scores by area, and the cases not every
                    implementation passes (for $GITHUB_STEP_SUMMARY)
-  --json FILE      the summary a site can consume (conformance/schemas/matrix.schema.json)
+  --json FILE      the summary a site can consume (protocol/schemas/matrix.schema.json)
 
 Prints the scores. Exit status: 0, or 2 when a file is not a report.`;
 

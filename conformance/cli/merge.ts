@@ -5,8 +5,8 @@
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../baseline.js';
-import { byId, summarize } from '../types.js';
-import type { CaseResult, Report } from '../types.js';
+import { byId, summarize } from '../../protocol/types.js';
+import type { CaseResult, Report } from '../../protocol/types.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { UsageError } from './main.js';
 

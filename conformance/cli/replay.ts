@@ -11,7 +11,7 @@ import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, implementati
 import { replay } from '../replay/run.js';
 import type { ReplayProgress, ReplaySource } from '../replay/run.js';
 import { shellQuote } from '../runner/console.js';
-import type { Report } from '../types.js';
+import type { Report } from '../../protocol/types.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
 import { intOption } from './run.js';
 

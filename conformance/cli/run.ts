@@ -16,8 +16,9 @@ import type { ImplementationOptions, OpenedImplementation } from '../runner/open
 import { runSuite } from '../runner/run.js';
 import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, openMemoryApiTarget } from '../contract/cli.js';
 import { specVersionProblem } from '../spec-version.js';
-import { FAILING } from '../types.js';
-import type { AdapterName, CaseResult, GoldenCase, Report } from '../types.js';
+import { FAILING } from '../../protocol/types.js';
+import type { AdapterName, CaseResult, Report } from '../../protocol/types.js';
+import type { GoldenCase } from '../types.js';
 import { SPEC_VERSION } from '../version.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
 

@@ -15,7 +15,7 @@ import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, openFrom, re
 import { readRecorded } from '../replay/read.js';
 import { parseBudgets, sweep } from '../replay/sweep.js';
 import type { BudgetRange } from '../replay/sweep.js';
-import type { BudgetIntervals, Manifest, SweepInfo } from '../types.js';
+import type { BudgetIntervals, Manifest, SweepInfo } from '../../protocol/types.js';
 import { EXIT_OK, UsageError } from './main.js';
 import { intOption } from './run.js';
 

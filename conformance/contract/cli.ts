@@ -7,8 +7,8 @@ import { DEFAULT_MARKER, openMemoryApi, memoryApiManifest } from '../../adapters
 import { UsageError } from '../cli/main.js';
 import { shellQuote } from '../runner/console.js';
 import { idMatcher } from '../runner/filter.js';
-import { summarize } from '../types.js';
-import type { Implementation, Manifest, Report } from '../types.js';
+import { summarize } from '../../protocol/types.js';
+import type { Implementation, Manifest, Report } from '../../protocol/types.js';
 import { runContract } from './index.js';
 
 export const MEMORY_API_OPTIONS = {

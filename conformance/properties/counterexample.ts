@@ -8,7 +8,8 @@ import { join, relative } from 'node:path';
 import YAML from 'yaml';
 import { CAPABILITIES } from '../../reference/index.js';
 import { reasonClass } from '../reasons.js';
-import { formatErrors, schemaPath, validators } from '../schemas.js';
+import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Expectation } from '../types.js';
 import { SPEC_VERSION } from '../version.js';
 import { referenceAnswer } from './catalog.js';
@@ -77,9 +78,9 @@ function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
     request: info.request,
     expect: expectationFromReference(info.request, capabilities),
   };
-  const valid = validators.case();
+  const valid = caseValidator();
   if (!valid(doc)) throw new Error(`counterexample case is not valid against case.schema.json: ${formatErrors(valid.errors).join('; ')}`);
-  const schema = relative(dir, schemaPath('case')).split('\\').join('/');
+  const schema = relative(dir, CASE_SCHEMA_PATH).split('\\').join('/');
   return `# yaml-language-server: $schema=${schema}\n` + visibleYaml(doc);
 }
 

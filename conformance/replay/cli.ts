@@ -10,8 +10,8 @@ import { formatFailure, shellQuote, summaryTable } from '../runner/console.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import type { OpenedImplementation } from '../runner/open.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
-import { FAILING } from '../types.js';
-import type { Report } from '../types.js';
+import { FAILING } from '../../protocol/types.js';
+import type { Report } from '../../protocol/types.js';
 import type { ReplaySource } from './run.js';
 
 export const IMPLEMENTATION_HELP = `implementation (one; default --impl reference):

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { compact } from '../judge.js';
 import { saveCounterexample } from '../properties/counterexample.js';
-import type { Implementation, Manifest, Status } from '../types.js';
+import type { Implementation, Manifest, Status } from '../../protocol/types.js';
 import { judgeRecorded } from './judge.js';
 import { shrinkRecorded } from './shrink.js';
 

@@ -13,7 +13,8 @@ import type { Answer } from '../properties/answers.js';
 import { PROPERTIES } from '../properties/catalog.js';
 import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
 import { readAnswer } from '../properties/answers.js';
-import type { Implementation, Manifest, Outcome, Status, Verdict } from '../types.js';
+import type { Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
+import type { Verdict } from '../types.js';
 
 export interface RecordedVerdict extends Verdict {
   requirements: string[];

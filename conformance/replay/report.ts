@@ -1,6 +1,6 @@
 /** The Report a replay or a sweep makes: the envelope every command's report shares, and its own member. */
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
-import type { AdapterName, CaseResult, Manifest, Report, Summary } from '../types.js';
+import type { AdapterName, CaseResult, Manifest, Report, Summary } from '../../protocol/types.js';
 
 export function reportOf(o: {
   manifest: Manifest;

@@ -6,8 +6,8 @@
  * (every result while there are at most `maxListed`; past that, failures
  * only, and the details of the first ones).
  */
-import { FAILING, summarize } from '../types.js';
-import type { AdapterName, CaseResult, Implementation, Manifest, ReplayInfo, Report, Status, Summary } from '../types.js';
+import { FAILING, summarize } from '../../protocol/types.js';
+import type { AdapterName, CaseResult, Implementation, Manifest, ReplayInfo, Report, Status, Summary } from '../../protocol/types.js';
 import { judgeRecorded } from './judge.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { readRecorded } from './read.js';

@@ -9,8 +9,8 @@ import { estimateTokens, MAX_BUDGET, RANKED_HEADER, utcDate } from '../../refere
 import { profileOf } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
 import { referenceAnswer } from '../properties/catalog.js';
-import { summarize } from '../types.js';
-import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../types.js';
+import { summarize } from '../../protocol/types.js';
+import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../../protocol/types.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { judgeRecorded } from './judge.js';
 import { reportOf } from './report.js';

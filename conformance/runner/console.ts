@@ -5,8 +5,8 @@
  */
 import { shownStatuses, stripAnsi } from '../../report/text.js';
 import { compact, firstDifference } from '../judge.js';
-import { STATUSES } from '../types.js';
-import type { CaseResult, Report, Status } from '../types.js';
+import { STATUSES } from '../../protocol/types.js';
+import type { CaseResult, Report, Status } from '../../protocol/types.js';
 
 /** A word for a POSIX shell: rerun commands are pasted into one. */
 export function shellQuote(s: string): string {

@@ -8,7 +8,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { compact } from '../judge.js';
-import type { CaseResult, Outcome, RepeatAnswer, Status, Verdict } from '../types.js';
+import type { CaseResult, Outcome, RepeatAnswer, Status } from '../../protocol/types.js';
+import type { Verdict } from '../types.js';
 
 /** One send of a case: the verdict, and the outcome it was judged on (absent for a skip before sending). */
 export interface CaseRun {

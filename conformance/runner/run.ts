@@ -6,8 +6,9 @@
  */
 import { judge, skipReason } from '../judge.js';
 import { holdsIn } from '../spec-version.js';
-import { byId, summarize } from '../types.js';
-import type { AdapterName, CaseResult, GoldenCase, Implementation, Manifest, Report, Verdict } from '../types.js';
+import { byId, summarize } from '../../protocol/types.js';
+import type { AdapterName, CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
+import type { GoldenCase, Verdict } from '../types.js';
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
 import { idMatcher, inShard } from './filter.js';
 import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './repeat.js';

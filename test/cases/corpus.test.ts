@@ -10,7 +10,8 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../conformance/cases/load.js';
 import { judge, skipReason } from '../../conformance/judge.js';
 import { isCaseExempt, specRequirements } from '../../conformance/spec-ids.js';
-import type { GoldenCase, Manifest } from '../../conformance/types.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import type { Manifest } from '../../protocol/types.js';
 
 const corpus = loadCorpus();
 const FULL: Manifest = { name: 'reference', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { caseSelector, checkedFilter, FilterError, parseFilter } from '../../conformance/cases/filter.js';
 import type { Selectable } from '../../conformance/cases/filter.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const corpus = loadCorpus().cases;

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { judge, skipReason, expectedMembers, firstDifference } from '../../conformance/judge.js';
-import type { Expectation, GoldenCase, Manifest, Outcome } from '../../conformance/types.js';
+import type { Expectation, GoldenCase } from '../../conformance/types.js';
+import type { Manifest, Outcome } from '../../protocol/types.js';
 
 const ALL: Manifest = { name: 't', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
 const CORE: Manifest = { name: 't', version: '1', profiles: ['tiered'], capabilities: [] };

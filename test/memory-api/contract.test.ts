@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract, CLAUSES, type ContractOptions } from '../../conformance/contract/index.js';
-import { validators } from '../../conformance/schemas.js';
-import type { CaseResult } from '../../conformance/types.js';
+import { validators } from '../../protocol/schemas.js';
+import type { CaseResult } from '../../protocol/types.js';
 import { BROKEN_VARIANTS, RETRIEVING_ONLY, startMemoryService, type FakeService, type Mode, type ServiceOptions, type Variant } from '../fixtures/memory-service/server.js';
 
 const RUNS = 30;

@@ -20,9 +20,10 @@ import { replay } from '../../conformance/replay/run.js';
 import type { ReplaySource } from '../../conformance/replay/run.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import { formatErrors, validators } from '../../conformance/schemas.js';
-import type { CaseResult, GoldenCase, Implementation, Manifest, Report } from '../../conformance/types.js';
-import { byId } from '../../conformance/types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import { byId } from '../../protocol/types.js';
 import { assemble, describe as referenceManifest } from '../../reference/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

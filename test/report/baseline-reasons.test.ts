@@ -14,9 +14,9 @@ import { applyBaseline, formatBaseline, loadBaselineEntries, readReport, ReportF
 import { diffReports } from '../../conformance/cli/diff.js';
 import { mergeReports } from '../../conformance/cli/merge.js';
 import { summaryTable } from '../../conformance/runner/console.js';
-import { validators } from '../../conformance/schemas.js';
-import { summarize } from '../../conformance/types.js';
-import type { CaseResult, Report } from '../../conformance/types.js';
+import { validators } from '../../protocol/schemas.js';
+import { summarize } from '../../protocol/types.js';
+import type { CaseResult, Report } from '../../protocol/types.js';
 import { badgeData } from '../../report/badge.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJunit } from '../../report/junit.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 const WHY = 'we render by priority within a source, deliberately';
 const DESIGNED = {
-  $schema: 'node_modules/ctxconform/conformance/schemas/baseline.schema.json',
+  $schema: 'node_modules/ctxconform/protocol/schemas/baseline.schema.json',
   'budget/tiny': 'crash',
   'render/two-sources': { status: 'fail', kind: 'by-design', reason: WHY, link: 'https://example.com/adr/7' },
   'hostile/markup-ids': { status: 'fail', reason: 'escaping bug', link: 'https://example.com/issues/12' },
@@ -70,7 +70,7 @@ describe('baseline entries', () => {
     expect(bad({ 'a/b': ['fail'] })).toThrow(ReportFileError);
   });
 
-  it('agrees with conformance/schemas/baseline.schema.json on what is a baseline', () => {
+  it('agrees with protocol/schemas/baseline.schema.json on what is a baseline', () => {
     const valid = validators.baseline();
     const docs: unknown[] = [
       DESIGNED,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';
 import { brokenRun, corpusCases, fixtureCases } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatErrors, validators } from '../../conformance/schemas.js';
-import { summarize } from '../../conformance/types.js';
-import type { CaseResult, Report } from '../../conformance/types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import { summarize } from '../../protocol/types.js';
+import type { CaseResult, Report } from '../../protocol/types.js';
 import { buildMatrix, compareVersions, disagrees, matrixSummary, NOT_RUN } from '../../report/matrix.js';
 import type { Matrix, MatrixInput } from '../../report/matrix.js';
 import { renderMatrixHtml } from '../../report/matrix-html.js';
@@ -112,7 +112,7 @@ describe('buildMatrix', () => {
 });
 
 describe('the JSON summary', () => {
-  it('follows conformance/schemas/matrix.schema.json, one result per implementation in column order', () => {
+  it('follows protocol/schemas/matrix.schema.json, one result per implementation in column order', () => {
     const s = matrixSummary(m, '9.9.9');
     const valid = validators.matrix();
     expect(valid(s), formatErrors(valid.errors).join('\n')).toBe(true);

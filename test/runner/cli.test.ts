@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/cli/main.js';
 import { stringify } from 'yaml';
-import { formatErrors, validators } from '../../conformance/schemas.js';
-import type { Report } from '../../conformance/types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { Report } from '../../protocol/types.js';
 import { KIT_VERSION } from '../../conformance/version.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 

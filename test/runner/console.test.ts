@@ -1,7 +1,7 @@
 /** What `ctxconform run` prints: progress in both modes, failures, the summary table. */
 import { describe, expect, it } from 'vitest';
 import { formatFailure, progress, summaryTable } from '../../conformance/runner/console.js';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 
 function sink(): { stream: NodeJS.WriteStream; text: () => string } {
   let out = '';

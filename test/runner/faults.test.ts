@@ -14,7 +14,7 @@ import { encodeRequest } from '../../adapters/wire.js';
 import { UsageError } from '../../conformance/cli/main.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import type { Report, Status } from '../../conformance/types.js';
+import type { Report, Status } from '../../protocol/types.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { PROPERTIES } from '../../conformance/properties/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';

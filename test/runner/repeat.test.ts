@@ -14,8 +14,8 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { combineCaseRuns, combinePropertyRounds } from '../../conformance/runner/repeat.js';
 import type { CaseRun } from '../../conformance/runner/repeat.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import { formatErrors, validators } from '../../conformance/schemas.js';
-import type { CaseResult, Manifest, Report } from '../../conformance/types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { CaseResult, Manifest, Report } from '../../protocol/types.js';
 import { assemble, isErrorAnswer } from '../../reference/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
