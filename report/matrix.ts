@@ -6,7 +6,7 @@
  * "not run". Pure: the HTML, Markdown and JSON writers render this model.
  */
 import { byId } from '../protocol/types.js';
-import type { CaseResult, Report, Status } from '../protocol/types.js';
+import type { CaseResult, Report, Status, Summary } from '../protocol/types.js';
 import { areaOf, compareIds, isFailing, wholePercent } from './text.js';
 
 export const NOT_RUN = 'not run';
@@ -54,16 +54,9 @@ export interface MatrixRow {
   cells: MatrixCell[];
 }
 
-export interface Tally {
-  pass: number;
-  fail: number;
-  error: number;
-  timeout: number;
-  crash: number;
-  flaky: number;
-  skip: number;
+/** A Summary of the cases that ran, plus those a report lacks. */
+export interface Tally extends Summary {
   not_run: number;
-  total: number;
   /** Cases that ran (neither skip nor not run). */
   ran: number;
   /** pass / ran; undefined when none ran. */
