@@ -5,8 +5,8 @@
 import { assembleRanked } from './ranked.js';
 import { assembleTiered } from './tiered.js';
 import { CAPABILITIES } from './types.js';
-import type { AssembleOptions, Capability, ErrorAnswer, Problem, Request, Result } from './types.js';
-import { normalize, validateRequest } from './validate.js';
+import type { AssembleOptions, Capability, ErrorAnswer, Problem, Result } from './types.js';
+import { readRequest } from './validate.js';
 
 export * from './constants.js';
 export * from './types.js';
@@ -35,9 +35,8 @@ export function invalidRequest(problems: Problem[]): ErrorAnswer {
  */
 export function assemble(request: unknown, options: AssembleOptions = {}): Result | ErrorAnswer {
   try {
-    const problems = validateRequest(request);
-    if (problems.length > 0) return invalidRequest(problems);
-    const r = normalize(request as Request);
+    const { problems, request: r } = readRequest(request);
+    if (r === null) return invalidRequest(problems);
     if (r.profile === 'ranked') return assembleRanked(r);
     return assembleTiered(r, new Set<Capability>(options.capabilities ?? CAPABILITIES));
   } catch (e) {

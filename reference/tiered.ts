@@ -10,97 +10,65 @@ import {
   SEGMENT_JOINER,
   TIERS,
 } from './constants.js';
-import { estimateTokens, isExpired, tierBudget, tierOf } from './estimate.js';
-import { hasOnlyLowUnits, NO_PREFERENCES, rankComparator, renderOrderFromRanked } from './order.js';
-import { KEYED_SORT_MIN, plainRankOrder } from './rank-sort.js';
-import type { Capability, ErrorAnswer, Omission, Result, Segment, Warning } from './types.js';
-import type { NormalBlock, NormalRequest } from './validate.js';
+import { isExpired, tierBudget, tierOf, tokensFor } from './estimate.js';
+import { bytes, counts } from './flat.js';
+import { NO_PREFERENCES, rankComparator, rankOrder, renderOrderFromRanked } from './order.js';
+import type { Capability, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
+import { DISPUTED, STALE, SUPERSEDED } from './validate.js';
+import type { NormalRequest } from './validate.js';
 
-/** Index of each tier in TIERS, so the per-tier budgets live in a small array. */
-const TIER_INDEX = new Map(TIERS.map((t, i) => [t, i]));
-
-/** A request has few distinct sources: look each one up once. */
-function tierIndexCache(): (source: string) => number {
-  const cache = new Map<string, number>();
-  return (source) => {
-    let t = cache.get(source);
-    if (t === undefined) {
-      t = TIER_INDEX.get(tierOf(source))!;
-      cache.set(source, t);
-    }
-    return t;
-  };
-}
-
-/** Where a non-pinned block stands during selection. */
-const PENDING = 0;
-const REQUIRED = 1;
-const TIER = 2;
-const OVERFLOW = 3;
-const OMITTED = 4;
-
-/** Indices of `blocks` sorted by a comparator: small requests and the preference keys. */
-function comparatorOrder(blocks: readonly NormalBlock[], cmp: (a: NormalBlock, b: NormalBlock) => number): Uint32Array {
-  for (const b of blocks) b.lowId = hasOnlyLowUnits(b.block_id);
-  const idx = Array.from(blocks, (_, i) => i).sort((x, y) => cmp(blocks[x]!, blocks[y]!));
-  return Uint32Array.from(idx);
-}
+/** Where a block stands: live until omitted or admitted. */
+const LIVE = 0;
+const PINNED = 1;
+const REQUIRED = 2;
+const TIER = 3;
+const OVERFLOW = 4;
+const OMITTED = 5;
+const SEGMENT_REASON: readonly (SegmentReason | null)[] = [null, 'pinned', 'required', 'tier', 'overflow', null];
 
 /**
- * SPEC section 5 (profile `tiered`) with every capability of section 8. Each
- * block's cost is computed once; the blocks are sorted once by the ranking
- * key and every later step walks that order.
+ * SPEC section 5 (profile `tiered`) with every capability of section 8. Blocks
+ * are named by their index in the request, and what selection needs of each
+ * is in the request's columns. The live blocks are sorted once by the ranking
+ * key, and every later step walks that order.
  */
 export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>): Result | ErrorAnswer {
+  const { ids, status } = r;
+  const n = ids.length;
   const k = r.constraints;
+  const state = bytes(n); // every block LIVE
   const omissions: Omission[] = [];
-  const omit = (b: NormalBlock, reason: string): void => {
-    omissions.push({ block_id: b.block_id, reason });
+  const omit = (i: number, reason: string): void => {
+    state[i] = OMITTED;
+    omissions.push({ block_id: ids[i]!, reason });
   };
 
-  // Pre-filters, each a pass in input order (EXP-2, CON-1, LIF-1, LIF-2).
-  let live: NormalBlock[] = [];
-  let filtersStatus = false;
-  for (const b of r.blocks) {
-    if (isExpired(r.now, b.created_at, b.ttl_seconds)) omit(b, REASON_EXPIRED);
-    else {
-      live.push(b);
-      if (b.status === 'superseded' || b.status === 'disputed') filtersStatus = true;
-    }
-  }
+  // Expired blocks are omitted first, in input order (EXP-2).
+  for (let i = 0; i < n; i++) if (isExpired(r.now, r.createdAt[i]!, r.ttl[i]!)) omit(i, REASON_EXPIRED);
+  // Then the filters of section 8, each a pass in input order (CON-1, LIF-1 .. LIF-3).
   if (k.exclude.length > 0) {
     const excluded = new Set(k.exclude);
-    live = live.filter((b) => (excluded.has(b.block_id) ? (omit(b, REASON_EXCLUDED), false) : true));
+    for (let i = 0; i < n; i++) if (state[i] === LIVE && excluded.has(ids[i]!)) omit(i, REASON_EXCLUDED);
   }
-  if (filtersStatus) {
-    live = live.filter((b) => {
-      if (b.status === 'superseded' && !k.include_superseded) return omit(b, REASON_SUPERSEDED), false;
-      if (b.status === 'disputed' && !k.include_disputed) return omit(b, REASON_DISPUTED), false;
-      return true;
-    });
+  for (let i = 0; i < n; i++) {
+    if (state[i] !== LIVE) continue;
+    if (status[i] === SUPERSEDED && !k.include_superseded) omit(i, REASON_SUPERSEDED);
+    else if (status[i] === DISPUTED && !k.include_disputed) omit(i, REASON_DISPUTED);
   }
 
-  // One pass in input order: pinned blocks apart (PIN-1), and for the rest their
-  // cost and tier in flat arrays, which the later passes read in ranking order.
-  const tierIndex = tierIndexCache();
-  const pinned: NormalBlock[] = [];
-  const rest: NormalBlock[] = [];
-  const cost = new Float64Array(live.length);
-  const tier = new Uint8Array(live.length);
+  // Each live block's cost (NUM-2). Pinned blocks first (PIN-1), whole or not at all (PIN-2).
+  const cost = counts(n);
+  const pinned: number[] = [];
   let pinnedCost = 0;
-  for (const b of live) {
-    b.cost = estimateTokens(b.content);
-    if (b.pinned) {
-      pinnedCost += b.cost;
-      b.reason = 'pinned';
-      pinned.push(b);
-    } else {
-      cost[rest.length] = b.cost;
-      tier[rest.length] = tierIndex(b.source);
-      rest.push(b);
+  for (let i = 0; i < n; i++) {
+    if (state[i] !== LIVE) continue;
+    cost[i] = tokensFor(r.codePoints[i]!);
+    if (r.pinned[i]) {
+      state[i] = PINNED;
+      pinnedCost += cost[i]!;
+      pinned.push(i);
     }
   }
-  // Whole or not at all (PIN-2).
   if (pinnedCost > r.budget) {
     return {
       error: {
@@ -109,80 +77,72 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       },
     };
   }
-  let remaining = r.budget - pinnedCost;
+  let remaining = r.budget - pinnedCost; // PIN-3
 
-  const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
-  const order = plainRank && rest.length >= KEYED_SORT_MIN ? plainRankOrder(rest) : comparatorOrder(rest, rankComparator(k));
-  const state = new Uint8Array(rest.length); // PENDING until admitted or omitted
+  // The other live blocks, by the ranking key (TIER-3, CON-6).
+  const order = rankOrder(r, (i) => state[i] === LIVE, k);
 
   // Required blocks, by the ranking key, each while it fits (CON-2, CON-3).
   if (k.must_include.length > 0) {
     const required = new Set(k.must_include);
-    for (const i of order) {
-      const b = rest[i]!;
-      if (!required.has(b.block_id)) continue;
+    for (let j = 0; j < order.length; j++) {
+      const i = order[j]!;
+      if (!required.has(ids[i]!)) continue;
       if (cost[i]! <= remaining) {
         remaining -= cost[i]!;
         state[i] = REQUIRED;
-      } else {
-        state[i] = OMITTED;
-        omit(b, REASON_BUDGET);
-      }
+      } else omit(i, REASON_BUDGET);
     }
   }
 
-  // Tiers, then the overflow pool of what they left (TIER-2 .. TIER-7).
+  // Tiers, then the overflow pool of what they left (TIER-2 .. TIER-7): a block
+  // that fits no tier stays live, set aside for the pool.
+  const tierOfSource = r.sources.map((s) => TIERS.indexOf(tierOf(s)));
   const left = TIERS.map((t) => tierBudget(remaining, t));
-  const setAside: number[] = [];
-  for (const i of order) {
-    if (state[i] !== PENDING) continue;
-    const t = tier[i]!;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (state[i] !== LIVE) continue;
+    const t = tierOfSource[r.source[i]!]!;
     if (cost[i]! <= left[t]!) {
       left[t]! -= cost[i]!;
       state[i] = TIER;
-    } else setAside.push(i);
+    }
   }
   let pool = left[0]! + left[1]! + left[2]! + left[3]!;
-  for (const i of setAside) {
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (state[i] !== LIVE) continue;
     if (cost[i]! <= pool) {
       pool -= cost[i]!;
       state[i] = OVERFLOW;
-    } else omit(rest[i]!, REASON_TIER_BUDGET);
+    } else omit(i, REASON_TIER_BUDGET);
   }
 
   // The admitted non-pinned blocks, in ranking-key order.
-  let kept: NormalBlock[] = [];
-  for (const i of order) {
-    const s = state[i]!;
-    if (s === REQUIRED || s === TIER || s === OVERFLOW) {
-      const b = rest[i]!;
-      b.reason = s === REQUIRED ? 'required' : s === TIER ? 'tier' : 'overflow';
-      kept.push(b);
-    }
+  let kept: number[] = [];
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    const s = state[i];
+    if (s === REQUIRED || s === TIER || s === OVERFLOW) kept.push(i);
   }
 
   // max_segments keeps the first non-pinned blocks by the ranking key (CON-5).
   if (k.max_segments !== null && kept.length > k.max_segments) {
-    for (let i = k.max_segments; i < kept.length; i++) omit(kept[i]!, REASON_MAX_SEGMENTS);
+    for (let j = k.max_segments; j < kept.length; j++) omit(kept[j]!, REASON_MAX_SEGMENTS);
     kept = kept.slice(0, k.max_segments);
   }
 
   // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-4).
-  // With preferences, first back to the plain key (comparatorOrder set each lowId), so each source's bucket is in (-priority, block_id) order.
-  const ordered = renderOrderFromRanked(plainRank ? kept : kept.sort(rankComparator(NO_PREFERENCES)));
+  // With preferences, first back to the plain key, so each source's bucket is in (-priority, block_id) order.
+  const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
+  const ordered = renderOrderFromRanked(r, plainRank ? kept : kept.sort(rankComparator(r, NO_PREFERENCES)));
   const rendered = pinned.length > 0 ? pinned.concat(ordered) : ordered;
 
-  const texts: string[] = new Array(rendered.length);
-  const included: string[] = new Array(rendered.length);
+  const included = rendered.map((i) => ids[i]!);
   let tokens = 0;
-  for (let i = 0; i < rendered.length; i++) {
-    const b = rendered[i]!;
-    texts[i] = '[' + b.source + HEADER_SEPARATOR + b.block_id + ']\n' + b.content;
-    included[i] = b.block_id;
-    tokens += b.cost;
-  }
+  for (const i of rendered) tokens += cost[i]!;
   const result: Result = {
-    context: texts.join(SEGMENT_JOINER),
+    context: renderContext(r, rendered),
     included,
     estimated_tokens: tokens,
     total_budget: r.budget,
@@ -192,25 +152,39 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
     const truncated = omissions.some(
       (o) => o.reason === REASON_TIER_BUDGET || o.reason === REASON_BUDGET || o.reason === REASON_MAX_SEGMENTS,
     );
-    result.segments = rendered.map(
-      (b): Segment => ({
-        block_id: b.block_id,
-        source: b.source,
-        tier: tierOf(b.source),
-        tokens: b.cost,
-        score: b.priority,
-        reason: b.reason!,
-      }),
-    );
+    result.segments = rendered.map((i): Segment => {
+      const source = r.sources[r.source[i]!]!;
+      return { block_id: ids[i]!, source, tier: tierOf(source), tokens: cost[i]!, score: r.priority[i]!, reason: SEGMENT_REASON[state[i]!]! };
+    });
     result.truncated = truncated;
-    result.warnings = warningsFor(rendered, included, truncated, k.must_include);
+    result.warnings = warningsFor(r, rendered, included, truncated, k.must_include);
     result.generated_at = r.now;
   }
   return result;
 }
 
+/**
+ * REN-2, REN-3: each block as "[" + source + " · " + block_id + "]\n" + content,
+ * joined by "\n\n". The pieces go into one array joined once, which builds no
+ * string per block.
+ */
+function renderContext(r: NormalRequest, rendered: readonly number[]): string {
+  const pieces = new Array<string>(rendered.length * 6);
+  let p = 0;
+  for (let j = 0; j < rendered.length; j++) {
+    const i = rendered[j]!;
+    pieces[p++] = j === 0 ? '[' : SEGMENT_JOINER + '[';
+    pieces[p++] = r.sources[r.source[i]!]!;
+    pieces[p++] = HEADER_SEPARATOR;
+    pieces[p++] = r.ids[i]!;
+    pieces[p++] = ']\n';
+    pieces[p++] = r.blocks[i]!.content;
+  }
+  return pieces.join('');
+}
+
 /** SPEC WC-4: empty_context, truncated, required_ref_omitted (must_include order), then lifecycle in rendered order. */
-function warningsFor(rendered: NormalBlock[], included: string[], truncated: boolean, mustInclude: readonly string[]): Warning[] {
+function warningsFor(r: NormalRequest, rendered: number[], included: string[], truncated: boolean, mustInclude: readonly string[]): Warning[] {
   const warnings: Warning[] = [];
   if (rendered.length === 0) warnings.push({ code: 'empty_context', message: 'no block was included' });
   if (truncated) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
@@ -222,11 +196,12 @@ function warningsFor(rendered: NormalBlock[], included: string[], truncated: boo
       warnings.push({ code: 'required_ref_omitted', block_id: id, message: 'a required block is not in the context' });
     }
   }
-  for (const b of rendered) {
-    const s = b.status;
-    if (s === 'disputed') warnings.push({ code: 'disputed_memory_included', block_id: b.block_id, message: 'included block is disputed' });
-    else if (s === 'superseded') warnings.push({ code: 'superseded_memory_included', block_id: b.block_id, message: 'included block is superseded' });
-    else if (s === 'stale') warnings.push({ code: 'stale_consolidation', block_id: b.block_id, message: 'included block is stale' });
+  for (const i of rendered) {
+    const s = r.status[i];
+    const id = r.ids[i]!;
+    if (s === DISPUTED) warnings.push({ code: 'disputed_memory_included', block_id: id, message: 'included block is disputed' });
+    else if (s === SUPERSEDED) warnings.push({ code: 'superseded_memory_included', block_id: id, message: 'included block is superseded' });
+    else if (s === STALE) warnings.push({ code: 'stale_consolidation', block_id: id, message: 'included block is stale' });
   }
   return warnings;
 }
