@@ -31,40 +31,67 @@ export function identityOrder(n: number): Uint32Array {
   return order;
 }
 
-function sharedPrefixLength(ids: readonly string[]): number {
-  const prefix = ids[0]!;
-  let n = prefix.length;
-  for (let i = 1; i < ids.length && n > 0; i++) {
-    const id = ids[i]!;
-    if (id.length < n) n = id.length;
-    let j = 0;
-    while (j < n && id.charCodeAt(j) === prefix.charCodeAt(j)) j++;
-    n = j;
-  }
-  return n;
-}
+/** The keyed positions: the first KEYED units after the shared prefix. */
+const KEYED = 2 * UNITS_PER_WORD;
 
-/** Each id's key, from the unit at `from` on: as many units as digits of the alphabet fit in each word. */
-function idKeys(ids: readonly string[], from: number): { low: Uint32Array; high: Uint32Array } {
-  // The alphabet: every unit below U+D800 that occurs in the keyed positions.
-  const digit = new Uint16Array(SURROGATES);
-  for (const id of ids) {
-    const end = Math.min(id.length, from + 2 * UNITS_PER_WORD);
+/**
+ * What keying the ids needs to know of all of them first, gathered in one
+ * pass: the prefix every id shares, the units that occur in the keyed
+ * positions after it (a superset will do: digits stay in code-point order),
+ * and how far past the prefix the longest id reaches. Validation feeds it
+ * each id while it has the id in hand.
+ */
+export class IdSketch {
+  private first = '';
+  /** Length of the prefix shared by every id so far. */
+  prefix = 0;
+  longest = 0;
+  /** 1 for every unit below U+D800 seen in a keyed position. */
+  readonly units = new Uint8Array(SURROGATES);
+  private count = 0;
+
+  add(id: string): void {
+    if (this.count++ === 0) {
+      this.first = id;
+      this.prefix = id.length;
+    } else {
+      const first = this.first;
+      const was = this.prefix;
+      let p = 0;
+      while (p < was && p < id.length && id.charCodeAt(p) === first.charCodeAt(p)) p++;
+      // Positions the prefix gives up held the first id's units in every id so far.
+      if (p < was) this.mark(first, p, was);
+      this.prefix = p;
+    }
+    this.mark(id, this.prefix, id.length);
+    if (id.length > this.longest) this.longest = id.length;
+  }
+
+  /** Units of `id` from `from`, within KEYED of it and before `to`, up to the first unit at or above U+D800. */
+  private mark(id: string, from: number, to: number): void {
+    const end = Math.min(to, from + KEYED);
     for (let j = from; j < end; j++) {
       const u = id.charCodeAt(j);
-      if (u >= SURROGATES) break;
-      digit[u] = 1;
+      if (u >= SURROGATES) return;
+      this.units[u] = 1;
     }
   }
+}
+
+/** Each id's key, from the unit after the shared prefix on: as many units as digits of the alphabet fit in each word. */
+function idKeys(ids: readonly string[], sketch: IdSketch): { low: Uint32Array; high: Uint32Array } {
+  const from = sketch.prefix;
+  const digit = new Uint16Array(SURROGATES);
   let size = 0;
-  for (let u = 0; u < SURROGATES; u++) if (digit[u]) digit[u] = ++size;
+  for (let u = 0; u < SURROGATES; u++) if (sketch.units[u]) digit[u] = ++size;
   const top = size + 1;
   const base = size + 2;
   // Every digit below `base`, and base^units at most 2^32: a word never overflows.
-  const units = Math.min(UNITS_PER_WORD, Math.floor(32 / Math.log2(base)));
-
+  // No more units than the longest id has after the prefix: a shorter key takes fewer radix passes.
+  const units = Math.max(1, Math.min(UNITS_PER_WORD, Math.floor(32 / Math.log2(base)), sketch.longest - from));
   // scale[c]: the factor that shifts c digits up to fill 2 * units digits.
-  const scale = Array.from({ length: 2 * units + 1 }, (_, c) => base ** (2 * units - c));
+  const scale = new Array<number>(2 * units + 1);
+  for (let c = 0; c <= 2 * units; c++) scale[c] = base ** (2 * units - c);
 
   const m = ids.length;
   const low = new Uint32Array(m);
@@ -101,24 +128,31 @@ function idKeys(ids: readonly string[], from: number): { low: Uint32Array; high:
 
 /**
  * Fast path for VAL-4 and NUM-4: the indices of `ids` in code-point order, or
- * null when two ids are equal. `ids` must not be empty.
+ * null when two ids are equal. `sketch`, when given, has seen every id.
  */
-export function uniqueIdOrder(ids: readonly string[]): Uint32Array | null {
+export function uniqueIdOrder(ids: readonly string[], sketch?: IdSketch): Uint32Array | null {
   const m = ids.length;
-  const { low, high } = idKeys(ids, sharedPrefixLength(ids));
+  if (sketch === undefined) {
+    sketch = new IdSketch();
+    for (const id of ids) sketch.add(id);
+  }
+  const { low, high } = idKeys(ids, sketch);
   const sorted = stableSortByKey({ indices: identityOrder(m), low, high });
   const order = sorted.indices;
 
   // Runs with the same key: order them by the whole id; two equal ids end up side by side.
-  const byWholeId = (x: number, y: number): number => compareCodePoints(ids[x]!, ids[y]!);
   for (let j = 0; j < m; ) {
     let end = j + 1;
     while (end < m && sorted.low[end] === sorted.low[j] && sorted.high[end] === sorted.high[j]) end++;
-    if (end - j > 1) {
-      const run = order.subarray(j, end).sort(byWholeId);
-      for (let x = 1; x < run.length; x++) if (ids[run[x - 1]!] === ids[run[x]!]) return null;
-    }
+    if (end - j > 1 && !sortRun(ids, order.subarray(j, end))) return null;
     j = end;
   }
   return order;
+}
+
+/** Sorts `run` by the whole ids; false when two of them are equal. */
+function sortRun(ids: readonly string[], run: Uint32Array): boolean {
+  run.sort((x, y) => compareCodePoints(ids[x]!, ids[y]!));
+  for (let x = 1; x < run.length; x++) if (ids[run[x - 1]!] === ids[run[x]!]) return false;
+  return true;
 }

@@ -4,8 +4,9 @@
  * ones with the plain key take the fast path of rank-sort.ts, which the
  * comparator is the plain version of.
  */
+import { stableSort } from './merge-sort.js';
 import { byPriorityStable } from './rank-sort.js';
-import { compareCodePoints } from './unicode.js';
+import { codePointComparator } from './unicode.js';
 import { confidenceOf } from './validate.js';
 import type { NormalRequest } from './validate.js';
 
@@ -19,10 +20,10 @@ export const NO_PREFERENCES: RankPreferences = { prefer_high_confidence: false, 
 
 /** SPEC TIER-3 / CON-6: (-priority, [-confidence], [-created_at], block_id by code points). */
 export function rankComparator(r: NormalRequest, p: RankPreferences): (x: number, y: number) => number {
-  const { blocks, ids, priority, createdAt } = r;
-  // Ids are unique within a request and a sort never compares a block with itself: never 0.
+  const { blocks, priority, createdAt } = r;
+  const byId = codePointComparator(r.ids);
   if (!p.prefer_high_confidence && !p.prefer_recency) {
-    return (x, y) => (priority[x] !== priority[y] ? (priority[x]! > priority[y]! ? -1 : 1) : compareCodePoints(ids[x]!, ids[y]!));
+    return (x, y) => (priority[x] !== priority[y] ? (priority[x]! > priority[y]! ? -1 : 1) : byId(x, y));
   }
   const conf = p.prefer_high_confidence;
   const recency = p.prefer_recency;
@@ -34,31 +35,34 @@ export function rankComparator(r: NormalRequest, p: RankPreferences): (x: number
       if (a !== b) return a > b ? -1 : 1;
     }
     if (recency && createdAt[x] !== createdAt[y]) return createdAt[x]! > createdAt[y]! ? -1 : 1;
-    return compareCodePoints(ids[x]!, ids[y]!);
+    return byId(x, y);
   };
 }
 
 /**
- * The blocks that pass `take`, in ranking-key order: by the comparator, or
- * for a large request with the plain key by the fast path below.
+ * The blocks whose `state` is `wanted`, in ranking-key order: by the
+ * comparator, or for a large request with the plain key by the fast path below.
  */
-export function rankOrder(r: NormalRequest, take: (i: number) => boolean, p: RankPreferences): ArrayLike<number> {
-  if (r.idOrder !== null && !p.prefer_high_confidence && !p.prefer_recency) return plainRankFromIdOrder(r.idOrder, take, r.priority);
+export function rankOrder(r: NormalRequest, state: ArrayLike<number>, wanted: number, p: RankPreferences): ArrayLike<number> {
+  if (r.idOrder !== null && !p.prefer_high_confidence && !p.prefer_recency) return plainRankFromIdOrder(r.idOrder, state, wanted, r.priority);
   const taken: number[] = [];
-  for (let i = 0; i < r.ids.length; i++) if (take(i)) taken.push(i);
-  return taken.sort(rankComparator(r, p));
+  for (let i = 0; i < state.length; i++) if (state[i] === wanted) taken.push(i);
+  return stableSort(taken, rankComparator(r, p));
 }
 
 /**
- * Fast path for TIER-3 (-priority, block_id): the blocks that pass `take`,
- * picked from `idOrder` (every block in code-point order of its id), then
- * stably sorted by priority, which keeps id order within a priority. The tests
- * check it against sorting with the plain ranking comparator.
+ * Fast path for TIER-3 (-priority, block_id): the blocks whose `state` is
+ * `wanted`, picked from `idOrder` (every block in code-point order of its id),
+ * then stably sorted by priority, which keeps id order within a priority. The
+ * tests check it against sorting with the plain ranking comparator.
  */
-export function plainRankFromIdOrder(idOrder: Uint32Array, take: (i: number) => boolean, priority: ArrayLike<number>): Uint32Array {
+export function plainRankFromIdOrder(idOrder: Uint32Array, state: ArrayLike<number>, wanted: number, priority: ArrayLike<number>): Uint32Array {
   const byId = new Uint32Array(idOrder.length);
   let m = 0;
-  for (const i of idOrder) if (take(i)) byId[m++] = i;
+  for (let j = 0; j < idOrder.length; j++) {
+    const i = idOrder[j]!;
+    if (state[i] === wanted) byId[m++] = i;
+  }
   return byPriorityStable(byId.subarray(0, m), priority);
 }
 
@@ -71,7 +75,7 @@ export function plainRankFromIdOrder(idOrder: Uint32Array, take: (i: number) => 
 export function renderOrderFromRanked(r: NormalRequest, ranked: readonly number[]): number[] {
   const { sources, source } = r;
   const rank = new Array<number>(sources.length);
-  const bySource = sources.map((_, s) => s).sort((a, b) => compareCodePoints(sources[a]!, sources[b]!));
+  const bySource = stableSort(sources.map((_, s) => s), codePointComparator(sources));
   for (let j = 0; j < bySource.length; j++) rank[bySource[j]!] = j;
   const start = new Array<number>(sources.length + 1).fill(0);
   for (const i of ranked) start[rank[source[i]!]! + 1]!++;

@@ -12,8 +12,10 @@ import {
 } from './constants.js';
 import { isExpired, tierBudget, tierOf, tokensFor } from './estimate.js';
 import { bytes, counts } from './flat.js';
+import type { Bytes, Counts } from './flat.js';
+import { stableSort } from './merge-sort.js';
 import { NO_PREFERENCES, rankComparator, rankOrder, renderOrderFromRanked } from './order.js';
-import type { Capability, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
+import type { Capability, Constraints, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
 import { DISPUTED, STALE, SUPERSEDED } from './validate.js';
 import type { NormalRequest } from './validate.js';
 
@@ -27,48 +29,40 @@ const OMITTED = 5;
 const SEGMENT_REASON: readonly (SegmentReason | null)[] = [null, 'pinned', 'required', 'tier', 'overflow', null];
 
 /**
- * SPEC section 5 (profile `tiered`) with every capability of section 8. Blocks
- * are named by their index in the request, and what selection needs of each
- * is in the request's columns. The live blocks are sorted once by the ranking
- * key, and every later step walks that order.
+ * The blocks of one request as selection goes: where each stands, what it
+ * costs, and the omissions so far, in the order of TIER-8. Blocks are named
+ * by their index in the request; what selection reads of them is in the
+ * request's columns.
+ */
+class Selection {
+  readonly state: Bytes;
+  readonly cost: Counts;
+  readonly omissions: Omission[] = [];
+
+  constructor(readonly r: NormalRequest) {
+    this.state = bytes(r.ids.length); // every block LIVE
+    this.cost = counts(r.ids.length);
+  }
+
+  omit(i: number, reason: string): void {
+    this.state[i] = OMITTED;
+    this.omissions.push({ block_id: this.r.ids[i]!, reason });
+  }
+}
+
+/**
+ * SPEC section 5 (profile `tiered`) with every capability of section 8. The
+ * live blocks are sorted once by the ranking key, and every later step walks
+ * that order. Each step is a function of its own, named for what it does.
  */
 export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>): Result | ErrorAnswer {
-  const { ids, status } = r;
-  const n = ids.length;
   const k = r.constraints;
-  const state = bytes(n); // every block LIVE
-  const omissions: Omission[] = [];
-  const omit = (i: number, reason: string): void => {
-    state[i] = OMITTED;
-    omissions.push({ block_id: ids[i]!, reason });
-  };
-
-  // Expired blocks are omitted first, in input order (EXP-2).
-  for (let i = 0; i < n; i++) if (isExpired(r.now, r.createdAt[i]!, r.ttl[i]!)) omit(i, REASON_EXPIRED);
-  // Then the filters of section 8, each a pass in input order (CON-1, LIF-1 .. LIF-3).
-  if (k.exclude.length > 0) {
-    const excluded = new Set(k.exclude);
-    for (let i = 0; i < n; i++) if (state[i] === LIVE && excluded.has(ids[i]!)) omit(i, REASON_EXCLUDED);
-  }
-  for (let i = 0; i < n; i++) {
-    if (state[i] !== LIVE) continue;
-    if (status[i] === SUPERSEDED && !k.include_superseded) omit(i, REASON_SUPERSEDED);
-    else if (status[i] === DISPUTED && !k.include_disputed) omit(i, REASON_DISPUTED);
-  }
-
-  // Each live block's cost (NUM-2). Pinned blocks first (PIN-1), whole or not at all (PIN-2).
-  const cost = counts(n);
-  const pinned: number[] = [];
-  let pinnedCost = 0;
-  for (let i = 0; i < n; i++) {
-    if (state[i] !== LIVE) continue;
-    cost[i] = tokensFor(r.codePoints[i]!);
-    if (r.pinned[i]) {
-      state[i] = PINNED;
-      pinnedCost += cost[i]!;
-      pinned.push(i);
-    }
-  }
+  const s = new Selection(r);
+  omitExpired(s);
+  if (k.exclude.length > 0) omitExcluded(s, k.exclude);
+  omitByStatus(s, k);
+  const pinned = pinFirst(s);
+  const pinnedCost = costOf(s, pinned);
   if (pinnedCost > r.budget) {
     return {
       error: {
@@ -77,90 +71,145 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       },
     };
   }
+  const order = rankOrder(r, s.state, LIVE, k);
   let remaining = r.budget - pinnedCost; // PIN-3
-
-  // The other live blocks, by the ranking key (TIER-3, CON-6).
-  const order = rankOrder(r, (i) => state[i] === LIVE, k);
-
-  // Required blocks, by the ranking key, each while it fits (CON-2, CON-3).
-  if (k.must_include.length > 0) {
-    const required = new Set(k.must_include);
-    for (let j = 0; j < order.length; j++) {
-      const i = order[j]!;
-      if (!required.has(ids[i]!)) continue;
-      if (cost[i]! <= remaining) {
-        remaining -= cost[i]!;
-        state[i] = REQUIRED;
-      } else omit(i, REASON_BUDGET);
-    }
-  }
-
-  // Tiers, then the overflow pool of what they left (TIER-2 .. TIER-7): a block
-  // that fits no tier stays live, set aside for the pool.
-  const tierOfSource = r.sources.map((s) => TIERS.indexOf(tierOf(s)));
-  const left = TIERS.map((t) => tierBudget(remaining, t));
-  for (let j = 0; j < order.length; j++) {
-    const i = order[j]!;
-    if (state[i] !== LIVE) continue;
-    const t = tierOfSource[r.source[i]!]!;
-    if (cost[i]! <= left[t]!) {
-      left[t]! -= cost[i]!;
-      state[i] = TIER;
-    }
-  }
-  let pool = left[0]! + left[1]! + left[2]! + left[3]!;
-  for (let j = 0; j < order.length; j++) {
-    const i = order[j]!;
-    if (state[i] !== LIVE) continue;
-    if (cost[i]! <= pool) {
-      pool -= cost[i]!;
-      state[i] = OVERFLOW;
-    } else omit(i, REASON_TIER_BUDGET);
-  }
-
-  // The admitted non-pinned blocks, in ranking-key order.
-  let kept: number[] = [];
-  for (let j = 0; j < order.length; j++) {
-    const i = order[j]!;
-    const s = state[i];
-    if (s === REQUIRED || s === TIER || s === OVERFLOW) kept.push(i);
-  }
-
-  // max_segments keeps the first non-pinned blocks by the ranking key (CON-5).
-  if (k.max_segments !== null && kept.length > k.max_segments) {
-    for (let j = k.max_segments; j < kept.length; j++) omit(kept[j]!, REASON_MAX_SEGMENTS);
-    kept = kept.slice(0, k.max_segments);
-  }
+  if (k.must_include.length > 0) remaining = admitRequired(s, order, k.must_include, remaining);
+  const tierOfSource = r.sources.map((source) => TIERS.indexOf(tierOf(source)));
+  const pool = admitByTier(s, order, tierOfSource, remaining);
+  admitFromPool(s, order, pool);
+  const kept = capSegments(s, order, k.max_segments);
 
   // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-4).
   // With preferences, first back to the plain key, so each source's bucket is in (-priority, block_id) order.
   const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
-  const ordered = renderOrderFromRanked(r, plainRank ? kept : kept.sort(rankComparator(r, NO_PREFERENCES)));
+  const ordered = renderOrderFromRanked(r, plainRank ? kept : stableSort(kept, rankComparator(r, NO_PREFERENCES)));
   const rendered = pinned.length > 0 ? pinned.concat(ordered) : ordered;
-
-  const included = rendered.map((i) => ids[i]!);
-  let tokens = 0;
-  for (const i of rendered) tokens += cost[i]!;
   const result: Result = {
     context: renderContext(r, rendered),
-    included,
-    estimated_tokens: tokens,
+    included: idsOf(r, rendered),
+    estimated_tokens: costOf(s, rendered),
     total_budget: r.budget,
-    omissions,
+    omissions: s.omissions,
   };
   if (caps.has('working_context')) {
-    const truncated = omissions.some(
-      (o) => o.reason === REASON_TIER_BUDGET || o.reason === REASON_BUDGET || o.reason === REASON_MAX_SEGMENTS,
-    );
-    result.segments = rendered.map((i): Segment => {
-      const source = r.sources[r.source[i]!]!;
-      return { block_id: ids[i]!, source, tier: tierOf(source), tokens: cost[i]!, score: r.priority[i]!, reason: SEGMENT_REASON[state[i]!]! };
-    });
+    const truncated = s.omissions.some((o) => o.reason === REASON_TIER_BUDGET || o.reason === REASON_BUDGET || o.reason === REASON_MAX_SEGMENTS);
+    result.segments = segmentsOf(s, rendered, tierOfSource);
     result.truncated = truncated;
-    result.warnings = warningsFor(r, rendered, included, truncated, k.must_include);
+    result.warnings = warningsFor(r, rendered, result.included, truncated, k.must_include);
     result.generated_at = r.now;
   }
   return result;
+}
+
+/** EXP-2: expired blocks are omitted first, in input order, and cost nothing. */
+function omitExpired(s: Selection): void {
+  const { now, createdAt, ttl } = s.r;
+  for (let i = 0; i < createdAt.length; i++) if (isExpired(now, createdAt[i]!, ttl[i]!)) s.omit(i, REASON_EXPIRED);
+}
+
+/** CON-1: then the live blocks whose ids are in `exclude`, in input order. */
+function omitExcluded(s: Selection, exclude: readonly string[]): void {
+  const excluded = new Set(exclude);
+  const { ids } = s.r;
+  for (let i = 0; i < ids.length; i++) if (s.state[i] === LIVE && excluded.has(ids[i]!)) s.omit(i, REASON_EXCLUDED);
+}
+
+/** LIF-1 .. LIF-3: then superseded and disputed blocks, unless included, in input order. */
+function omitByStatus(s: Selection, k: Required<Constraints>): void {
+  const { status } = s.r;
+  for (let i = 0; i < status.length; i++) {
+    if (s.state[i] !== LIVE) continue;
+    if (status[i] === SUPERSEDED && !k.include_superseded) s.omit(i, REASON_SUPERSEDED);
+    else if (status[i] === DISPUTED && !k.include_disputed) s.omit(i, REASON_DISPUTED);
+  }
+}
+
+/** NUM-2: each live block's cost. PIN-1: the live pinned blocks, in input order, are admitted first. */
+function pinFirst(s: Selection): number[] {
+  const { codePoints, pinned } = s.r;
+  const first: number[] = [];
+  for (let i = 0; i < codePoints.length; i++) {
+    if (s.state[i] !== LIVE) continue;
+    s.cost[i] = tokensFor(codePoints[i]!);
+    if (pinned[i]) {
+      s.state[i] = PINNED;
+      first.push(i);
+    }
+  }
+  return first;
+}
+
+function costOf(s: Selection, blocks: readonly number[]): number {
+  let sum = 0;
+  for (const i of blocks) sum += s.cost[i]!;
+  return sum;
+}
+
+/** CON-2, CON-3: the live required blocks, by the ranking key, each while it fits; returns what is left. */
+function admitRequired(s: Selection, order: ArrayLike<number>, mustInclude: readonly string[], remaining: number): number {
+  const required = new Set(mustInclude);
+  const { ids } = s.r;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (!required.has(ids[i]!)) continue;
+    if (s.cost[i]! <= remaining) {
+      remaining -= s.cost[i]!;
+      s.state[i] = REQUIRED;
+    } else s.omit(i, REASON_BUDGET);
+  }
+  return remaining;
+}
+
+/**
+ * TIER-2 .. TIER-6: each tier admits, by the ranking key, every block that
+ * fits what the tier has left; a block that fits no tier stays live, set aside
+ * for the pool. Returns the pool: what the tiers left, without the rounding.
+ */
+function admitByTier(s: Selection, order: ArrayLike<number>, tierOfSource: readonly number[], budget: number): number {
+  const left = [0, 0, 0, 0];
+  for (let t = 0; t < TIERS.length; t++) left[t] = tierBudget(budget, TIERS[t]!);
+  const { source } = s.r;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (s.state[i] !== LIVE) continue;
+    const t = tierOfSource[source[i]!]!;
+    if (s.cost[i]! <= left[t]!) {
+      left[t]! -= s.cost[i]!;
+      s.state[i] = TIER;
+    }
+  }
+  return left[0]! + left[1]! + left[2]! + left[3]!;
+}
+
+/** TIER-7: the set-aside blocks, by the ranking key, each while it fits the pool; the rest are omitted. */
+function admitFromPool(s: Selection, order: ArrayLike<number>, pool: number): void {
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (s.state[i] !== LIVE) continue;
+    if (s.cost[i]! <= pool) {
+      pool -= s.cost[i]!;
+      s.state[i] = OVERFLOW;
+    } else s.omit(i, REASON_TIER_BUDGET);
+  }
+}
+
+/** The admitted non-pinned blocks by the ranking key; CON-5: the first `max` of them (null: all), the rest omitted. */
+function capSegments(s: Selection, order: ArrayLike<number>, max: number | null): number[] {
+  const kept: number[] = [];
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    const state = s.state[i];
+    if (state !== REQUIRED && state !== TIER && state !== OVERFLOW) continue;
+    if (max === null || kept.length < max) kept.push(i);
+    else s.omit(i, REASON_MAX_SEGMENTS);
+  }
+  return kept;
+}
+
+function idsOf(r: NormalRequest, blocks: readonly number[]): string[] {
+  const out = new Array<string>(blocks.length);
+  for (let j = 0; j < blocks.length; j++) out[j] = r.ids[blocks[j]!]!;
+  return out;
 }
 
 /**
@@ -178,9 +227,21 @@ function renderContext(r: NormalRequest, rendered: readonly number[]): string {
     pieces[p++] = HEADER_SEPARATOR;
     pieces[p++] = r.ids[i]!;
     pieces[p++] = ']\n';
-    pieces[p++] = r.blocks[i]!.content;
+    pieces[p++] = r.contents[i]!;
   }
   return pieces.join('');
+}
+
+/** WC-2: one segment per rendered block, with its tier, cost, priority as score, and admission reason. */
+function segmentsOf(s: Selection, rendered: readonly number[], tierOfSource: readonly number[]): Segment[] {
+  const { ids, source, sources, priority } = s.r;
+  const out = new Array<Segment>(rendered.length);
+  for (let j = 0; j < rendered.length; j++) {
+    const i = rendered[j]!;
+    const src = source[i]!;
+    out[j] = { block_id: ids[i]!, source: sources[src]!, tier: TIERS[tierOfSource[src]!]!, tokens: s.cost[i]!, score: priority[i]!, reason: SEGMENT_REASON[s.state[i]!]! };
+  }
+  return out;
 }
 
 /** SPEC WC-4: empty_context, truncated, required_ref_omitted (must_include order), then lifecycle in rendered order. */

@@ -1,7 +1,7 @@
 import { MAX_BUDGET, END_OF_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
 import { bytes, counts, doubles } from './flat.js';
 import type { Bytes, Counts, Numbers } from './flat.js';
-import { ID_ORDER_MIN, identityOrder, uniqueIdOrder } from './id-order.js';
+import { ID_ORDER_MIN, IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
 import { PROFILES } from './types.js';
 import type { Block, Constraints, Problem, Profile, Request, Status } from './types.js';
 import { codePointLength, compareCodePoints } from './unicode.js';
@@ -149,6 +149,7 @@ function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: 
   // REQ-4: an absent optional member is its default.
   into.ids[i] = id ?? '';
   into.source[i] = source === undefined ? 0 : into.sourceNumber(source);
+  into.contents[i] = typeof content === 'string' ? content : '';
   into.codePoints[i] = typeof content === 'string' ? codePointLength(content) : 0;
   into.priority[i] = priority ?? 0;
   into.createdAt[i] = created ?? 0;
@@ -183,6 +184,7 @@ function checkConstraints(c: Checker, k: unknown, profile: Profile | undefined):
  */
 export class Columns {
   readonly ids: string[];
+  readonly contents: string[];
   /** Index into `sources`. */
   readonly source: Counts;
   /** The distinct sources, in order of first use. */
@@ -200,6 +202,7 @@ export class Columns {
 
   constructor(n: number) {
     this.ids = new Array<string>(n);
+    this.contents = new Array<string>(n);
     this.source = counts(n);
     this.codePoints = counts(n);
     this.priority = doubles(n);
@@ -210,6 +213,9 @@ export class Columns {
   }
 
   sourceNumber(source: string): number {
+    // Most requests have a handful of sources: a look along the list is cheaper than hashing.
+    const few = Math.min(this.sources.length, 8);
+    for (let s = 0; s < few; s++) if (this.sources[s] === source) return s;
     let s = this.sourceNumbers.get(source);
     if (s === undefined) {
       s = this.sources.length;
@@ -220,15 +226,21 @@ export class Columns {
   }
 }
 
-/**
- * One pass over the request. `ascending` is true when each id comes after the
- * one before in code-point order (NUM-4): then no two are equal.
- */
-function check(req: unknown, seen: Set<string> | null): { problems: Problem[]; columns: Columns; ascending: boolean } {
+/** What one pass over the request learned. */
+interface Pass {
+  problems: Problem[];
+  columns: Columns;
+  /** Each id comes after the one before (for a large request by code points, NUM-4): then no two are equal. */
+  ascending: boolean;
+  /** For a large request whose ids are not ascending: what sorting them needs, gathered while they were read. */
+  sketch: IdSketch | null;
+}
+
+function check(req: unknown, seen: Set<string> | null): Pass {
   const c = new Checker();
   if (!isObject(req)) {
     c.add(undefined, `the request must be a JSON object, got ${describeValue(req)}`);
-    return { problems: c.problems, columns: new Columns(0), ascending: true };
+    return { problems: c.problems, columns: new Columns(0), ascending: true, sketch: null };
   }
   let profile: Profile | undefined = 'tiered';
   if (req.profile !== undefined) {
@@ -248,20 +260,31 @@ function check(req: unknown, seen: Set<string> | null): { problems: Problem[]; c
   const blocks = req.blocks;
   let columns = new Columns(0);
   let ascending = true;
+  let sketch: IdSketch | null = null;
   if (blocks === undefined) c.add('blocks', 'required member "blocks" is missing');
   else if (!Array.isArray(blocks)) c.add('blocks', `"blocks" must be an array, got ${describeValue(blocks)}`);
   else {
     columns = new Columns(blocks.length);
-    // An index loop, not forEach: a hole in a sparse array is a missing block, not nothing.
     const ids = columns.ids;
+    const large = blocks.length >= ID_ORDER_MIN;
+    // Any strict order proves the ids unique; a large request also keeps the order as its id order, so there it must be code points.
+    const precedes = large ? (a: string, b: string): boolean => compareCodePoints(a, b) < 0 : (a: string, b: string): boolean => a < b;
+    // An index loop, not forEach: a hole in a sparse array is a missing block, not nothing.
     for (let i = 0; i < blocks.length; i++) {
       checkBlock(c, blocks, i, profile, seen, columns);
-      // Only while every block so far is valid: then every id so far is a string.
-      if (ascending && i > 0 && c.problems.length === 0 && compareCodePoints(ids[i - 1]!, ids[i]!) >= 0) ascending = false;
+      if (c.problems.length > 0) continue; // then every id so far is a string
+      if (sketch !== null) sketch.add(ids[i]!);
+      else if (ascending && i > 0 && !precedes(ids[i - 1]!, ids[i]!)) {
+        ascending = false;
+        if (large) {
+          sketch = new IdSketch();
+          for (let j = 0; j <= i; j++) sketch.add(ids[j]!);
+        }
+      }
     }
   }
   checkConstraints(c, req.constraints, profile);
-  return { problems: c.problems, columns, ascending };
+  return { problems: c.problems, columns, ascending, sketch };
 }
 
 /**
@@ -272,14 +295,14 @@ function check(req: unknown, seen: Set<string> | null): { problems: Problem[]; c
  * every repeated id in block order.
  */
 export function readRequest(req: unknown): { problems: Problem[]; request: NormalRequest | null } {
-  const { problems, columns, ascending } = check(req, null);
+  const { problems, columns, ascending, sketch } = check(req, null);
   if (problems.length === 0) {
     const ids = columns.ids;
     const n = ids.length;
     let idOrder: Uint32Array | null = null;
     let unique: boolean;
     if (n >= ID_ORDER_MIN) {
-      idOrder = ascending ? identityOrder(n) : uniqueIdOrder(ids);
+      idOrder = ascending ? identityOrder(n) : uniqueIdOrder(ids, sketch!);
       unique = idOrder !== null;
     } else unique = ascending || new Set(ids).size === n;
     if (unique) return { problems, request: normalize(req as Request, columns, idOrder) };
@@ -314,13 +337,13 @@ export const isDated = (b: Block): boolean => b.created_at !== undefined;
 /** Only for a request that validation passed: the constraints with every default of CON-7 filled in. */
 function normalize(req: Request, columns: Columns, idOrder: Uint32Array | null): NormalRequest {
   const k = req.constraints ?? {};
-  const { ids, source, sources, codePoints, priority, createdAt, ttl, pinned, status } = columns;
+  const { ids, contents, source, sources, codePoints, priority, createdAt, ttl, pinned, status } = columns;
   return {
     profile: req.profile ?? 'tiered',
     now: req.now,
     budget: req.budget,
     blocks: req.blocks,
-    ids, source, sources, codePoints, priority, createdAt, ttl, pinned, status,
+    ids, contents, source, sources, codePoints, priority, createdAt, ttl, pinned, status,
     idOrder,
     constraints: {
       must_include: k.must_include ?? [],
