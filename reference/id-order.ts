@@ -14,7 +14,8 @@
  *
  * The tests check it against the plain version: sort with compareCodePoints, and a Set.
  */
-import { stableSortByKey } from './radix.js';
+import { keysToSort, stableSortByKey } from './radix.js';
+import type { Keyed } from './radix.js';
 import { compareCodePoints } from './unicode.js';
 
 /** From this many blocks validation sorts the ids; below it a set finds repeats and a comparator ranks. */
@@ -79,7 +80,7 @@ export class IdSketch {
 }
 
 /** Each id's key, from the unit after the shared prefix on: as many units as digits of the alphabet fit in each word. */
-function idKeys(ids: readonly string[], sketch: IdSketch): { low: Uint32Array; high: Uint32Array } {
+function idKeys(ids: readonly string[], sketch: IdSketch): Keyed {
   const from = sketch.prefix;
   const digit = new Uint16Array(SURROGATES);
   let size = 0;
@@ -94,9 +95,10 @@ function idKeys(ids: readonly string[], sketch: IdSketch): { low: Uint32Array; h
   for (let c = 0; c <= 2 * units; c++) scale[c] = base ** (2 * units - c);
 
   const m = ids.length;
-  const low = new Uint32Array(m);
-  const high = new Uint32Array(m);
+  const keys = keysToSort(m);
+  const { indices, low, high } = keys;
   for (let i = 0; i < m; i++) {
+    indices[i] = i;
     const id = ids[i]!;
     const end = Math.min(id.length, from + 2 * units);
     // The first `units` digits go to the high word, the next ones to the low word.
@@ -123,7 +125,7 @@ function idKeys(ids: readonly string[], sketch: IdSketch): { low: Uint32Array; h
       low[i] = lo * scale[c]!;
     }
   }
-  return { low, high };
+  return keys;
 }
 
 /**
@@ -136,8 +138,7 @@ export function uniqueIdOrder(ids: readonly string[], sketch?: IdSketch): Uint32
     sketch = new IdSketch();
     for (const id of ids) sketch.add(id);
   }
-  const { low, high } = idKeys(ids, sketch);
-  const sorted = stableSortByKey({ indices: identityOrder(m), low, high });
+  const sorted = stableSortByKey(idKeys(ids, sketch));
   const order = sorted.indices;
 
   // Runs with the same key: order them by the whole id; two equal ids end up side by side.
@@ -147,7 +148,7 @@ export function uniqueIdOrder(ids: readonly string[], sketch?: IdSketch): Uint32
     if (end - j > 1 && !sortRun(ids, order.subarray(j, end))) return null;
     j = end;
   }
-  return order;
+  return order.slice();
 }
 
 /** Sorts `run` by the whole ids; false when two of them are equal. */

@@ -10,6 +10,13 @@
  * a digit that every key shares is skipped, so keys that differ in few bits
  * (small integers, many ties) take one or two passes. Each pass is a counting
  * sort, and so stable.
+ *
+ * Its working memory is kept from one sort to the next: a request of a million
+ * blocks would otherwise allocate some 50 MB of typed arrays per assembly,
+ * enough to make the engine collect its whole heap (external memory
+ * pressure), which costs more than the sorts. No caller's code runs during a
+ * sort, so one set of buffers serves every sort; it is as large as the
+ * largest request seen.
  */
 
 /** The digits, least significant first: [word (0 low, 1 high), shift, mask]. */
@@ -22,6 +29,18 @@ const DIGITS: readonly (readonly [number, number, number])[] = [
   [1, 22, 0x3ff],
 ];
 
+/** The reused buffers: the keys to sort, then where each pass writes. */
+const buffers: Uint32Array[] = [];
+
+function buffer(slot: number, m: number): Uint32Array {
+  let b = buffers[slot];
+  if (b === undefined || b.length < m) {
+    b = new Uint32Array(m);
+    buffers[slot] = b;
+  }
+  return b.subarray(0, m);
+}
+
 /** Indices with the two words of each one's key, at the same positions. */
 export interface Keyed {
   indices: Uint32Array;
@@ -30,8 +49,17 @@ export interface Keyed {
 }
 
 /**
+ * Arrays for `m` keys, to fill in and sort with stableSortByKey: views of the
+ * reused buffers, good until the next call of either function.
+ */
+export function keysToSort(m: number): Keyed {
+  return { indices: buffer(0, m), low: buffer(1, m), high: buffer(2, m) };
+}
+
+/**
  * The indices stably sorted by their keys, ascending, with the keys moved
- * along. The arrays given may be reused: use only the ones returned.
+ * along. The arrays given may be written to, and the ones returned may be
+ * reused buffers: copy what must outlive the next sort.
  */
 export function stableSortByKey({ indices, low, high }: Keyed): Keyed {
   const m = indices.length;
@@ -55,8 +83,8 @@ export function stableSortByKey({ indices, low, high }: Keyed): Keyed {
   const count = new Uint32Array(0x800);
   for (const [w, shift, mask] of DIGITS) {
     if (((varying[w]! >>> shift) & mask) === 0) continue;
-    nextIdx ??= new Uint32Array(m);
-    nextWords ??= [new Uint32Array(m), new Uint32Array(m)];
+    nextIdx ??= buffer(3, m);
+    nextWords ??= [buffer(4, m), buffer(5, m)];
     const key = words[w]!;
     count.fill(0);
     for (let j = 0; j < m; j++) count[(key[j]! >>> shift) & mask]!++;

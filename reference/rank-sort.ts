@@ -6,7 +6,7 @@
  *
  * The tests check it against the plain version: Array.prototype.sort, which is stable.
  */
-import { stableSortByKey } from './radix.js';
+import { keysToSort, stableSortByKey } from './radix.js';
 
 /** One double as two 32-bit words: a DataView is big-endian unless told otherwise, on every machine. */
 const DOUBLE = new DataView(new ArrayBuffer(8));
@@ -20,9 +20,9 @@ const SIGN = 0x80000000;
  */
 export function byPriorityStable(indices: ArrayLike<number>, priority: ArrayLike<number>): Uint32Array {
   const m = indices.length;
-  const idx = new Uint32Array(m);
-  const low = new Uint32Array(m);
-  const high = new Uint32Array(m);
+  const keys = keysToSort(m);
+  const { low, high } = keys;
+  const idx = keys.indices;
   for (let j = 0; j < m; j++) {
     const i = indices[j]!;
     idx[j] = i;
@@ -37,5 +37,5 @@ export function byPriorityStable(indices: ArrayLike<number>, priority: ArrayLike
       low[j] = lo;
     }
   }
-  return stableSortByKey({ indices: idx, low, high }).indices;
+  return stableSortByKey(keys).indices.slice();
 }

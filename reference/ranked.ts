@@ -1,5 +1,5 @@
 import { RANKED_HEADER, REASON_BUDGET, REASON_EXPIRED } from './constants.js';
-import { estimateTokens, isExpired } from './estimate.js';
+import { estimateTokens } from './estimate.js';
 import { ID_ORDER_MIN } from './id-order.js';
 import { stableSort } from './merge-sort.js';
 import { byPriorityStable } from './rank-sort.js';
@@ -13,7 +13,7 @@ export function assembleRanked(r: NormalRequest): Result {
   const omissions: Omission[] = [];
   const live: number[] = [];
   for (let i = 0; i < ids.length; i++) {
-    if (isExpired(r.now, r.createdAt[i]!, r.ttl[i]!)) omissions.push({ block_id: ids[i]!, reason: REASON_EXPIRED });
+    if (r.expired[i]) omissions.push({ block_id: ids[i]!, reason: REASON_EXPIRED });
     else live.push(i);
   }
   const order = packingOrder(r, live);

@@ -10,9 +10,9 @@ import {
   SEGMENT_JOINER,
   TIERS,
 } from './constants.js';
-import { isExpired, tierBudget, tierOf, tokensFor } from './estimate.js';
-import { bytes, counts } from './flat.js';
-import type { Bytes, Counts } from './flat.js';
+import { tierBudget, tierOf, tokensFor } from './estimate.js';
+import { bytes } from './flat.js';
+import type { Bytes } from './flat.js';
 import { stableSort } from './merge-sort.js';
 import { NO_PREFERENCES, rankComparator, rankOrder, renderOrderFromRanked } from './order.js';
 import type { Capability, Constraints, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
@@ -36,12 +36,15 @@ const SEGMENT_REASON: readonly (SegmentReason | null)[] = [null, 'pinned', 'requ
  */
 class Selection {
   readonly state: Bytes;
-  readonly cost: Counts;
   readonly omissions: Omission[] = [];
 
   constructor(readonly r: NormalRequest) {
     this.state = bytes(r.ids.length); // every block LIVE
-    this.cost = counts(r.ids.length);
+  }
+
+  /** NUM-2: a block costs estimate_tokens(content). */
+  cost(i: number): number {
+    return tokensFor(this.r.codePoints[i]!);
   }
 
   omit(i: number, reason: string): void {
@@ -101,10 +104,10 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   return result;
 }
 
-/** EXP-2: expired blocks are omitted first, in input order, and cost nothing. */
+/** EXP-2: expired blocks (EXP-1, evaluated as validation read them) are omitted first, in input order, and cost nothing. */
 function omitExpired(s: Selection): void {
-  const { now, createdAt, ttl } = s.r;
-  for (let i = 0; i < createdAt.length; i++) if (isExpired(now, createdAt[i]!, ttl[i]!)) s.omit(i, REASON_EXPIRED);
+  const { expired } = s.r;
+  for (let i = 0; i < expired.length; i++) if (expired[i]) s.omit(i, REASON_EXPIRED);
 }
 
 /** CON-1: then the live blocks whose ids are in `exclude`, in input order. */
@@ -124,13 +127,12 @@ function omitByStatus(s: Selection, k: Required<Constraints>): void {
   }
 }
 
-/** NUM-2: each live block's cost. PIN-1: the live pinned blocks, in input order, are admitted first. */
+/** PIN-1: the live pinned blocks, in input order, are admitted first. */
 function pinFirst(s: Selection): number[] {
-  const { codePoints, pinned } = s.r;
+  const { pinned } = s.r;
   const first: number[] = [];
-  for (let i = 0; i < codePoints.length; i++) {
+  for (let i = 0; i < pinned.length; i++) {
     if (s.state[i] !== LIVE) continue;
-    s.cost[i] = tokensFor(codePoints[i]!);
     if (pinned[i]) {
       s.state[i] = PINNED;
       first.push(i);
@@ -141,7 +143,7 @@ function pinFirst(s: Selection): number[] {
 
 function costOf(s: Selection, blocks: readonly number[]): number {
   let sum = 0;
-  for (const i of blocks) sum += s.cost[i]!;
+  for (const i of blocks) sum += s.cost(i);
   return sum;
 }
 
@@ -152,8 +154,9 @@ function admitRequired(s: Selection, order: ArrayLike<number>, mustInclude: read
   for (let j = 0; j < order.length; j++) {
     const i = order[j]!;
     if (!required.has(ids[i]!)) continue;
-    if (s.cost[i]! <= remaining) {
-      remaining -= s.cost[i]!;
+    const cost = s.cost(i);
+    if (cost <= remaining) {
+      remaining -= cost;
       s.state[i] = REQUIRED;
     } else s.omit(i, REASON_BUDGET);
   }
@@ -173,8 +176,9 @@ function admitByTier(s: Selection, order: ArrayLike<number>, tierOfSource: reado
     const i = order[j]!;
     if (s.state[i] !== LIVE) continue;
     const t = tierOfSource[source[i]!]!;
-    if (s.cost[i]! <= left[t]!) {
-      left[t]! -= s.cost[i]!;
+    const cost = s.cost(i);
+    if (cost <= left[t]!) {
+      left[t]! -= cost;
       s.state[i] = TIER;
     }
   }
@@ -186,8 +190,9 @@ function admitFromPool(s: Selection, order: ArrayLike<number>, pool: number): vo
   for (let j = 0; j < order.length; j++) {
     const i = order[j]!;
     if (s.state[i] !== LIVE) continue;
-    if (s.cost[i]! <= pool) {
-      pool -= s.cost[i]!;
+    const cost = s.cost(i);
+    if (cost <= pool) {
+      pool -= cost;
       s.state[i] = OVERFLOW;
     } else s.omit(i, REASON_TIER_BUDGET);
   }
@@ -239,7 +244,7 @@ function segmentsOf(s: Selection, rendered: readonly number[], tierOfSource: rea
   for (let j = 0; j < rendered.length; j++) {
     const i = rendered[j]!;
     const src = source[i]!;
-    out[j] = { block_id: ids[i]!, source: sources[src]!, tier: TIERS[tierOfSource[src]!]!, tokens: s.cost[i]!, score: priority[i]!, reason: SEGMENT_REASON[s.state[i]!]! };
+    out[j] = { block_id: ids[i]!, source: sources[src]!, tier: TIERS[tierOfSource[src]!]!, tokens: s.cost(i), score: priority[i]!, reason: SEGMENT_REASON[s.state[i]!]! };
   }
   return out;
 }

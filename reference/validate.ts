@@ -1,4 +1,5 @@
 import { MAX_BUDGET, END_OF_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
+import { isExpired } from './estimate.js';
 import { bytes, counts, doubles } from './flat.js';
 import type { Bytes, Counts, Numbers } from './flat.js';
 import { ID_ORDER_MIN, IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
@@ -153,7 +154,7 @@ function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: 
   into.codePoints[i] = typeof content === 'string' ? codePointLength(content) : 0;
   into.priority[i] = priority ?? 0;
   into.createdAt[i] = created ?? 0;
-  into.ttl[i] = ttl ?? 0;
+  into.expired[i] = isExpired(into.now, created ?? 0, ttl ?? 0) ? 1 : 0;
   into.pinned[i] = pinned === true ? 1 : 0;
   into.status[i] = statusIndex;
 }
@@ -193,21 +194,25 @@ export class Columns {
   readonly codePoints: Counts;
   readonly priority: Numbers;
   readonly createdAt: Numbers;
-  readonly ttl: Numbers;
+  /** 1 for a block expired at the request's `now` (EXP-1), which validation reads before the blocks. */
+  readonly expired: Bytes;
   /** 1 for a pinned block. */
   readonly pinned: Bytes;
   /** Index into STATUSES. */
   readonly status: Bytes;
   private readonly sourceNumbers = new Map<string, number>();
 
-  constructor(n: number) {
+  constructor(
+    n: number,
+    readonly now = 0,
+  ) {
     this.ids = new Array<string>(n);
     this.contents = new Array<string>(n);
     this.source = counts(n);
     this.codePoints = counts(n);
     this.priority = doubles(n);
     this.createdAt = doubles(n);
-    this.ttl = doubles(n);
+    this.expired = bytes(n);
     this.pinned = bytes(n);
     this.status = bytes(n);
   }
@@ -251,7 +256,7 @@ function check(req: unknown, seen: Set<string> | null): Pass {
       profile = undefined;
     }
   }
-  c.finite(req.now, 'now', true);
+  const now = c.finite(req.now, 'now', true);
   const budget = req.budget;
   if (budget === undefined) c.add('budget', 'required member "budget" is missing');
   else if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET) {
@@ -264,7 +269,7 @@ function check(req: unknown, seen: Set<string> | null): Pass {
   if (blocks === undefined) c.add('blocks', 'required member "blocks" is missing');
   else if (!Array.isArray(blocks)) c.add('blocks', `"blocks" must be an array, got ${describeValue(blocks)}`);
   else {
-    columns = new Columns(blocks.length);
+    columns = new Columns(blocks.length, now);
     const ids = columns.ids;
     const large = blocks.length >= ID_ORDER_MIN;
     // Any strict order proves the ids unique; a large request also keeps the order as its id order, so there it must be code points.
@@ -319,7 +324,7 @@ export function validateRequest(req: unknown): Problem[] {
  * not copies (a copy of a million blocks costs as much time and memory as
  * assembling them); what assembling reads of each is in the columns.
  */
-export interface NormalRequest extends Omit<Columns, 'sourceNumber'> {
+export interface NormalRequest extends Omit<Columns, 'sourceNumber' | 'now'> {
   profile: Profile;
   now: number;
   budget: number;
@@ -337,13 +342,13 @@ export const isDated = (b: Block): boolean => b.created_at !== undefined;
 /** Only for a request that validation passed: the constraints with every default of CON-7 filled in. */
 function normalize(req: Request, columns: Columns, idOrder: Uint32Array | null): NormalRequest {
   const k = req.constraints ?? {};
-  const { ids, contents, source, sources, codePoints, priority, createdAt, ttl, pinned, status } = columns;
+  const { ids, contents, source, sources, codePoints, priority, createdAt, expired, pinned, status } = columns;
   return {
     profile: req.profile ?? 'tiered',
     now: req.now,
     budget: req.budget,
     blocks: req.blocks,
-    ids, contents, source, sources, codePoints, priority, createdAt, ttl, pinned, status,
+    ids, contents, source, sources, codePoints, priority, createdAt, expired, pinned, status,
     idOrder,
     constraints: {
       must_include: k.must_include ?? [],
