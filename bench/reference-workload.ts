@@ -116,27 +116,37 @@ function shuffle<T>(xs: T[], rand: () => number): void {
   }
 }
 
+/** Every priority of the workload is a multiple of 1/8 (ties: integers; distinct: (rank + 0.5) / 4). */
+const PRIORITY_STEPS = 8;
+
 /**
  * The floor: the work no assembler can skip, done as cheaply as JavaScript
- * allows. Count the code points of every content, one sort of N numeric keys
- * (a typed-array sort, in the engine's own code), one join of the segments that
- * fit. It checks nothing and orders nothing by id.
+ * allows. Count the code points of every content; one sort of N numeric keys
+ * (a typed-array sort, in the engine's own code), each key the priority and
+ * the block's index packed into one exact integer, which the workload's
+ * priorities allow; then, in that order, take each block that fits what is
+ * left of the budget, and one join of the segments taken. It checks nothing,
+ * breaks ties by input position instead of by id, and has no tiers, pool,
+ * omissions or segments list.
  */
 export function floor(req: Request): number {
   const blocks = req.blocks;
   const n = blocks.length;
   const cost = new Float64Array(n);
   for (let i = 0; i < n; i++) cost[i] = estimateTokens(blocks[i]!.content);
+  let top = 0;
+  for (let i = 0; i < n; i++) top = Math.max(top, blocks[i]!.priority * PRIORITY_STEPS);
   const keys = new Float64Array(n);
-  for (let i = 0; i < n; i++) keys[i] = -blocks[i]!.priority;
+  for (let i = 0; i < n; i++) keys[i] = (top - blocks[i]!.priority * PRIORITY_STEPS) * n + i;
   keys.sort();
   const texts: string[] = [];
   let left = req.budget;
-  for (let i = 0; i < n; i++) {
+  for (let j = 0; j < n; j++) {
+    const i = keys[j]! % n;
     if (cost[i]! > left) continue;
     left -= cost[i]!;
     const b = blocks[i]!;
     texts.push('[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content);
   }
-  return texts.join('\n\n').length + keys[0]!;
+  return texts.join('\n\n').length;
 }

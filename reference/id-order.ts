@@ -14,12 +14,11 @@
  *
  * The tests check it against the plain version: sort with compareCodePoints, and a Set.
  */
+import { indexArray } from './block-arrays.js';
 import { keysToSort, stableSortByKey } from './radix.js';
 import type { Keyed } from './radix.js';
 import { compareCodePoints } from './unicode.js';
 
-/** From this many blocks validation sorts the ids; below it a set finds repeats and a comparator ranks. */
-export const ID_ORDER_MIN = 512;
 
 /** At most this many units go into each 32-bit word of a key. */
 const UNITS_PER_WORD = 8;
@@ -27,7 +26,7 @@ const SURROGATES = 0xd800;
 
 /** 0, 1, ..., n - 1: the order of ids that arrived in code-point order. */
 export function identityOrder(n: number): Uint32Array {
-  const order = new Uint32Array(n);
+  const order = indexArray(n, 'idOrder');
   for (let i = 0; i < n; i++) order[i] = i;
   return order;
 }
@@ -148,7 +147,9 @@ export function uniqueIdOrder(ids: readonly string[], sketch?: IdSketch): Uint32
     if (end - j > 1 && !sortRun(ids, order.subarray(j, end))) return null;
     j = end;
   }
-  return order.slice();
+  const out = indexArray(m, 'idOrder');
+  out.set(order);
+  return out;
 }
 
 /** Sorts `run` by the whole ids; false when two of them are equal. */

@@ -4,6 +4,7 @@
  * ones with the plain key take the fast path of rank-sort.ts, which the
  * comparator is the plain version of.
  */
+import { indexArray } from './block-arrays.js';
 import { stableSort } from './merge-sort.js';
 import { byPriorityStable } from './rank-sort.js';
 import { codePointComparator } from './unicode.js';
@@ -57,7 +58,7 @@ export function rankOrder(r: NormalRequest, state: ArrayLike<number>, wanted: nu
  * tests check it against sorting with the plain ranking comparator.
  */
 export function plainRankFromIdOrder(idOrder: Uint32Array, state: ArrayLike<number>, wanted: number, priority: ArrayLike<number>): Uint32Array {
-  const byId = new Uint32Array(idOrder.length);
+  const byId = indexArray(idOrder.length, 'byId');
   let m = 0;
   for (let j = 0; j < idOrder.length; j++) {
     const i = idOrder[j]!;

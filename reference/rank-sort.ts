@@ -6,6 +6,7 @@
  *
  * The tests check it against the plain version: Array.prototype.sort, which is stable.
  */
+import { indexArray } from './block-arrays.js';
 import { keysToSort, stableSortByKey } from './radix.js';
 
 /** One double as two 32-bit words: a DataView is big-endian unless told otherwise, on every machine. */
@@ -37,5 +38,7 @@ export function byPriorityStable(indices: ArrayLike<number>, priority: ArrayLike
       low[j] = lo;
     }
   }
-  return stableSortByKey(keys).indices.slice();
+  const ranked = indexArray(m, 'ranked');
+  ranked.set(stableSortByKey(keys).indices);
+  return ranked;
 }

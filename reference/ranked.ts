@@ -1,6 +1,6 @@
 import { RANKED_HEADER, REASON_BUDGET, REASON_EXPIRED } from './constants.js';
 import { estimateTokens } from './estimate.js';
-import { ID_ORDER_MIN } from './id-order.js';
+import { LARGE } from './block-arrays.js';
 import { stableSort } from './merge-sort.js';
 import { byPriorityStable } from './rank-sort.js';
 import type { Omission, Result } from './types.js';
@@ -47,7 +47,7 @@ export function assembleRanked(r: NormalRequest): Result {
 /** RANK-1: live blocks by -priority, ties in input order (a stable sort; the radix one for many blocks). */
 function packingOrder(r: NormalRequest, live: number[]): ArrayLike<number> {
   const { priority } = r;
-  if (live.length < ID_ORDER_MIN) return stableSort(live, (x, y) => (priority[x] === priority[y] ? 0 : priority[x]! > priority[y]! ? -1 : 1));
+  if (live.length < LARGE) return stableSort(live, (x, y) => (priority[x] === priority[y] ? 0 : priority[x]! > priority[y]! ? -1 : 1));
   return byPriorityStable(live, priority);
 }
 

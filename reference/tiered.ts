@@ -11,8 +11,8 @@ import {
   TIERS,
 } from './constants.js';
 import { tierBudget, tierOf, tokensFor } from './estimate.js';
-import { bytes } from './flat.js';
-import type { Bytes } from './flat.js';
+import { bytes } from './block-arrays.js';
+import type { Bytes } from './block-arrays.js';
 import { stableSort } from './merge-sort.js';
 import { NO_PREFERENCES, rankComparator, rankOrder, renderOrderFromRanked } from './order.js';
 import type { Capability, Constraints, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
@@ -39,7 +39,7 @@ class Selection {
   readonly omissions: Omission[] = [];
 
   constructor(readonly r: NormalRequest) {
-    this.state = bytes(r.ids.length); // every block LIVE
+    this.state = bytes(r.ids.length, 'state'); // every block LIVE
   }
 
   /** NUM-2: a block costs estimate_tokens(content). */

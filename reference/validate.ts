@@ -1,8 +1,8 @@
 import { MAX_BUDGET, END_OF_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
 import { isExpired } from './estimate.js';
-import { bytes, counts, doubles } from './flat.js';
-import type { Bytes, Counts, Numbers } from './flat.js';
-import { ID_ORDER_MIN, IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
+import { bytes, counts, doubles, LARGE } from './block-arrays.js';
+import type { Bytes, Counts, Numbers } from './block-arrays.js';
+import { IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
 import { PROFILES } from './types.js';
 import type { Block, Constraints, Problem, Profile, Request, Status } from './types.js';
 import { codePointLength, compareCodePoints } from './unicode.js';
@@ -208,13 +208,13 @@ export class Columns {
   ) {
     this.ids = new Array<string>(n);
     this.contents = new Array<string>(n);
-    this.source = counts(n);
-    this.codePoints = counts(n);
-    this.priority = doubles(n);
-    this.createdAt = doubles(n);
-    this.expired = bytes(n);
-    this.pinned = bytes(n);
-    this.status = bytes(n);
+    this.source = counts(n, 'source');
+    this.codePoints = counts(n, 'codePoints');
+    this.priority = doubles(n, 'priority');
+    this.createdAt = doubles(n, 'createdAt');
+    this.expired = bytes(n, 'expired');
+    this.pinned = bytes(n, 'pinned');
+    this.status = bytes(n, 'status');
   }
 
   sourceNumber(source: string): number {
@@ -271,7 +271,7 @@ function check(req: unknown, seen: Set<string> | null): Pass {
   else {
     columns = new Columns(blocks.length, now);
     const ids = columns.ids;
-    const large = blocks.length >= ID_ORDER_MIN;
+    const large = blocks.length >= LARGE;
     // Any strict order proves the ids unique; a large request also keeps the order as its id order, so there it must be code points.
     const precedes = large ? (a: string, b: string): boolean => compareCodePoints(a, b) < 0 : (a: string, b: string): boolean => a < b;
     // An index loop, not forEach: a hole in a sparse array is a missing block, not nothing.
@@ -306,7 +306,7 @@ export function readRequest(req: unknown): { problems: Problem[]; request: Norma
     const n = ids.length;
     let idOrder: Uint32Array | null = null;
     let unique: boolean;
-    if (n >= ID_ORDER_MIN) {
+    if (n >= LARGE) {
       idOrder = ascending ? identityOrder(n) : uniqueIdOrder(ids, sketch!);
       unique = idOrder !== null;
     } else unique = ascending || new Set(ids).size === n;
@@ -315,9 +315,6 @@ export function readRequest(req: unknown): { problems: Problem[]; request: Norma
   return { problems: check(req, new Set()).problems, request: null };
 }
 
-export function validateRequest(req: unknown): Problem[] {
-  return readRequest(req).problems;
-}
 
 /**
  * A request that passed validation. The blocks are the caller's own objects,
@@ -329,7 +326,7 @@ export interface NormalRequest extends Omit<Columns, 'sourceNumber' | 'now'> {
   now: number;
   budget: number;
   blocks: readonly Block[];
-  /** For a request of ID_ORDER_MIN blocks or more, the block indices in code-point order of their ids (NUM-4); else null. */
+  /** For a request of LARGE blocks or more, the block indices in code-point order of their ids (NUM-4); else null. */
   idOrder: Uint32Array | null;
   constraints: Required<Constraints>;
 }

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { ID_ORDER_MIN, uniqueIdOrder } from '../../reference/id-order.js';
+import { LARGE } from '../../reference/block-arrays.js';
+import { uniqueIdOrder } from '../../reference/id-order.js';
 import { assemble, isErrorAnswer, validateRequest } from '../../reference/index.js';
 import type { Block, Result } from '../../reference/index.js';
 import { plainRankFromIdOrder, renderOrderFromRanked } from '../../reference/order.js';
@@ -163,7 +164,7 @@ describe('large requests take the fast paths and answer as small ones do', () =>
   const spies = { ids: vi.mocked(uniqueIdOrder), priorities: vi.mocked(byPriorityStable) };
   // Padding that never fits, ranked last: it does not change which of the other blocks get in.
   const padding = (): Block[] =>
-    Array.from({ length: ID_ORDER_MIN }, (_, i) => ({ block_id: `~pad-${String(i).padStart(4, '0')}`, source: 'coverage', content: 'p'.repeat(4000), priority: -10 }));
+    Array.from({ length: LARGE }, (_, i) => ({ block_id: `~pad-${String(i).padStart(4, '0')}`, source: 'coverage', content: 'p'.repeat(4000), priority: -10 }));
 
   it.each([
     ['sorted ids', true],
@@ -213,7 +214,7 @@ describe('large requests take the fast paths and answer as small ones do', () =>
 
 describe('VAL-4 on large requests: the fast check finds every duplicate, and the plain pass names them', () => {
   const blocks = (ids: string[]): Block[] => ids.map((id) => ({ block_id: id, source: 'memory', content: 'x', priority: 1 }));
-  const sortedIds = Array.from({ length: ID_ORDER_MIN + 10 }, (_, i) => `b-${String(i).padStart(4, '0')}`);
+  const sortedIds = Array.from({ length: LARGE + 10 }, (_, i) => `b-${String(i).padStart(4, '0')}`);
 
   it('accepts unique ids, sorted or not, and ids that differ only in a lone surrogate', () => {
     expect(validateRequest({ now: 0, budget: 1, blocks: blocks(sortedIds) })).toEqual([]);
@@ -239,5 +240,46 @@ describe('VAL-4 on large requests: the fast check finds every duplicate, and the
     bs[5] = { ...(bs[5] as Block), block_id: sortedIds[0] };
     bs[3] = { ...(bs[3] as Block), priority: 'high' };
     expect(validateRequest({ now: 0, budget: 1, blocks: bs }).map((p) => p.path)).toEqual(['/blocks/3/priority', `/blocks/${sortedIds.length - 1}/block_id`]);
+  });
+});
+
+describe('large requests reuse their typed arrays, and only the outermost assembly does', () => {
+  const request = (seed: number, n: number): { now: number; budget: number; blocks: Block[] } => ({
+    now: 0,
+    budget: 20 * n,
+    blocks: trickyBlocks(n, seed, 'kept', [0, 1, 2, 2.5]).map((b, i) => ({ ...b, source: ['memory', 'coverage', 'episodes', 'knowledge'][i % 4]!, ttl_seconds: i % 7 === 0 ? 1 : 0, created_at: i % 7 === 0 ? -10 : 0 })),
+  });
+
+  it('answers a large request the same after a larger and a smaller one', () => {
+    const big = request(1, LARGE * 3);
+    const mid = request(2, LARGE * 2);
+    const small = request(3, LARGE);
+    const first = result(mid);
+    result(big);
+    expect(result(mid)).toEqual(first);
+    result(small);
+    expect(result(mid)).toEqual(first);
+    expect(validateRequest(mid)).toEqual([]);
+    expect(result(mid)).toEqual(first);
+  });
+
+  it('answers the outer request right when a getter of it assembles another large request', () => {
+    const outer = request(4, LARGE * 2);
+    const want = result(outer);
+    let nested: Result | undefined;
+    const hostile = outer.blocks.map((b, i) =>
+      i !== 100
+        ? b
+        : {
+            ...b,
+            get source(): string {
+              nested = result(request(5, LARGE * 3));
+              return b.source;
+            },
+          },
+    );
+    expect(result({ ...outer, blocks: hostile })).toEqual(want);
+    expect(nested?.included.length).toBeGreaterThan(0);
+    expect(nested).toEqual(result(request(5, LARGE * 3)));
   });
 });
