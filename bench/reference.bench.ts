@@ -12,10 +12,8 @@
  *   4. beside them, the `ranked` profile and the validation alone.
  *
  * Times are the best of several runs, the reference and the floor alternating
- * so both see the same machine load. The heap is collected once per request
- * shape, before the warm-up runs, and not before each timed run: a forced full
- * collection also throws away the engine's optimized code, and the next run
- * would measure recompiling it rather than assembling.
+ * so both see the same machine load, each timed run after a collection and an
+ * untimed run of the same program (see timePair).
  *
  *   node --import tsx --expose-gc bench/reference.bench.ts [maxBlocks]
  */
@@ -41,12 +39,19 @@ function best(xs: number[]): number {
   return Math.min(...xs);
 }
 
-/** Best times of `a` and `b`, run alternately: garbage of either is collected whenever the engine chooses, as in use. */
+/**
+ * Best times of `a` and `b`, run alternately so both see the same machine
+ * load. Before each timed run: a collection, so neither pays for the other's
+ * garbage, then one untimed run of the same program, since a forced
+ * collection also discards the engine's optimized code.
+ */
 function timePair(a: () => unknown, b: () => unknown, reps: number): [number, number] {
   const ta: number[] = [];
   const tb: number[] = [];
   for (let i = 0; i < reps; i++) {
     for (const [fn, out] of [[a, ta], [b, tb]] as const) {
+      gc();
+      fn();
       const t0 = performance.now();
       fn();
       out.push(performance.now() - t0);
@@ -81,8 +86,7 @@ function measureLarge(n: number, shape: Shape): Large {
     const out = assemble(r);
     if (isErrorAnswer(out)) throw new Error(`bench request rejected: ${out.error.message}`);
   }
-  const reps = n <= 1e5 ? 15 : 4;
-  gc();
+  const reps = n <= 1e5 ? 9 : 3;
   // Untimed runs first: the compiler has seen every path before the clock starts.
   for (let i = n <= 1e5 ? 3 : 1; i > 0; i--) {
     assemble(req);
@@ -127,7 +131,7 @@ function peakRss(what: 'input' | 'assemble', n: number, shape: Shape): number {
 const large: Large[] = [];
 for (const n of sizes) for (const shape of SHAPES) large.push(measureLarge(n, shape));
 
-console.log(`\nLarge requests, tiered with every capability, against the floor (best of 15 runs at 1e5, 4 at 1e6; goal <= ${GOAL_LARGE}x)`);
+console.log(`\nLarge requests, tiered with every capability, against the floor (best of 9 runs at 1e5, 3 at 1e6; goal <= ${GOAL_LARGE}x)`);
 table([
   ['blocks', 'ids, priorities', 'reference', 'floor', 'ratio'],
   ...large.map((l) => [l.n.toExponential(0), shapeName(l.shape), ms(l.tiered), ms(l.floor), ratio(l.tiered / l.floor)]),
