@@ -12,8 +12,10 @@ import { uniqueIdOrder } from '../../reference/id-order.js';
 import { assemble, isErrorAnswer, validateRequest } from '../../reference/index.js';
 import type { Block, Result } from '../../reference/index.js';
 import { plainRankFromIdOrder, renderOrderFromRanked } from '../../reference/order.js';
+import { stableSort } from '../../reference/merge-sort.js';
 import { stableSortByKey } from '../../reference/radix.js';
 import { byPriorityStable } from '../../reference/rank-sort.js';
+import { codePointComparator } from '../../reference/unicode.js';
 import { readRequest } from '../../reference/validate.js';
 import * as plain from './plain.js';
 
@@ -108,8 +110,33 @@ describe('the fast paths against their plain versions, 10,000 runs each', () => 
     );
   });
 
+  it('stableSort: the order of Array.prototype.sort, equal items in their given order', () => {
+    // Items that compare equal on their key but differ in position: only a stable sort keeps them in order.
+    const items = fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 80 }).map((keys) => keys.map((key, at) => ({ key, at })));
+    const byKey = (a: { key: number }, b: { key: number }): number => a.key - b.key;
+    fc.assert(
+      fc.property(items, (xs) => {
+        expect(stableSort(xs.slice(), byKey)).toEqual(xs.slice().sort(byKey));
+      }),
+      opts(7),
+    );
+  });
+
+  it('codePointComparator: the order of plain code points, with < where it is exact (NUM-4)', () => {
+    fc.assert(
+      fc.property(idLists, (strings) => {
+        const cmp = codePointComparator(strings);
+        const all = strings.map((_, i) => i);
+        for (const i of all) expect(cmp(i, i)).toBe(0);
+        expect(all.slice().sort(cmp)).toEqual(all.slice().sort((x, y) => plain.byCodePoints(strings[x]!, strings[y]!)));
+      }),
+      opts(6),
+    );
+  });
+
   it('renderOrderFromRanked: blocks in ranking order to (source, -priority, block_id) (REN-1)', () => {
-    const sources = ['memory', 'coverage', 'Memory', '\uFF5E', '\u{1F600}', '\uD800', 'a', 'a\u0000'];
+    // More sources than validation looks up along its list before it hashes them.
+    const sources = ['memory', 'coverage', 'Memory', '\uFF5E', '\u{1F600}', '\uD800', 'a', 'a\u0000', 'episodes', '\uE000', 'b\uDBFF\uDFFF'];
     // Ids must be valid here: not empty.
     const blocks = uniqueIdLists.map((ids) => ids.filter((id) => id !== '')).chain((ids) =>
       fc.tuple(...ids.map((id) => fc.record({ block_id: fc.constant(id), source: fc.constantFrom(...sources), content: fc.constant(''), priority: fc.integer({ min: 0, max: 3 }) }))),
