@@ -1,26 +1,26 @@
 /**
- * Per-block numbers, by block index. A small request keeps them in plain
- * arrays: allocating a typed array of more than a few dozen bytes costs more
- * than a small request's whole selection. A large one keeps them in typed
- * arrays (1 to 8 bytes a block), which an assembly takes from a set kept for
- * the next one: a million blocks need some 50 MB of them, and allocating that
- * much outside the heap at every assembly makes the engine collect its whole
- * heap (external memory pressure), which costs more than assembling. The set
- * grows to the largest request seen. Only the outermost assembly uses it; one
- * nested in it (a getter of the request that itself assembles) gets its own.
+ * Per-block numbers, by block index, in typed arrays (1 to 8 bytes a block)
+ * that an assembly takes from a set kept for the next one. Allocating them
+ * afresh costs twice over: for a request of 50 blocks, a typed array of more
+ * than a few dozen bytes costs more than the whole selection; for a million
+ * blocks, some 50 MB outside the heap at every assembly makes the engine
+ * collect its whole heap (external memory pressure), which costs more than
+ * assembling. The set grows to the largest request seen. Only the outermost
+ * assembly uses it; one nested in it (a getter of the request that itself
+ * assembles) gets its own arrays.
  */
 /**
  * From this many blocks a request is large: validation sorts its ids (to find
- * repeats, and for the ranking key's tie-break), the fast paths rank it, and
- * its per-block numbers are typed arrays. Below it a set finds repeats and
- * comparators rank, which the bench found faster up to some 700 blocks (the
- * fast paths have fixed costs: an alphabet table, radix buckets).
+ * repeats, and for the ranking key's tie-break) and the fast paths rank it.
+ * Below it a set finds repeats and comparators rank, which the bench found
+ * faster up to some 700 blocks (the fast paths have fixed costs: an alphabet
+ * table, radix buckets).
  */
 export const LARGE = 768;
 
-export type Numbers = Float64Array | number[];
-export type Counts = Uint32Array | number[];
-export type Bytes = Uint8Array | number[];
+export type Numbers = Float64Array;
+export type Counts = Uint32Array;
+export type Bytes = Uint8Array;
 
 const kept = new Map<string, ArrayBuffer>();
 /** The set the running assembly takes from; null: allocate. */
@@ -52,29 +52,24 @@ function keptBuffer(name: string, size: number): ArrayBuffer | null {
   return b;
 }
 
-const plain = (n: number): number[] => new Array<number>(n).fill(0);
-
 /** n zeros; `name` says what they are for, so two uses at once never share a kept buffer. */
 export function doubles(n: number, name: string): Numbers {
-  if (n < LARGE) return plain(n);
   const b = keptBuffer(name, 8 * n);
   return b === null ? new Float64Array(n) : new Float64Array(b, 0, n).fill(0);
 }
 
 /** n zeros, for integers from 0 to 2^32 - 1. */
 export function counts(n: number, name: string): Counts {
-  if (n < LARGE) return plain(n);
   return indexArray(n, name);
 }
 
 /** n zeros, for integers from 0 to 255. */
 export function bytes(n: number, name: string): Bytes {
-  if (n < LARGE) return plain(n);
   const b = keptBuffer(name, n);
   return b === null ? new Uint8Array(n) : new Uint8Array(b, 0, n).fill(0);
 }
 
-/** n zeros in a typed array whatever n: block indices for the fast paths of large requests. */
+/** n zeros, for block indices. */
 export function indexArray(n: number, name: string): Uint32Array {
   const b = keptBuffer(name, 4 * n);
   return b === null ? new Uint32Array(n) : new Uint32Array(b, 0, n).fill(0);
