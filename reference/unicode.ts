@@ -69,11 +69,16 @@ const HIGH_UNIT = /[\uD800-\uFFFF]/;
  * it against the plain version.
  */
 export function codePointComparator(strings: readonly string[]): (x: number, y: number) => number {
-  const low = strings.map((s) => !HIGH_UNIT.test(s));
+  // Per string, once it is first compared: 1 when all its units are below U+D800, 2 when not, 0 not yet known.
+  const low = new Uint8Array(strings.length);
+  const isLow = (x: number): boolean => {
+    if (low[x] === 0) low[x] = HIGH_UNIT.test(strings[x]!) ? 2 : 1;
+    return low[x] === 1;
+  };
   return (x, y) => {
     const a = strings[x]!;
     const b = strings[y]!;
-    if (low[x] || low[y]) return a === b ? 0 : a < b ? -1 : 1;
+    if (isLow(x) || isLow(y)) return a === b ? 0 : a < b ? -1 : 1;
     return compareCodePoints(a, b);
   };
 }
