@@ -220,16 +220,17 @@ function idsOf(r: NormalRequest, blocks: readonly number[]): string[] {
 /**
  * REN-2, REN-3: each block as "[" + source + " · " + block_id + "]\n" + content,
  * joined by "\n\n". The pieces go into one array joined once, which builds no
- * string per block.
+ * string per block; what comes before the id is the same for every block of a
+ * source, so it is one piece, built once per source.
  */
 function renderContext(r: NormalRequest, rendered: readonly number[]): string {
-  const pieces = new Array<string>(rendered.length * 6);
+  const opening = r.sources.map((source) => SEGMENT_JOINER + '[' + source + HEADER_SEPARATOR);
+  const pieces = new Array<string>(rendered.length * 4);
   let p = 0;
   for (let j = 0; j < rendered.length; j++) {
     const i = rendered[j]!;
-    pieces[p++] = j === 0 ? '[' : SEGMENT_JOINER + '[';
-    pieces[p++] = r.sources[r.source[i]!]!;
-    pieces[p++] = HEADER_SEPARATOR;
+    const open = opening[r.source[i]!]!;
+    pieces[p++] = j === 0 ? open.slice(SEGMENT_JOINER.length) : open;
     pieces[p++] = r.ids[i]!;
     pieces[p++] = ']\n';
     pieces[p++] = r.contents[i]!;
