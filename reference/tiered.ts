@@ -30,7 +30,7 @@ const SEGMENT_REASON: readonly (SegmentReason | null)[] = [null, 'pinned', 'requ
 
 /**
  * The blocks of one request as selection goes: where each stands, what it
- * costs, and the omissions so far, in the order of TIER-8. Blocks are named
+ * costs, and the omissions so far, in the order of TIER-8 (section 13). Blocks are named
  * by their index in the request; what selection reads of them is in the
  * request's columns.
  */
@@ -66,6 +66,7 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   omitByStatus(s, k);
   const pinned = pinFirst(s);
   const pinnedCost = costOf(s, pinned);
+  // PIN-2: the pinned blocks whole or not at all.
   if (pinnedCost > r.budget) {
     return {
       error: {
@@ -74,10 +75,11 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       },
     };
   }
+  // TIER-3, CON-6: the other live blocks by the ranking key, the order every later step walks.
   const order = rankOrder(r, s.state, LIVE, k);
   let remaining = r.budget - pinnedCost; // PIN-3
   if (k.must_include.length > 0) remaining = admitRequired(s, order, k.must_include, remaining);
-  const tierOfSource = r.sources.map((source) => TIERS.indexOf(tierOf(source)));
+  const tierOfSource = r.sources.map((source) => TIERS.indexOf(tierOf(source))); // TIER-1, once per source
   const pool = admitByTier(s, order, tierOfSource, remaining);
   admitFromPool(s, order, pool);
   const kept = capSegments(s, order, k.max_segments);
