@@ -8,18 +8,7 @@
  */
 import { estimateTokens } from '../reference/index.js';
 import type { Block, Request } from '../reference/index.js';
-
-/** mulberry32: small, fast and seeded. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './prng.js';
 
 export const NOW = 1_700_000_000;
 const SOURCES = ['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info', 'scratchpad'];

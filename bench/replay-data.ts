@@ -9,18 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-
-/** mulberry32: small, fast, and the same numbers on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './prng.js';
 
 const SOURCES = ['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info', 'notes', 'crm'];
 const WORDS = ['the', 'user', 'prefers', 'metric', 'units', 'café', 'deploys', 'on', 'friday', 'never', 'ticket', 'résumé', '👍', 'escalate', 'after', 'two', 'retries', 'budget', 'approved', '東京'];
@@ -50,7 +39,7 @@ export function recordedRequest(r: () => number, n: number): Record<string, unkn
 
 /** Writes `count` requests to `file` (gzip JSON lines); resolves with the number of bytes before compression. */
 export async function writeRecorded(file: string, count: number, seed = 1): Promise<number> {
-  const r = rng(seed);
+  const r = prng(seed);
   let bytes = 0;
   async function* lines(): AsyncGenerator<string> {
     let batch = '';

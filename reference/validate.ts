@@ -3,7 +3,7 @@ import { isExpired } from './estimate.js';
 import { bytes, counts, doubles, LARGE } from './block-arrays.js';
 import type { Bytes, Counts, Numbers } from './block-arrays.js';
 import { IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
-import { PROFILES } from './types.js';
+import { BLOCK_STATUSES, PROFILES } from './types.js';
 import type { Block, Constraints, Problem, Profile, Request, Status } from './types.js';
 import { codePointLength, compareCodePoints } from './unicode.js';
 
@@ -16,7 +16,6 @@ import { codePointLength, compareCodePoints } from './unicode.js';
  */
 
 /** The statuses of VAL-5; a block's status is kept as its index here. */
-export const STATUSES: readonly Status[] = ['active', 'disputed', 'superseded', 'stale'];
 export const ACTIVE = 0;
 export const DISPUTED = 1;
 export const SUPERSEDED = 2;
@@ -136,9 +135,9 @@ function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: 
   const pinned = b.pinned;
   c.bool(pinned, 'pinned');
   const status = b.status;
-  const statusIndex = status === undefined ? ACTIVE : STATUSES.indexOf(status as Status);
+  const statusIndex = status === undefined ? ACTIVE : BLOCK_STATUSES.indexOf(status as Status);
   if (statusIndex < 0) {
-    c.add('status', `"status" must be one of ${STATUSES.join(', ')}, got ${typeof status === 'string' ? JSON.stringify(status) : describeValue(status)}`);
+    c.add('status', `"status" must be one of ${BLOCK_STATUSES.join(', ')}, got ${typeof status === 'string' ? JSON.stringify(status) : describeValue(status)}`);
   }
   const conf = c.finite(b.confidence, 'confidence', false);
   if (conf !== undefined && (conf < 0 || conf > 1)) c.add('confidence', `"confidence" must be within [0, 1], got ${conf}`);
@@ -198,7 +197,7 @@ export class Columns {
   readonly expired: Bytes;
   /** 1 for a pinned block. */
   readonly pinned: Bytes;
-  /** Index into STATUSES. */
+  /** Index into BLOCK_STATUSES. */
   readonly status: Bytes;
   private readonly sourceNumbers = new Map<string, number>();
 

@@ -21,7 +21,7 @@
  * Pure: no I/O, so the proof of the claim (test/replay/scrub.test.ts) runs
  * over the corpus and random requests.
  */
-import { compareCodePoints, SOURCE_TO_TIER } from '../../reference/index.js';
+import { BLOCK_STATUSES, compareCodePoints, SOURCE_TO_TIER } from '../../reference/index.js';
 
 export interface Scrubbed {
   request: unknown;
@@ -35,7 +35,7 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 const PROFILES = new Set(['tiered', 'ranked']);
-const STATUSES = new Set(['active', 'disputed', 'superseded', 'stale']);
+const STATUSES: ReadonlySet<string> = new Set(BLOCK_STATUSES);
 
 /**
  * Filler of the same code-point length: per code point, a character of the
@@ -171,7 +171,7 @@ export function scrubRequest(request: unknown): Scrubbed {
   ]);
   const sources = sourceMap(blocks.map((b) => (isObj(b) ? b.source : undefined)).filter((x): x is string => typeof x === 'string'));
   const renamed = (map: Map<string, string>, v: unknown): unknown => (typeof v === 'string' && map.has(v) ? map.get(v) : scrubValue(v));
-  const kept = (allowed: Set<string>, v: unknown): unknown => (typeof v === 'string' && allowed.has(v) ? v : scrubValue(v));
+  const kept = (allowed: ReadonlySet<string>, v: unknown): unknown => (typeof v === 'string' && allowed.has(v) ? v : scrubValue(v));
 
   const scrubBlock = (b: unknown): unknown => {
     if (!isObj(b)) return scrubValue(b);

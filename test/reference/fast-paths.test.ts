@@ -18,6 +18,7 @@ import { byPriorityStable } from '../../reference/rank-sort.js';
 import { codePointComparator } from '../../reference/unicode.js';
 import { readRequest } from '../../reference/validate.js';
 import * as plain from './plain.js';
+import { prng } from '../../bench/prng.js';
 
 // Spies on the fast paths as the reference imports them, to see which requests take them.
 vi.mock('../../reference/id-order.js', async (importOriginal) => {
@@ -153,17 +154,6 @@ describe('the fast paths against their plain versions, 10,000 runs each', () => 
     );
   });
 });
-
-/** mulberry32, for the large requests below. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Unique ids over units where UTF-16 and code-point order disagree, with priorities drawn from `priorities`. */
 function trickyBlocks(n: number, seed: number, prefix: string, priorities: number[]): Block[] {
