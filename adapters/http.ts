@@ -5,7 +5,7 @@
  */
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
 import { encodeRequest } from './wire.js';
 

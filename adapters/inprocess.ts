@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 import { returnedOutcome, thrownOutcome } from './outcome.js';
 
 export type AssembleFn = (request: unknown) => unknown;

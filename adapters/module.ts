@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
-import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 
 export class ModuleStartError extends Error {}
 

@@ -3,7 +3,7 @@
  * in-process adapter and the --module worker apply the same PROTO-2 rules to
  * a returned or thrown value, and stdio and http quote unreadable answers alike.
  */
-import type { Outcome } from '../conformance/types.js';
+import type { Outcome } from '../protocol/types.js';
 
 /** How much of an unreadable answer a message quotes. */
 const QUOTE_CHARS = 200;

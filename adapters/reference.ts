@@ -1,6 +1,6 @@
 /** The built-in reference, through the same in-process adapter vendors use. */
 import { assemble, describe } from '../reference/index.js';
-import type { Implementation, Manifest } from '../conformance/types.js';
+import type { Implementation, Manifest } from '../protocol/types.js';
 import { fromFunctions } from './inprocess.js';
 
 export function referenceImplementation(manifest?: Manifest): Implementation {

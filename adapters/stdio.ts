@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Implementation, Manifest, Outcome } from '../conformance/types.js';
+import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
 import { encodeRequest } from './wire.js';
 

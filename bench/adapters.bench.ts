@@ -19,7 +19,8 @@ import { fromFunctions } from '../adapters/inprocess.js';
 import { loadCorpus } from '../conformance/cases/load.js';
 import { openImplementation } from '../conformance/runner/open.js';
 import { runSuite } from '../conformance/runner/run.js';
-import type { GoldenCase, Implementation, Manifest } from '../conformance/types.js';
+import type { GoldenCase } from '../conformance/types.js';
+import type { Implementation, Manifest } from '../protocol/types.js';
 import { assemble, describe } from '../reference/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -14,7 +14,7 @@ import { openHttp } from '../adapters/http.js';
 import { referenceImplementation } from '../adapters/reference.js';
 import { openStdio } from '../adapters/stdio.js';
 import { PROPERTIES, runProperties } from '../conformance/properties/index.js';
-import type { Implementation, Manifest } from '../conformance/types.js';
+import type { Implementation, Manifest } from '../protocol/types.js';
 import { assemble, describe } from '../reference/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

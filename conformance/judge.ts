@@ -7,8 +7,9 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { reasonClass } from './reasons.js';
-import { formatErrors, validators } from './schemas.js';
-import type { Expectation, GoldenCase, Manifest, Outcome, Verdict } from './types.js';
+import { formatErrors, validators } from '../protocol/schemas.js';
+import type { Expectation, GoldenCase, Verdict } from './types.js';
+import type { Manifest, Outcome } from '../protocol/types.js';
 
 const CORE_MEMBERS = ['context', 'included', 'estimated_tokens', 'total_budget', 'omissions'] as const;
 const WORKING_CONTEXT_MEMBERS = ['segments', 'truncated', 'warnings', 'generated_at'] as const;

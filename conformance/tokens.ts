@@ -7,54 +7,21 @@
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { assemble, CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
-import { byId } from './types.js';
+import { byId } from '../protocol/types.js';
 import type { GoldenCase } from './types.js';
+import type { EncodingName, EncodingStats, TokenRow, TokenTable, Undercount } from '../protocol/types.js';
+
 
 // Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-export const ENCODINGS = {
+export const ENCODINGS: Record<EncodingName, (s: string) => number> = {
   o200k_base: (s: string): number => encodeO200k(s, AS_TEXT).length,
   cl100k_base: (s: string): number => encodeCl100k(s, AS_TEXT).length,
-} as const;
-export type EncodingName = keyof typeof ENCODINGS;
+};
 
 /** An estimate below this share of the real count is an undercount worth listing. */
 export const UNDERCOUNT_THRESHOLD = 0.9;
-
-export interface TokenRow {
-  id: string;
-  /** The result's `estimated_tokens`: what the budget was enforced with (block contents only, TIER-9). */
-  estimated_tokens: number;
-  /** `estimate_tokens(context)`: the estimator applied to the whole context, headers included. */
-  context_estimate: number;
-  real: Record<EncodingName, number>;
-}
-
-export interface Undercount {
-  id: string;
-  estimated_tokens: number;
-  real: number;
-  ratio: number;
-}
-
-export interface EncodingStats {
-  encoding: EncodingName;
-  contexts: number;
-  /** Ratios estimated_tokens / real tokens. */
-  median: number;
-  p5: number;
-  p95: number;
-  /** The same ratios for the estimator applied to the whole context. */
-  context_median: number;
-  undercounts: Undercount[];
-}
-
-export interface TokenTable {
-  threshold: number;
-  encodings: EncodingStats[];
-  rows: TokenRow[];
-}
 
 /** Nearest-rank percentile of sorted values (p in 0..100): the smallest value with at least p% of values at or below it. */
 export function percentile(sorted: readonly number[], p: number): number {

@@ -1,50 +1,8 @@
 /**
- * Types shared by the case loader, the judge, the runner, the adapters and the
- * report writers. The JSON report's shape is conformance/schemas/report.schema.json.
+ * The runner's own types: a golden case as the loader reads it, and the
+ * judge's verdict. What other layers share lives in protocol/types.ts.
  */
-
-export type Status = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'skip';
-export const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'timeout', 'crash', 'skip'];
-
-export interface Manifest {
-  name: string;
-  version: string;
-  language?: string;
-  profiles: string[];
-  capabilities: string[];
-}
-
-/**
- * What an adapter got back for one request, before any judging. Adapters never
- * throw for a misbehaving implementation: every failure mode is an Outcome.
- */
-export type Outcome =
-  /** The implementation answered with something that is not an error answer (not yet validated). */
-  | { kind: 'result'; value: unknown; stderr?: string }
-  /** The implementation answered with an error answer (code and message as it gave them). */
-  | { kind: 'error'; code: unknown; message: unknown; value: unknown; stderr?: string }
-  /** No answer within the time limit; the adapter has restarted or abandoned the process. */
-  | { kind: 'timeout'; message: string; stderr?: string }
-  /** The process died or the connection was lost; the adapter restarts on the next request. */
-  | { kind: 'crash'; message: string; stderr?: string }
-  /** An answer that could not be read: not JSON, wrong id, too large, wrong HTTP status. */
-  | { kind: 'protocol'; message: string; raw?: string; stderr?: string }
-  /** The transport cannot carry this request (adapters/wire.ts: NaN over JSON); nothing was sent. */
-  | { kind: 'unsendable'; message: string; stderr?: string };
-
-/** One implementation under test, behind any adapter. */
-export interface Implementation {
-  /** The manifest: from `describe`, or from --manifest when given. */
-  describe(): Promise<Manifest>;
-  assemble(request: unknown, options: { timeoutMs: number }): Promise<Outcome>;
-  /**
-   * The implementation's stderr for an outcome it gave, when reading it takes a
-   * moment longer than the answer (stdio: a log line may arrive after the
-   * answer). Asked only for a case that did not pass; without it, outcome.stderr.
-   */
-  stderrFor?(outcome: Outcome): Promise<string | undefined>;
-  close(): Promise<void>;
-}
+import type { Status } from '../protocol/types.js';
 
 export interface GoldenCase {
   /** Path under cases/ without `.yaml`, e.g. `expiry/boundary-equal`. Stable forever. */
@@ -53,6 +11,8 @@ export interface GoldenCase {
   description: string;
   requirements: string[];
   profile: 'tiered' | 'ranked';
+  /** The spec version since which the case holds (`v1`); `--spec vN` runs the cases with since <= vN. */
+  since: string;
   capabilities: string[];
   tags: string[];
   request: unknown;
@@ -83,71 +43,4 @@ export interface Verdict {
   message?: string;
   expected?: unknown;
   actual?: unknown;
-}
-
-export interface CaseResult {
-  id: string;
-  kind: 'case' | 'property' | 'contract';
-  status: Status;
-  requirements: string[];
-  description?: string;
-  tags?: string[];
-  duration_ms: number;
-  message?: string;
-  expected?: unknown;
-  actual?: unknown;
-  request?: unknown;
-  stderr?: string;
-  rerun?: string;
-  seed?: number;
-  path?: string;
-  counterexample?: unknown;
-  num_runs?: number;
-  /** Contract clauses: how many exchanges put the clause to the test (SPEC section 16). */
-  exchanges_tested?: number;
-}
-
-export interface Summary {
-  total: number;
-  pass: number;
-  fail: number;
-  error: number;
-  timeout: number;
-  crash: number;
-  skip: number;
-}
-
-/** What a run went through: one of the four protocol adapters, or the memory-api contract (SPEC section 16). */
-export type AdapterName = 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
-
-export interface Report {
-  kit: { name: 'ctxconform'; version: string; spec: string };
-  implementation: Manifest;
-  run?: {
-    adapter?: AdapterName;
-    target?: string;
-    seed?: number;
-    properties_runs?: number;
-    shard?: string | null;
-    filter?: string | null;
-    started_at?: string;
-    duration_ms?: number;
-  };
-  summary: Summary;
-  cases: CaseResult[];
-  baseline?: { file: string; known: string[]; stale: string[] };
-}
-
-/** Statuses that make a run fail unless a baseline expects them. */
-export const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash']);
-
-/** Case-id order: the order of every report, sharded or merged. */
-export function byId(a: { id: string }, b: { id: string }): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-export function summarize(cases: readonly { status: Status }[]): Summary {
-  const s: Summary = { total: cases.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 };
-  for (const c of cases) s[c.status]++;
-  return s;
 }

@@ -26,7 +26,7 @@ export type ConformanceTarget = { module: string } | { stdio: string } | { http:
 export interface ConformanceSuiteOptions {
   /** Case directory (default: the bundled corpus). */
   cases?: string;
-  /** Case-id globs, as `ctxconform run --filter`. */
+  /** Which cases, as `ctxconform run --filter`: id globs, tag:, req:, area:, `!` to exclude. */
   filter?: string;
   /** Manifest file, when the implementation cannot describe itself. */
   manifest?: string;
@@ -60,7 +60,7 @@ export function defineConformanceSuite(target: ConformanceTarget, options: Confo
   const { cases, problems } = loadCorpus(options.cases ?? BUNDLED_CASES_DIR);
   if (problems.length > 0) throw new Error(`the cases have problems:\n${problems.map(formatProblem).join('\n')}`);
   const matches = idMatcher(options.filter);
-  const selected = cases.filter((c) => matches(c.id));
+  const selected = cases.filter((c) => matches(c));
   const timeoutMs = options.timeoutMs ?? 5000;
   let opened: OpenedImplementation | undefined;
 

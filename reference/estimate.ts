@@ -4,7 +4,12 @@ import { codePointLength } from './unicode.js';
 
 /** SPEC NUM-2: max(1, floor(codepoints / 4)); an empty string costs 1. */
 export function estimateTokens(s: string): number {
-  const t = Math.floor(codePointLength(s) / CHARS_PER_TOKEN);
+  return tokensFor(codePointLength(s));
+}
+
+/** NUM-2 for a string of this many code points. */
+export function tokensFor(codePoints: number): number {
+  const t = Math.floor(codePoints / CHARS_PER_TOKEN);
   return t > 1 ? t : 1;
 }
 

@@ -5,14 +5,15 @@
 import { assembleRanked } from './ranked.js';
 import { assembleTiered } from './tiered.js';
 import { CAPABILITIES } from './types.js';
-import type { AssembleOptions, Capability, ErrorAnswer, Problem, Request, Result } from './types.js';
-import { normalize, validateRequest } from './validate.js';
+import type { AssembleOptions, Capability, ErrorAnswer, Problem, Result } from './types.js';
+import { withKeptArrays } from './block-arrays.js';
+import { readRequest } from './validate.js';
 
 export * from './constants.js';
 export * from './types.js';
 export { estimateTokens, tierOf, tierBudget, isExpired } from './estimate.js';
 export { codePointLength, compareCodePoints } from './unicode.js';
-export { validateRequest, pointer } from './validate.js';
+export { pointer } from './validate.js';
 export { utcDate } from './ranked.js';
 
 export const KIT_NAME = 'ctxconform-reference';
@@ -20,6 +21,11 @@ export const KIT_NAME = 'ctxconform-reference';
 /** The reference's own manifest: both profiles, every capability. */
 export function describe(): { name: string; version: string; language: string; profiles: string[]; capabilities: string[] } {
   return { name: KIT_NAME, version: '1.0.0', language: 'typescript', profiles: ['tiered', 'ranked'], capabilities: [...CAPABILITIES] };
+}
+
+/** SPEC section 3: every problem of a request, each with the JSON Pointer of the member at fault; [] for a valid one. */
+export function validateRequest(request: unknown): Problem[] {
+  return withKeptArrays(() => readRequest(request).problems);
 }
 
 export function invalidRequest(problems: Problem[]): ErrorAnswer {
@@ -35,11 +41,12 @@ export function invalidRequest(problems: Problem[]): ErrorAnswer {
  */
 export function assemble(request: unknown, options: AssembleOptions = {}): Result | ErrorAnswer {
   try {
-    const problems = validateRequest(request);
-    if (problems.length > 0) return invalidRequest(problems);
-    const r = normalize(request as Request);
-    if (r.profile === 'ranked') return assembleRanked(r);
-    return assembleTiered(r, new Set<Capability>(options.capabilities ?? CAPABILITIES));
+    return withKeptArrays(() => {
+      const { problems, request: r } = readRequest(request);
+      if (r === null) return invalidRequest(problems);
+      if (r.profile === 'ranked') return assembleRanked(r);
+      return assembleTiered(r, new Set<Capability>(options.capabilities ?? CAPABILITIES));
+    });
   } catch (e) {
     // Only a hostile in-process value gets here (a throwing getter, a revoked Proxy).
     return invalidRequest([{ path: '', message: `the request could not be read: ${e instanceof Error ? e.message : String(e)}` }]);

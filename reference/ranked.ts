@@ -1,33 +1,38 @@
 import { RANKED_HEADER, REASON_BUDGET, REASON_EXPIRED } from './constants.js';
-import { estimateTokens, isExpired } from './estimate.js';
+import { estimateTokens } from './estimate.js';
+import { LARGE } from './block-arrays.js';
+import { stableSort } from './merge-sort.js';
+import { byPriorityStable } from './rank-sort.js';
 import type { Omission, Result } from './types.js';
-import type { NormalBlock, NormalRequest } from './validate.js';
+import { isDated } from './validate.js';
+import type { NormalRequest } from './validate.js';
 
 /** SPEC section 6: the recalled-beliefs packer. */
 export function assembleRanked(r: NormalRequest): Result {
+  const { blocks, ids } = r;
   const omissions: Omission[] = [];
-  const live: NormalBlock[] = [];
-  for (const b of r.blocks) {
-    if (isExpired(r.now, b.created_at, b.ttl_seconds)) omissions.push({ block_id: b.block_id, reason: REASON_EXPIRED });
-    else live.push(b);
+  const live: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    if (r.expired[i]) omissions.push({ block_id: ids[i]!, reason: REASON_EXPIRED });
+    else live.push(i);
   }
-  // Array.prototype.sort is stable: ties keep input order (RANK-1).
-  live.sort((a, b) => (a.priority === b.priority ? 0 : a.priority > b.priority ? -1 : 1));
+  const order = packingOrder(r, live);
 
   let used = estimateTokens(RANKED_HEADER);
   const lines: string[] = [];
   const included: string[] = [];
-  let i = 0;
-  for (; i < live.length; i++) {
-    const b = live[i]!;
-    const line = '- [' + (b.dated ? utcDate(b.created_at) : 'undated') + '] ' + b.content;
+  let j = 0;
+  for (; j < order.length; j++) {
+    const i = order[j]!;
+    const b = blocks[i]!;
+    const line = '- [' + (isDated(b) ? utcDate(r.createdAt[i]!) : 'undated') + '] ' + r.contents[i]!;
     const cost = estimateTokens(line);
     if (used + cost > r.budget) break;
     used += cost;
     lines.push(line);
-    included.push(b.block_id);
+    included.push(ids[i]!);
   }
-  for (; i < live.length; i++) omissions.push({ block_id: live[i]!.block_id, reason: REASON_BUDGET });
+  for (; j < order.length; j++) omissions.push({ block_id: ids[order[j]!]!, reason: REASON_BUDGET });
 
   const any = lines.length > 0;
   return {
@@ -37,6 +42,13 @@ export function assembleRanked(r: NormalRequest): Result {
     total_budget: r.budget,
     omissions,
   };
+}
+
+/** RANK-1: live blocks by -priority, ties in input order (a stable sort; the radix one for many blocks). */
+function packingOrder(r: NormalRequest, live: number[]): ArrayLike<number> {
+  const { priority } = r;
+  if (live.length < LARGE) return stableSort(live, (x, y) => (priority[x] === priority[y] ? 0 : priority[x]! > priority[y]! ? -1 : 1));
+  return byPriorityStable(live, priority);
 }
 
 /** YYYY-MM-DD of the UTC day containing `seconds` (proleptic Gregorian, years 1..9999). */

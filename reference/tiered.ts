@@ -10,97 +10,63 @@ import {
   SEGMENT_JOINER,
   TIERS,
 } from './constants.js';
-import { estimateTokens, isExpired, tierBudget, tierOf } from './estimate.js';
-import { hasOnlyLowUnits, NO_PREFERENCES, rankComparator, renderOrderFromRanked } from './order.js';
-import { KEYED_SORT_MIN, plainRankOrder } from './rank-sort.js';
-import type { Capability, ErrorAnswer, Omission, Result, Segment, Warning } from './types.js';
-import type { NormalBlock, NormalRequest } from './validate.js';
+import { tierBudget, tierOf, tokensFor } from './estimate.js';
+import { bytes } from './block-arrays.js';
+import type { Bytes } from './block-arrays.js';
+import { stableSort } from './merge-sort.js';
+import { NO_PREFERENCES, rankComparator, rankOrder, renderOrderFromRanked } from './order.js';
+import type { Capability, Constraints, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
+import { DISPUTED, STALE, SUPERSEDED } from './validate.js';
+import type { NormalRequest } from './validate.js';
 
-/** Index of each tier in TIERS, so the per-tier budgets live in a small array. */
-const TIER_INDEX = new Map(TIERS.map((t, i) => [t, i]));
+/** Where a block stands: live until omitted or admitted. */
+const LIVE = 0;
+const PINNED = 1;
+const REQUIRED = 2;
+const TIER = 3;
+const OVERFLOW = 4;
+const OMITTED = 5;
+const SEGMENT_REASON: readonly (SegmentReason | null)[] = [null, 'pinned', 'required', 'tier', 'overflow', null];
 
-/** A request has few distinct sources: look each one up once. */
-function tierIndexCache(): (source: string) => number {
-  const cache = new Map<string, number>();
-  return (source) => {
-    let t = cache.get(source);
-    if (t === undefined) {
-      t = TIER_INDEX.get(tierOf(source))!;
-      cache.set(source, t);
-    }
-    return t;
-  };
-}
+/**
+ * The blocks of one request as selection goes: where each stands, what it
+ * costs, and the omissions so far, in the order of TIER-8 (section 13). Blocks are named
+ * by their index in the request; what selection reads of them is in the
+ * request's columns.
+ */
+class Selection {
+  readonly state: Bytes;
+  readonly omissions: Omission[] = [];
 
-/** Where a non-pinned block stands during selection. */
-const PENDING = 0;
-const REQUIRED = 1;
-const TIER = 2;
-const OVERFLOW = 3;
-const OMITTED = 4;
+  constructor(readonly r: NormalRequest) {
+    this.state = bytes(r.ids.length, 'state'); // every block LIVE
+  }
 
-/** Indices of `blocks` sorted by a comparator: small requests and the preference keys. */
-function comparatorOrder(blocks: readonly NormalBlock[], cmp: (a: NormalBlock, b: NormalBlock) => number): Uint32Array {
-  for (const b of blocks) b.lowId = hasOnlyLowUnits(b.block_id);
-  const idx = Array.from(blocks, (_, i) => i).sort((x, y) => cmp(blocks[x]!, blocks[y]!));
-  return Uint32Array.from(idx);
+  /** NUM-2: a block costs estimate_tokens(content). */
+  cost(i: number): number {
+    return tokensFor(this.r.codePoints[i]!);
+  }
+
+  omit(i: number, reason: string): void {
+    this.state[i] = OMITTED;
+    this.omissions.push({ block_id: this.r.ids[i]!, reason });
+  }
 }
 
 /**
- * SPEC section 5 (profile `tiered`) with every capability of section 8. Each
- * block's cost is computed once; the blocks are sorted once by the ranking
- * key and every later step walks that order.
+ * SPEC section 5 (profile `tiered`) with every capability of section 8. The
+ * live blocks are sorted once by the ranking key, and every later step walks
+ * that order. Each step is a function of its own, named for what it does.
  */
 export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>): Result | ErrorAnswer {
   const k = r.constraints;
-  const omissions: Omission[] = [];
-  const omit = (b: NormalBlock, reason: string): void => {
-    omissions.push({ block_id: b.block_id, reason });
-  };
-
-  // Pre-filters, each a pass in input order (EXP-2, CON-1, LIF-1, LIF-2).
-  let live: NormalBlock[] = [];
-  let filtersStatus = false;
-  for (const b of r.blocks) {
-    if (isExpired(r.now, b.created_at, b.ttl_seconds)) omit(b, REASON_EXPIRED);
-    else {
-      live.push(b);
-      if (b.status === 'superseded' || b.status === 'disputed') filtersStatus = true;
-    }
-  }
-  if (k.exclude.length > 0) {
-    const excluded = new Set(k.exclude);
-    live = live.filter((b) => (excluded.has(b.block_id) ? (omit(b, REASON_EXCLUDED), false) : true));
-  }
-  if (filtersStatus) {
-    live = live.filter((b) => {
-      if (b.status === 'superseded' && !k.include_superseded) return omit(b, REASON_SUPERSEDED), false;
-      if (b.status === 'disputed' && !k.include_disputed) return omit(b, REASON_DISPUTED), false;
-      return true;
-    });
-  }
-
-  // One pass in input order: pinned blocks apart (PIN-1), and for the rest their
-  // cost and tier in flat arrays, which the later passes read in ranking order.
-  const tierIndex = tierIndexCache();
-  const pinned: NormalBlock[] = [];
-  const rest: NormalBlock[] = [];
-  const cost = new Float64Array(live.length);
-  const tier = new Uint8Array(live.length);
-  let pinnedCost = 0;
-  for (const b of live) {
-    b.cost = estimateTokens(b.content);
-    if (b.pinned) {
-      pinnedCost += b.cost;
-      b.reason = 'pinned';
-      pinned.push(b);
-    } else {
-      cost[rest.length] = b.cost;
-      tier[rest.length] = tierIndex(b.source);
-      rest.push(b);
-    }
-  }
-  // Whole or not at all (PIN-2).
+  const s = new Selection(r);
+  omitExpired(s);
+  if (k.exclude.length > 0) omitExcluded(s, k.exclude);
+  omitByStatus(s, k);
+  const pinned = pinFirst(s);
+  const pinnedCost = costOf(s, pinned);
+  // PIN-2: the pinned blocks whole or not at all.
   if (pinnedCost > r.budget) {
     return {
       error: {
@@ -109,108 +75,185 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
       },
     };
   }
-  let remaining = r.budget - pinnedCost;
-
-  const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
-  const order = plainRank && rest.length >= KEYED_SORT_MIN ? plainRankOrder(rest) : comparatorOrder(rest, rankComparator(k));
-  const state = new Uint8Array(rest.length); // PENDING until admitted or omitted
-
-  // Required blocks, by the ranking key, each while it fits (CON-2, CON-3).
-  if (k.must_include.length > 0) {
-    const required = new Set(k.must_include);
-    for (const i of order) {
-      const b = rest[i]!;
-      if (!required.has(b.block_id)) continue;
-      if (cost[i]! <= remaining) {
-        remaining -= cost[i]!;
-        state[i] = REQUIRED;
-      } else {
-        state[i] = OMITTED;
-        omit(b, REASON_BUDGET);
-      }
-    }
-  }
-
-  // Tiers, then the overflow pool of what they left (TIER-2 .. TIER-7).
-  const left = TIERS.map((t) => tierBudget(remaining, t));
-  const setAside: number[] = [];
-  for (const i of order) {
-    if (state[i] !== PENDING) continue;
-    const t = tier[i]!;
-    if (cost[i]! <= left[t]!) {
-      left[t]! -= cost[i]!;
-      state[i] = TIER;
-    } else setAside.push(i);
-  }
-  let pool = left[0]! + left[1]! + left[2]! + left[3]!;
-  for (const i of setAside) {
-    if (cost[i]! <= pool) {
-      pool -= cost[i]!;
-      state[i] = OVERFLOW;
-    } else omit(rest[i]!, REASON_TIER_BUDGET);
-  }
-
-  // The admitted non-pinned blocks, in ranking-key order.
-  let kept: NormalBlock[] = [];
-  for (const i of order) {
-    const s = state[i]!;
-    if (s === REQUIRED || s === TIER || s === OVERFLOW) {
-      const b = rest[i]!;
-      b.reason = s === REQUIRED ? 'required' : s === TIER ? 'tier' : 'overflow';
-      kept.push(b);
-    }
-  }
-
-  // max_segments keeps the first non-pinned blocks by the ranking key (CON-5).
-  if (k.max_segments !== null && kept.length > k.max_segments) {
-    for (let i = k.max_segments; i < kept.length; i++) omit(kept[i]!, REASON_MAX_SEGMENTS);
-    kept = kept.slice(0, k.max_segments);
-  }
+  // TIER-3, CON-6: the other live blocks by the ranking key, the order every later step walks.
+  const order = rankOrder(r, s.state, LIVE, k);
+  let remaining = r.budget - pinnedCost; // PIN-3
+  if (k.must_include.length > 0) remaining = admitRequired(s, order, k.must_include, remaining);
+  const tierOfSource = r.sources.map((source) => TIERS.indexOf(tierOf(source))); // TIER-1, once per source
+  const pool = admitByTier(s, order, tierOfSource, remaining);
+  admitFromPool(s, order, pool);
+  const kept = capSegments(s, order, k.max_segments);
 
   // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-4).
-  // With preferences, first back to the plain key (comparatorOrder set each lowId), so each source's bucket is in (-priority, block_id) order.
-  const ordered = renderOrderFromRanked(plainRank ? kept : kept.sort(rankComparator(NO_PREFERENCES)));
+  // With preferences, first back to the plain key, so each source's bucket is in (-priority, block_id) order.
+  const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
+  const ordered = renderOrderFromRanked(r, plainRank ? kept : stableSort(kept, rankComparator(r, NO_PREFERENCES)));
   const rendered = pinned.length > 0 ? pinned.concat(ordered) : ordered;
-
-  const texts: string[] = new Array(rendered.length);
-  const included: string[] = new Array(rendered.length);
-  let tokens = 0;
-  for (let i = 0; i < rendered.length; i++) {
-    const b = rendered[i]!;
-    texts[i] = '[' + b.source + HEADER_SEPARATOR + b.block_id + ']\n' + b.content;
-    included[i] = b.block_id;
-    tokens += b.cost;
-  }
   const result: Result = {
-    context: texts.join(SEGMENT_JOINER),
-    included,
-    estimated_tokens: tokens,
+    context: renderContext(r, rendered),
+    included: idsOf(r, rendered),
+    estimated_tokens: costOf(s, rendered),
     total_budget: r.budget,
-    omissions,
+    omissions: s.omissions,
   };
   if (caps.has('working_context')) {
-    const truncated = omissions.some(
-      (o) => o.reason === REASON_TIER_BUDGET || o.reason === REASON_BUDGET || o.reason === REASON_MAX_SEGMENTS,
-    );
-    result.segments = rendered.map(
-      (b): Segment => ({
-        block_id: b.block_id,
-        source: b.source,
-        tier: tierOf(b.source),
-        tokens: b.cost,
-        score: b.priority,
-        reason: b.reason!,
-      }),
-    );
+    const truncated = s.omissions.some((o) => o.reason === REASON_TIER_BUDGET || o.reason === REASON_BUDGET || o.reason === REASON_MAX_SEGMENTS);
+    result.segments = segmentsOf(s, rendered, tierOfSource);
     result.truncated = truncated;
-    result.warnings = warningsFor(rendered, included, truncated, k.must_include);
+    result.warnings = warningsFor(r, rendered, result.included, truncated, k.must_include);
     result.generated_at = r.now;
   }
   return result;
 }
 
+/** EXP-2: expired blocks (EXP-1, evaluated as validation read them) are omitted first, in input order, and cost nothing. */
+function omitExpired(s: Selection): void {
+  const { expired } = s.r;
+  for (let i = 0; i < expired.length; i++) if (expired[i]) s.omit(i, REASON_EXPIRED);
+}
+
+/** CON-1: then the live blocks whose ids are in `exclude`, in input order. */
+function omitExcluded(s: Selection, exclude: readonly string[]): void {
+  const excluded = new Set(exclude);
+  const { ids } = s.r;
+  for (let i = 0; i < ids.length; i++) if (s.state[i] === LIVE && excluded.has(ids[i]!)) s.omit(i, REASON_EXCLUDED);
+}
+
+/** LIF-1 .. LIF-3: then superseded and disputed blocks, unless included, in input order. */
+function omitByStatus(s: Selection, k: Required<Constraints>): void {
+  const { status } = s.r;
+  for (let i = 0; i < status.length; i++) {
+    if (s.state[i] !== LIVE) continue;
+    if (status[i] === SUPERSEDED && !k.include_superseded) s.omit(i, REASON_SUPERSEDED);
+    else if (status[i] === DISPUTED && !k.include_disputed) s.omit(i, REASON_DISPUTED);
+  }
+}
+
+/** PIN-1: the live pinned blocks, in input order, are admitted first. */
+function pinFirst(s: Selection): number[] {
+  const { pinned } = s.r;
+  const first: number[] = [];
+  for (let i = 0; i < pinned.length; i++) {
+    if (s.state[i] !== LIVE) continue;
+    if (pinned[i]) {
+      s.state[i] = PINNED;
+      first.push(i);
+    }
+  }
+  return first;
+}
+
+function costOf(s: Selection, blocks: readonly number[]): number {
+  let sum = 0;
+  for (const i of blocks) sum += s.cost(i);
+  return sum;
+}
+
+/** CON-2, CON-3: the live required blocks, by the ranking key, each while it fits; returns what is left. */
+function admitRequired(s: Selection, order: ArrayLike<number>, mustInclude: readonly string[], remaining: number): number {
+  const required = new Set(mustInclude);
+  const { ids } = s.r;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (!required.has(ids[i]!)) continue;
+    const cost = s.cost(i);
+    if (cost <= remaining) {
+      remaining -= cost;
+      s.state[i] = REQUIRED;
+    } else s.omit(i, REASON_BUDGET);
+  }
+  return remaining;
+}
+
+/**
+ * TIER-2 .. TIER-6: each tier admits, by the ranking key, every block that
+ * fits what the tier has left; a block that fits no tier stays live, set aside
+ * for the pool. Returns the pool: what the tiers left, without the rounding.
+ */
+function admitByTier(s: Selection, order: ArrayLike<number>, tierOfSource: readonly number[], budget: number): number {
+  const left = [0, 0, 0, 0];
+  for (let t = 0; t < TIERS.length; t++) left[t] = tierBudget(budget, TIERS[t]!);
+  const { source } = s.r;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (s.state[i] !== LIVE) continue;
+    const t = tierOfSource[source[i]!]!;
+    const cost = s.cost(i);
+    if (cost <= left[t]!) {
+      left[t]! -= cost;
+      s.state[i] = TIER;
+    }
+  }
+  return left[0]! + left[1]! + left[2]! + left[3]!;
+}
+
+/** TIER-7: the set-aside blocks, by the ranking key, each while it fits the pool; the rest are omitted. */
+function admitFromPool(s: Selection, order: ArrayLike<number>, pool: number): void {
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    if (s.state[i] !== LIVE) continue;
+    const cost = s.cost(i);
+    if (cost <= pool) {
+      pool -= cost;
+      s.state[i] = OVERFLOW;
+    } else s.omit(i, REASON_TIER_BUDGET);
+  }
+}
+
+/** The admitted non-pinned blocks by the ranking key; CON-5: the first `max` of them (null: all), the rest omitted. */
+function capSegments(s: Selection, order: ArrayLike<number>, max: number | null): number[] {
+  const kept: number[] = [];
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    const state = s.state[i];
+    if (state !== REQUIRED && state !== TIER && state !== OVERFLOW) continue;
+    if (max === null || kept.length < max) kept.push(i);
+    else s.omit(i, REASON_MAX_SEGMENTS);
+  }
+  return kept;
+}
+
+function idsOf(r: NormalRequest, blocks: readonly number[]): string[] {
+  const out = new Array<string>(blocks.length);
+  for (let j = 0; j < blocks.length; j++) out[j] = r.ids[blocks[j]!]!;
+  return out;
+}
+
+/**
+ * REN-2, REN-3: each block as "[" + source + " · " + block_id + "]\n" + content,
+ * joined by "\n\n". The pieces go into one array joined once, which builds no
+ * string per block; what comes before the id is the same for every block of a
+ * source, so it is one piece, built once per source.
+ */
+function renderContext(r: NormalRequest, rendered: readonly number[]): string {
+  const opening = r.sources.map((source) => SEGMENT_JOINER + '[' + source + HEADER_SEPARATOR);
+  const pieces = new Array<string>(rendered.length * 4);
+  let p = 0;
+  for (let j = 0; j < rendered.length; j++) {
+    const i = rendered[j]!;
+    const open = opening[r.source[i]!]!;
+    pieces[p++] = j === 0 ? open.slice(SEGMENT_JOINER.length) : open;
+    pieces[p++] = r.ids[i]!;
+    pieces[p++] = ']\n';
+    pieces[p++] = r.contents[i]!;
+  }
+  return pieces.join('');
+}
+
+/** WC-2: one segment per rendered block, with its tier, cost, priority as score, and admission reason. */
+function segmentsOf(s: Selection, rendered: readonly number[], tierOfSource: readonly number[]): Segment[] {
+  const { ids, source, sources, priority } = s.r;
+  const out = new Array<Segment>(rendered.length);
+  for (let j = 0; j < rendered.length; j++) {
+    const i = rendered[j]!;
+    const src = source[i]!;
+    out[j] = { block_id: ids[i]!, source: sources[src]!, tier: TIERS[tierOfSource[src]!]!, tokens: s.cost(i), score: priority[i]!, reason: SEGMENT_REASON[s.state[i]!]! };
+  }
+  return out;
+}
+
 /** SPEC WC-4: empty_context, truncated, required_ref_omitted (must_include order), then lifecycle in rendered order. */
-function warningsFor(rendered: NormalBlock[], included: string[], truncated: boolean, mustInclude: readonly string[]): Warning[] {
+function warningsFor(r: NormalRequest, rendered: number[], included: string[], truncated: boolean, mustInclude: readonly string[]): Warning[] {
   const warnings: Warning[] = [];
   if (rendered.length === 0) warnings.push({ code: 'empty_context', message: 'no block was included' });
   if (truncated) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
@@ -222,11 +265,12 @@ function warningsFor(rendered: NormalBlock[], included: string[], truncated: boo
       warnings.push({ code: 'required_ref_omitted', block_id: id, message: 'a required block is not in the context' });
     }
   }
-  for (const b of rendered) {
-    const s = b.status;
-    if (s === 'disputed') warnings.push({ code: 'disputed_memory_included', block_id: b.block_id, message: 'included block is disputed' });
-    else if (s === 'superseded') warnings.push({ code: 'superseded_memory_included', block_id: b.block_id, message: 'included block is superseded' });
-    else if (s === 'stale') warnings.push({ code: 'stale_consolidation', block_id: b.block_id, message: 'included block is stale' });
+  for (const i of rendered) {
+    const s = r.status[i];
+    const id = r.ids[i]!;
+    if (s === DISPUTED) warnings.push({ code: 'disputed_memory_included', block_id: id, message: 'included block is disputed' });
+    else if (s === SUPERSEDED) warnings.push({ code: 'superseded_memory_included', block_id: id, message: 'included block is superseded' });
+    else if (s === STALE) warnings.push({ code: 'stale_consolidation', block_id: id, message: 'included block is stale' });
   }
   return warnings;
 }

@@ -6,6 +6,8 @@ export const CAPABILITIES: readonly Capability[] = ['working_context', 'constrai
 export const PROFILES: readonly Profile[] = ['tiered', 'ranked'];
 
 export type Status = 'active' | 'disputed' | 'superseded' | 'stale';
+/** A block's lifecycle statuses (VAL-5), in the order validation indexes them. */
+export const BLOCK_STATUSES: readonly Status[] = ['active', 'disputed', 'superseded', 'stale'];
 export type Tier = 'working' | 'episodic' | 'longterm' | 'knowledge';
 
 export interface Block {

@@ -1,6 +1,11 @@
 import { MAX_BUDGET, END_OF_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
-import { PROFILES } from './types.js';
-import type { Block, Constraints, Problem, Profile, Request, SegmentReason, Status } from './types.js';
+import { isExpired } from './estimate.js';
+import { bytes, counts, doubles, LARGE } from './block-arrays.js';
+import type { Bytes, Counts, Numbers } from './block-arrays.js';
+import { IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
+import { BLOCK_STATUSES, PROFILES } from './types.js';
+import type { Block, Constraints, Problem, Profile, Request, Status } from './types.js';
+import { codePointLength, compareCodePoints } from './unicode.js';
 
 /**
  * SPEC VAL-*: every problem of a request, each with the JSON Pointer of the
@@ -10,7 +15,11 @@ import type { Block, Constraints, Problem, Profile, Request, SegmentReason, Stat
  * revoked Proxy); `assemble` answers that as invalid_request.
  */
 
-const STATUSES: readonly string[] = ['active', 'disputed', 'superseded', 'stale'];
+/** The statuses of VAL-5; a block's status is kept as its index here. */
+export const ACTIVE = 0;
+export const DISPUTED = 1;
+export const SUPERSEDED = 2;
+export const STALE = 3;
 
 type Obj = Record<string, unknown>;
 
@@ -32,7 +41,8 @@ export function pointer(...parts: (string | number)[]): string {
 
 /**
  * Collects problems. Paths are built only when a problem is found: a valid
- * request of a million blocks must not pay for a million pointers.
+ * request of a million blocks must not pay for a million pointers. Each check
+ * takes the member's value, read once by name at the call site.
  */
 class Checker {
   readonly problems: Problem[] = [];
@@ -51,8 +61,7 @@ class Checker {
     this.problems.push({ path, message });
   }
 
-  finite(obj: Obj, key: string, required: boolean): number | undefined {
-    const v = obj[key];
+  finite(v: unknown, key: string, required: boolean): number | undefined {
     if (typeof v === 'number' && v - v === 0) return v; // finite: NaN and ±Infinity give NaN
     if (v === undefined) {
       if (required) this.add(key, `required member "${key}" is missing`);
@@ -60,13 +69,11 @@ class Checker {
     return undefined;
   }
 
-  bool(obj: Obj, key: string): void {
-    const v = obj[key];
+  bool(v: unknown, key: string): void {
     if (v !== undefined && typeof v !== 'boolean') this.add(key, `"${key}" must be a boolean, got ${describeValue(v)}`);
   }
 
-  nonEmptyString(obj: Obj, key: string): string | undefined {
-    const v = obj[key];
+  nonEmptyString(v: unknown, key: string): string | undefined {
     if (typeof v === 'string' && v.length > 0) return v;
     if (v === undefined) this.add(key, `required member "${key}" is missing`);
     else if (typeof v !== 'string') this.add(key, `"${key}" must be a string, got ${describeValue(v)}`);
@@ -74,8 +81,7 @@ class Checker {
     return undefined;
   }
 
-  stringList(obj: Obj, key: string): void {
-    const v = obj[key];
+  stringList(v: unknown, key: string): void {
     if (v === undefined) return;
     if (!Array.isArray(v)) {
       this.add(key, `"${key}" must be an array of block ids, got ${describeValue(v)}`);
@@ -95,45 +101,61 @@ function firstUse(blocks: readonly unknown[], id: string): number {
   return blocks.findIndex((b) => isObject(b) && b.block_id === id);
 }
 
-function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: Profile | undefined, seen: Set<string>): void {
+/**
+ * SPEC VAL-3 .. VAL-5 and VAL-9 for block `i`, and what assembling needs of it
+ * into the columns (garbage where the block has a problem: the request is then
+ * refused). With `seen`, a repeated id is reported here, as the block's first
+ * problem; without it the caller finds repeats by other means.
+ */
+function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: Profile | undefined, seen: Set<string> | null, into: Columns): void {
   const b = blocks[i];
   c.within(i);
   if (!isObject(b)) {
     c.add(undefined, `each block must be an object, got ${describeValue(b)}`);
     return;
   }
-  const id = c.nonEmptyString(b, 'block_id');
-  if (id !== undefined) {
+  const id = c.nonEmptyString(b.block_id, 'block_id');
+  if (id !== undefined && seen !== null) {
     const size = seen.size;
     if (seen.add(id).size === size) c.add('block_id', `duplicate block_id (first used by /blocks/${firstUse(blocks, id)})`);
   }
-  c.nonEmptyString(b, 'source');
+  const source = c.nonEmptyString(b.source, 'source');
   const content = b.content;
   if (typeof content !== 'string') {
     if (content === undefined) c.add('content', 'required member "content" is missing');
     else c.add('content', `"content" must be a string, got ${describeValue(content)}`);
   }
-  c.finite(b, 'priority', true);
-  const created = c.finite(b, 'created_at', false);
+  const priority = c.finite(b.priority, 'priority', true);
+  const created = c.finite(b.created_at, 'created_at', false);
   if (profile === 'ranked' && created !== undefined && (created < MIN_DATED_SECONDS || created >= END_OF_DATED_SECONDS)) {
     c.add('created_at', '"created_at" must fall between 0001-01-01 and 9999-12-31 UTC in the ranked profile');
   }
-  const ttl = c.finite(b, 'ttl_seconds', false);
+  const ttl = c.finite(b.ttl_seconds, 'ttl_seconds', false);
   if (ttl !== undefined && ttl < 0) c.add('ttl_seconds', `"ttl_seconds" must be >= 0, got ${ttl}`);
-  c.bool(b, 'pinned');
+  const pinned = b.pinned;
+  c.bool(pinned, 'pinned');
   const status = b.status;
-  if (status !== undefined && (typeof status !== 'string' || !STATUSES.includes(status))) {
-    c.add('status', `"status" must be one of ${STATUSES.join(', ')}, got ${typeof status === 'string' ? JSON.stringify(status) : describeValue(status)}`);
+  const statusIndex = status === undefined ? ACTIVE : BLOCK_STATUSES.indexOf(status as Status);
+  if (statusIndex < 0) {
+    c.add('status', `"status" must be one of ${BLOCK_STATUSES.join(', ')}, got ${typeof status === 'string' ? JSON.stringify(status) : describeValue(status)}`);
   }
-  const conf = c.finite(b, 'confidence', false);
+  const conf = c.finite(b.confidence, 'confidence', false);
   if (conf !== undefined && (conf < 0 || conf > 1)) c.add('confidence', `"confidence" must be within [0, 1], got ${conf}`);
   if (profile === 'ranked') {
     // The packer has no notion of these: accepting them silently would drop a rule the caller relies on.
-    if (b.pinned === true) c.add('pinned', 'pinned blocks are not supported by the ranked profile');
-    if (status === 'disputed' || status === 'superseded' || status === 'stale') {
-      c.add('status', 'lifecycle status is not supported by the ranked profile');
-    }
+    if (pinned === true) c.add('pinned', 'pinned blocks are not supported by the ranked profile');
+    if (statusIndex > 0) c.add('status', 'lifecycle status is not supported by the ranked profile');
   }
+  // REQ-4: an absent optional member is its default.
+  into.ids[i] = id ?? '';
+  into.source[i] = source === undefined ? 0 : into.sourceNumber(source);
+  into.contents[i] = typeof content === 'string' ? content : '';
+  into.codePoints[i] = typeof content === 'string' ? codePointLength(content) : 0;
+  into.priority[i] = priority ?? 0;
+  into.createdAt[i] = created ?? 0;
+  into.expired[i] = isExpired(into.now, created ?? 0, ttl ?? 0) ? 1 : 0;
+  into.pinned[i] = pinned === true ? 1 : 0;
+  into.status[i] = statusIndex;
 }
 
 function checkConstraints(c: Checker, k: unknown, profile: Profile | undefined): void {
@@ -144,20 +166,85 @@ function checkConstraints(c: Checker, k: unknown, profile: Profile | undefined):
     return;
   }
   if (profile === 'ranked') c.add(undefined, 'constraints are not supported by the ranked profile');
-  c.stringList(k, 'must_include');
-  c.stringList(k, 'exclude');
+  c.stringList(k.must_include, 'must_include');
+  c.stringList(k.exclude, 'exclude');
   const ms = k.max_segments;
   if (ms !== undefined && ms !== null && !(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1)) {
     c.add('max_segments', `"max_segments" must be null or an integer >= 1, got ${describeValue(ms)}`);
   }
-  for (const key of ['include_disputed', 'include_superseded', 'prefer_recency', 'prefer_high_confidence']) c.bool(k, key);
+  c.bool(k.include_disputed, 'include_disputed');
+  c.bool(k.include_superseded, 'include_superseded');
+  c.bool(k.prefer_recency, 'prefer_recency');
+  c.bool(k.prefer_high_confidence, 'prefer_high_confidence');
 }
 
-export function validateRequest(req: unknown): Problem[] {
+/**
+ * What assembling reads of each block, by block index, filled while validation
+ * reads the block: each member is read once, and a large request is walked once.
+ */
+export class Columns {
+  readonly ids: string[];
+  readonly contents: string[];
+  /** Index into `sources`. */
+  readonly source: Counts;
+  /** The distinct sources, in order of first use. */
+  readonly sources: string[] = [];
+  /** Length of the content in code points (NUM-1). */
+  readonly codePoints: Counts;
+  readonly priority: Numbers;
+  readonly createdAt: Numbers;
+  /** 1 for a block expired at the request's `now` (EXP-1), which validation reads before the blocks. */
+  readonly expired: Bytes;
+  /** 1 for a pinned block. */
+  readonly pinned: Bytes;
+  /** Index into BLOCK_STATUSES. */
+  readonly status: Bytes;
+  private readonly sourceNumbers = new Map<string, number>();
+
+  constructor(
+    n: number,
+    readonly now = 0,
+  ) {
+    this.ids = new Array<string>(n);
+    this.contents = new Array<string>(n);
+    this.source = counts(n, 'source');
+    this.codePoints = counts(n, 'codePoints');
+    this.priority = doubles(n, 'priority');
+    this.createdAt = doubles(n, 'createdAt');
+    this.expired = bytes(n, 'expired');
+    this.pinned = bytes(n, 'pinned');
+    this.status = bytes(n, 'status');
+  }
+
+  sourceNumber(source: string): number {
+    // Most requests have a handful of sources: a look along the list is cheaper than hashing.
+    const few = Math.min(this.sources.length, 8);
+    for (let s = 0; s < few; s++) if (this.sources[s] === source) return s;
+    let s = this.sourceNumbers.get(source);
+    if (s === undefined) {
+      s = this.sources.length;
+      this.sources.push(source);
+      this.sourceNumbers.set(source, s);
+    }
+    return s;
+  }
+}
+
+/** What one pass over the request learned. */
+interface Pass {
+  problems: Problem[];
+  columns: Columns;
+  /** Each id comes after the one before (for a large request by code points, NUM-4): then no two are equal. */
+  ascending: boolean;
+  /** For a large request whose ids are not ascending: what sorting them needs, gathered while they were read. */
+  sketch: IdSketch | null;
+}
+
+function check(req: unknown, seen: Set<string> | null): Pass {
   const c = new Checker();
   if (!isObject(req)) {
     c.add(undefined, `the request must be a JSON object, got ${describeValue(req)}`);
-    return c.problems;
+    return { problems: c.problems, columns: new Columns(0), ascending: true, sketch: null };
   }
   let profile: Profile | undefined = 'tiered';
   if (req.profile !== undefined) {
@@ -168,75 +255,97 @@ export function validateRequest(req: unknown): Problem[] {
       profile = undefined;
     }
   }
-  c.finite(req, 'now', true);
+  const now = c.finite(req.now, 'now', true);
   const budget = req.budget;
   if (budget === undefined) c.add('budget', 'required member "budget" is missing');
   else if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < 0 || budget > MAX_BUDGET) {
     c.add('budget', `"budget" must be an integer from 0 to 2^53-1, got ${describeValue(budget)}`);
   }
   const blocks = req.blocks;
+  let columns = new Columns(0);
+  let ascending = true;
+  let sketch: IdSketch | null = null;
   if (blocks === undefined) c.add('blocks', 'required member "blocks" is missing');
   else if (!Array.isArray(blocks)) c.add('blocks', `"blocks" must be an array, got ${describeValue(blocks)}`);
   else {
-    // A set, not a map to the first index: one hash operation per id, the index is found again only for a duplicate.
-    const seen = new Set<string>();
+    columns = new Columns(blocks.length, now);
+    const ids = columns.ids;
+    const large = blocks.length >= LARGE;
+    // Any strict order proves the ids unique; a large request also keeps the order as its id order, so there it must be code points.
+    const precedes = large ? (a: string, b: string): boolean => compareCodePoints(a, b) < 0 : (a: string, b: string): boolean => a < b;
     // An index loop, not forEach: a hole in a sparse array is a missing block, not nothing.
-    for (let i = 0; i < blocks.length; i++) checkBlock(c, blocks, i, profile, seen);
+    for (let i = 0; i < blocks.length; i++) {
+      checkBlock(c, blocks, i, profile, seen, columns);
+      if (c.problems.length > 0) continue; // then every id so far is a string
+      if (sketch !== null) sketch.add(ids[i]!);
+      else if (ascending && i > 0 && !precedes(ids[i - 1]!, ids[i]!)) {
+        ascending = false;
+        if (large) {
+          sketch = new IdSketch();
+          for (let j = 0; j <= i; j++) sketch.add(ids[j]!);
+        }
+      }
+    }
   }
   checkConstraints(c, req.constraints, profile);
-  return c.problems;
+  return { problems: c.problems, columns, ascending, sketch };
 }
 
-/** A request that passed validation, with every default filled in. */
-export interface NormalBlock {
-  index: number;
-  block_id: string;
-  source: string;
-  content: string;
-  priority: number;
-  created_at: number;
-  dated: boolean;
-  ttl_seconds: number;
-  pinned: boolean;
-  status: Status;
-  confidence: number;
-  /** Scratch, filled by the tiered pass on live blocks: the cost, whether `<` orders the id (order.ts), the admission reason. */
-  cost: number;
-  lowId: boolean;
-  reason: SegmentReason | null;
+/**
+ * Validate, and read what assembling needs. Unique ids (VAL-4) are found
+ * without hashing a large request's ids: ids that arrive in code-point order
+ * are unique, and otherwise a large request sorts them, which TIER-3 needs
+ * anyway. A request with a problem is read a second time, with a set, to name
+ * every repeated id in block order.
+ */
+export function readRequest(req: unknown): { problems: Problem[]; request: NormalRequest | null } {
+  const { problems, columns, ascending, sketch } = check(req, null);
+  if (problems.length === 0) {
+    const ids = columns.ids;
+    const n = ids.length;
+    let idOrder: Uint32Array | null = null;
+    let unique: boolean;
+    if (n >= LARGE) {
+      idOrder = ascending ? identityOrder(n) : uniqueIdOrder(ids, sketch!);
+      unique = idOrder !== null;
+    } else unique = ascending || new Set(ids).size === n;
+    if (unique) return { problems, request: normalize(req as Request, columns, idOrder) };
+  }
+  return { problems: check(req, new Set()).problems, request: null };
 }
 
-export interface NormalRequest {
+
+/**
+ * A request that passed validation. The blocks are the caller's own objects,
+ * not copies (a copy of a million blocks costs as much time and memory as
+ * assembling them); what assembling reads of each is in the columns.
+ */
+export interface NormalRequest extends Omit<Columns, 'sourceNumber' | 'now'> {
   profile: Profile;
   now: number;
   budget: number;
-  blocks: NormalBlock[];
+  blocks: readonly Block[];
+  /** For a request of LARGE blocks or more, the block indices in code-point order of their ids (NUM-4); else null. */
+  idOrder: Uint32Array | null;
   constraints: Required<Constraints>;
 }
 
-/** Only call on a request for which validateRequest returned no problem. */
-export function normalize(req: Request): NormalRequest {
+/** SPEC REQ-4 for the members that are not in the columns. */
+export const confidenceOf = (b: Block): number => b.confidence ?? 1;
+/** In `ranked`, a block without `created_at` is undated (RANK-3). */
+export const isDated = (b: Block): boolean => b.created_at !== undefined;
+
+/** Only for a request that validation passed: the constraints with every default of CON-7 filled in. */
+function normalize(req: Request, columns: Columns, idOrder: Uint32Array | null): NormalRequest {
   const k = req.constraints ?? {};
+  const { ids, contents, source, sources, codePoints, priority, createdAt, expired, pinned, status } = columns;
   return {
     profile: req.profile ?? 'tiered',
     now: req.now,
     budget: req.budget,
-    blocks: req.blocks.map((b: Block, index: number): NormalBlock => ({
-      index,
-      block_id: b.block_id,
-      source: b.source,
-      content: b.content,
-      priority: b.priority,
-      created_at: b.created_at ?? 0,
-      dated: b.created_at !== undefined,
-      ttl_seconds: b.ttl_seconds ?? 0,
-      pinned: b.pinned ?? false,
-      status: b.status ?? 'active',
-      confidence: b.confidence ?? 1,
-      cost: 0,
-      lowId: false,
-      reason: null,
-    })),
+    blocks: req.blocks,
+    ids, contents, source, sources, codePoints, priority, createdAt, expired, pinned, status,
+    idOrder,
     constraints: {
       must_include: k.must_include ?? [],
       exclude: k.exclude ?? [],

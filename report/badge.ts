@@ -2,7 +2,7 @@
  * The conformance badge: a flat SVG like shields.io draws, and the shields.io
  * endpoint JSON for projects that let shields.io draw it.
  */
-import type { Report } from '../conformance/types.js';
+import type { Report } from '../protocol/types.js';
 import { percent, score, wholePercent } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 

@@ -5,10 +5,11 @@
  * string that escaped the escaping could not load or run anything.
  */
 import { createHash } from 'node:crypto';
-import type { CaseResult, Report, Status } from '../conformance/types.js';
-import { STATUSES, summarize } from '../conformance/types.js';
-import type { TokenTable } from '../conformance/tokens.js';
-import { areaOf, byArea, clip, coverage, formatRatio, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
+import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
+import { STATUSES, summarize } from '../protocol/types.js';
+import type { TokenTable } from '../protocol/types.js';
+import { areaOf, byArea, clip, coverage, formatRatio, isFailing, percent, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
+import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { diffable, sideBySide } from './textdiff.js';
 import type { Piece } from './textdiff.js';
 
@@ -26,7 +27,7 @@ const MAX_DETAILED_FAILURES = 200;
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Report text as HTML text or attribute value: escaped, terminal escapes removed, control characters made visible. */
-function h(s: string): string {
+export function h(s: string): string {
   return visible(s).replace(/[&<>"']/g, (ch) => ESC[ch]!);
 }
 
@@ -35,7 +36,7 @@ function h(s: string): string {
  * U+FFFD: writing the file makes them U+FFFD anyway, and the script's data must hold the
  * same strings as the markup for the area filter to match.
  */
-function visible(s: string): string {
+export function visible(s: string): string {
   return stripAnsi(s)
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
@@ -53,8 +54,8 @@ export function scriptJson(value: unknown): string {
 
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
 
-const STYLE = `
-:root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--timeout:#bc4c00;--crash:#a40e26;--skip:#6e7781;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--del:#ffebe9;--ins:#dafbe1;--delm:#ff818266;--insm:#4ac26b66}
+export const STYLE = `
+:root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--timeout:#bc4c00;--crash:#a40e26;--skip:#6e7781;--flaky:#bf3989;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--del:#ffebe9;--ins:#dafbe1;--delm:#ff818266;--insm:#4ac26b66}
 *{box-sizing:border-box}
 body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px}
 h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:16px 0 6px}
@@ -64,9 +65,9 @@ dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 .st{display:inline-block;border-radius:10px;padding:0 8px;color:#fff;font-size:12px;font-weight:600}
-.st.pass{background:var(--pass)}.st.fail{background:var(--fail)}.st.error{background:var(--error)}.st.timeout{background:var(--timeout)}.st.crash{background:var(--crash)}.st.skip{background:var(--skip)}
+.st.pass{background:var(--pass)}.st.fail{background:var(--fail)}.st.error{background:var(--error)}.st.timeout{background:var(--timeout)}.st.crash{background:var(--crash)}.st.flaky{background:var(--flaky)}.st.skip{background:var(--skip)}
 .chip{display:inline-block;border-radius:4px;padding:0 5px;margin:1px;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;border-left:4px solid var(--skip);background:#f6f8fa;color:var(--fg);text-decoration:none}
-.chip.pass{border-color:var(--pass)}.chip.fail{border-color:var(--fail)}.chip.error{border-color:var(--error)}.chip.timeout{border-color:var(--timeout)}.chip.crash{border-color:var(--crash)}
+.chip.pass{border-color:var(--pass)}.chip.fail{border-color:var(--fail)}.chip.error{border-color:var(--error)}.chip.timeout{border-color:var(--timeout)}.chip.crash{border-color:var(--crash)}.chip.flaky{border-color:var(--flaky)}
 code,pre,.id{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
 pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
 .msg{white-space:pre-wrap;word-break:break-word}
@@ -74,7 +75,7 @@ pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap;word-break
 #filters button{font:inherit;font-size:12px;border:1px solid var(--line);background:#f6f8fa;border-radius:12px;padding:1px 10px;cursor:pointer}
 #filters button[aria-pressed=true]{background:var(--fg);color:#fff;border-color:var(--fg)}
 section.failure{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;padding:4px 12px 10px;margin:12px 0}
-section.failure.error,section.failure.crash{border-left-color:var(--error)}section.failure.timeout{border-left-color:var(--timeout)}
+section.failure.error,section.failure.crash{border-left-color:var(--error)}section.failure.timeout{border-left-color:var(--timeout)}section.failure.flaky{border-left-color:var(--flaky)}
 table.diff{width:100%;table-layout:fixed;font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
 table.diff td{white-space:pre-wrap;word-break:break-all;border:0;border-right:1px solid var(--line);padding:0 6px}
 table.diff td.del{background:var(--del)}table.diff td.ins{background:var(--ins)}table.diff td.gap{background:#f6f8fa}
@@ -143,7 +144,7 @@ function pieces(ps: Piece[] | null): string {
 }
 
 /** Expected and actual side by side, differing lines shaded and differing characters marked. */
-function diffTable(expected: unknown, actual: unknown): string {
+export function diffTable(expected: unknown, actual: unknown, heads: [string, string] = ['expected', 'actual']): string {
   const rows = sideBySide(clip(diffable(expected), MAX_VALUE), clip(diffable(actual), MAX_VALUE));
   const body = rows
     .map((r) =>
@@ -152,14 +153,28 @@ function diffTable(expected: unknown, actual: unknown): string {
         : `<tr><td class="${r.left ? 'del' : 'gap'}">${pieces(r.left)}</td><td class="${r.right ? 'ins' : 'gap'}">${pieces(r.right)}</td></tr>`,
     )
     .join('\n');
-  return `<table class="diff"><thead><tr><th>expected</th><th>actual</th></tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<table class="diff"><thead><tr><th>${h(heads[0])}</th><th>${h(heads[1])}</th></tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function failureSection(c: CaseResult, index: number, known: boolean, detailed: boolean): string {
+/** Two of a flaky case's answers side by side, and any others below. */
+function answersDiff(answers: NonNullable<CaseResult['answers']>): string {
+  const label = (a: (typeof answers)[number]): string => `${a.repeats.length > 1 ? 'repeats' : 'repeat'} ${a.repeats.join(', ')}: ${a.status}`;
+  const out: string[] = [];
+  const [a, b, ...rest] = answers;
+  if (a && b) out.push(diffTable(a.answer ?? a.message ?? '', b.answer ?? b.message ?? '', [label(a), label(b)]));
+  for (const r of rest) out.push(`<details><summary>${h(label(r))}</summary><pre>${h(clip(show(r.answer ?? r.message ?? ''), MAX_VALUE))}</pre></details>`);
+  return out.join('\n');
+}
+
+/** The baseline's word on a failing case, for its row and its section. */
+type Excuse = '' | 'known' | 'by design';
+
+function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: boolean): string {
   const out: string[] = [];
   out.push(`<section class="failure ${c.status}" id="f-${index}" data-status="${c.status}" data-area="${h(areaOf(c.id))}">`);
-  out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${known ? ' <span class="known">known failure (baseline)</span>' : ''}</h3>`);
-  if (c.requirements.length > 0) out.push(`<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}</p>`);
+  const label = excuse === 'known' ? ' <span class="known">known failure (baseline)</span>' : excuse === 'by design' ? ' <span class="known">deviation by design (baseline)</span>' : '';
+  out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${label}</h3>`);
+  if (c.requirements.length > 0) out.push(`<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${c.since ? ` (the case holds since spec ${h(c.since)})` : ''}</p>`);
   if (c.description) out.push(`<p class="muted">${h(c.description)}</p>`);
   if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
   if (c.rerun) out.push(`<p>Rerun: <code>${h(c.rerun)}</code></p>`);
@@ -168,6 +183,7 @@ function failureSection(c: CaseResult, index: number, known: boolean, detailed: 
     out.push('<p class="muted">Expected, actual, request and stderr of this case are in the JSON report.</p></section>');
     return out.join('\n');
   }
+  if (c.answers && c.answers.length > 1) out.push(answersDiff(c.answers));
   if (c.expected !== undefined && c.actual !== undefined) out.push(diffTable(c.expected, c.actual));
   else if (c.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clip(show(c.actual), MAX_VALUE))}</pre>`);
   else if (c.expected !== undefined) out.push(`<p>Expected:</p><pre>${h(clip(show(c.expected), MAX_VALUE))}</pre>`);
@@ -198,11 +214,46 @@ function tokensSection(t: TokenTable): string {
   return out.join('\n');
 }
 
+function replaySection(r: ReplayInfo): string {
+  const out: string[] = ['<h2 id="replay">Replayed requests</h2>'];
+  out.push(
+    `<p>${r.requests.toLocaleString('en-US')} recorded requests read (${r.unreadable.toLocaleString('en-US')} unreadable), ${Math.round(r.rate_per_s).toLocaleString('en-US')} per second; each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed.toLocaleString('en-US')} results are listed below; ${r.unlisted.toLocaleString('en-US')} more are counted, not listed.` : ''}</p>`,
+  );
+  out.push('<table id="replay-files"><thead><tr><th>file</th><th>requests</th><th>unreadable</th></tr></thead><tbody>');
+  for (const f of r.files) out.push(`<tr><td class="id">${h(f.file)}</td><td class="n">${f.requests}</td><td class="n">${f.unreadable}</td></tr>`);
+  out.push('</tbody></table>');
+  return out.join('\n');
+}
+
+function sweepSection(s: SweepInfo): string {
+  const b = s.budgets;
+  const out: string[] = ['<h2 id="sweep">Budget sweep</h2>'];
+  out.push(
+    `<p>The block set of <code>${h(s.source)}</code> at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}. ${
+      s.first_disagreement === null ? 'The implementation agrees with the reference at every one.' : `<strong>First disagreement at budget ${s.first_disagreement}</strong>; the answers differ at ${h(span(s.disagreements))}.`
+    }${s.admits_all_from !== null ? ` The reference includes all it can from budget ${s.admits_all_from}.` : ''}</p>`,
+  );
+  out.push(`<figure id="sweep-chart">${sweepChart(s, h)}</figure>`);
+  if (s.blocks.length > MAX_CHART_ROWS) out.push(`<p class="muted">The chart shows the first ${MAX_CHART_ROWS} of ${s.blocks.length} blocks; the table lists them all.</p>`);
+  out.push('<table id="sweep-table"><thead><tr><th>block</th><th>reference includes at</th><th>implementation includes at</th></tr></thead><tbody>');
+  for (const r of s.blocks) {
+    const differs = span(r.reference) !== span(r.implementation);
+    out.push(`<tr${differs ? ' class="differs"' : ''}><td class="id">${h(r.block_id)}</td><td>${h(span(r.reference))}</td><td>${differs ? '<strong>' : ''}${h(span(r.implementation))}${differs ? '</strong>' : ''}</td></tr>`);
+  }
+  out.push('</tbody></table>');
+  if (s.reference_errors.length > 0) out.push(`<p class="muted">The reference answers with an error (pinned_overflow) at ${h(span(s.reference_errors))}.</p>`);
+  if (s.implementation_errors.length > 0) out.push(`<p class="muted">The implementation gives no result at ${h(span(s.implementation_errors))}.</p>`);
+  return out.join('\n');
+}
+
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const v = verdict(report);
   const known = new Set(v.known.map((c) => c.id));
+  const designed = new Set(v.byDesign.map((c) => c.id));
+  const excuse = (id: string): Excuse => (designed.has(id) ? 'by design' : known.has(id) ? 'known' : '');
   const impl = report.implementation;
   const s = report.summary;
+  const shown = shownStatuses(report);
   const areas = byArea(report.cases);
   const failingIndex = new Map<CaseResult, number>();
   report.cases.forEach((c, i) => {
@@ -226,32 +277,51 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     ['seed', report.run?.seed?.toString()],
     ['shard', report.run?.shard ?? undefined],
     ['filter', report.run?.filter ?? undefined],
+    ['cases of spec', report.run?.spec],
+    ['repeat', report.run?.repeat !== undefined ? `each case sent ${report.run.repeat} times` : undefined],
     ['started', report.run?.started_at],
     ['duration', report.run?.duration_ms !== undefined ? `${(report.run.duration_ms / 1000).toFixed(1)} s` : undefined],
-    ['baseline', report.baseline && `${report.baseline.file}: ${report.baseline.known.length} known, ${report.baseline.stale.length} stale`],
+    ['baseline', report.baseline && `${report.baseline.file}: ${report.baseline.known.length} known${v.byDesign.length > 0 ? ` (${v.byDesign.length} by design)` : ''}, ${report.baseline.stale.length} stale`],
   ];
   body.push(`<dl class="meta">${meta.filter(([, x]) => x !== undefined).map(([k, x]) => `<dt>${k}</dt><dd>${h(x!)}</dd>`).join('')}</dl>`);
 
   body.push('<div class="row"><div>');
   body.push('<h2 id="counts">Counts</h2>');
   body.push(
-    `<table id="counts-table"><thead><tr>${STATUSES.map((k) => `<th>${status(k)}</th>`).join('')}<th>total</th><th>score</th></tr></thead><tbody><tr>${STATUSES.map((k) => `<td class="n" data-count="${k}">${s[k]}</td>`).join('')}<td class="n">${s.total}</td><td class="n" id="score">${percent(score(report))}</td></tr></tbody></table>`,
+    `<table id="counts-table"><thead><tr>${shown.map((k) => `<th>${status(k)}</th>`).join('')}<th>total</th><th>score</th></tr></thead><tbody><tr>${shown.map((k) => `<td class="n" data-count="${k}">${s[k]}</td>`).join('')}<td class="n">${s.total}</td><td class="n" id="score">${percent(score(report))}</td></tr></tbody></table>`,
   );
 
   body.push('</div><div>');
   body.push('<h2 id="areas">By area</h2>');
-  body.push('<table><thead><tr><th>area</th><th>cases</th><th>pass</th><th>fail</th><th>error/timeout/crash</th><th>skip</th><th>score</th></tr></thead><tbody>');
+  const flakyColumn = shown.includes('flaky');
+  body.push(`<table><thead><tr><th>area</th><th>cases</th><th>pass</th><th>fail</th><th>error/timeout/crash</th>${flakyColumn ? '<th>flaky</th>' : ''}<th>skip</th><th>score</th></tr></thead><tbody>`);
   for (const [area, cs] of areas) {
     const k = summarize(cs);
-    body.push(`<tr><td>${h(area)}</td><td class="n">${k.total}</td><td class="n">${k.pass}</td><td class="n">${k.fail}</td><td class="n">${k.error + k.timeout + k.crash}</td><td class="n">${k.skip}</td><td class="n">${percent(score({ summary: k }))}</td></tr>`);
+    body.push(`<tr><td>${h(area)}</td><td class="n">${k.total}</td><td class="n">${k.pass}</td><td class="n">${k.fail}</td><td class="n">${k.error + k.timeout + k.crash}</td>${flakyColumn ? `<td class="n">${k.flaky}</td>` : ''}<td class="n">${k.skip}</td><td class="n">${percent(score({ summary: k }))}</td></tr>`);
   }
   body.push('</tbody></table>');
   body.push('</div></div>');
+
+  if (report.replay) body.push(replaySection(report.replay));
+  if (report.sweep) body.push(sweepSection(report.sweep));
 
   if (v.stale.length > 0) {
     body.push('<h2 id="stale">Stale baseline expectations</h2>');
     body.push(`<p>These cases now pass; remove them from <code>${h(report.baseline?.file ?? 'the baseline')}</code> (the baseline may only shrink):</p>`);
     body.push(`<ul>${v.stale.map((id) => `<li><code>${h(id)}</code></li>`).join('')}</ul>`);
+  }
+
+  if (v.byDesign.length > 0) {
+    // Links from a baseline are shown as text: the page links only to itself.
+    const notes = report.baseline?.notes ?? {};
+    body.push(`<h2 id="by-design">Deviations by design (${v.byDesign.length})</h2>`);
+    body.push(`<p>The baseline <code>${h(report.baseline?.file ?? '')}</code> marks these cases as departures from the spec by design.</p>`);
+    body.push('<table id="by-design-table"><thead><tr><th>case</th><th>status</th><th>reason</th><th>link</th></tr></thead><tbody>');
+    for (const c of v.byDesign) {
+      const n = notes[c.id];
+      body.push(`<tr><td><a class="id" href="#f-${failingIndex.get(c)}">${h(c.id)}</a></td><td>${status(c.status)}</td><td class="msg">${h(n?.reason ?? '')}</td><td>${n?.link ? `<code>${h(n.link)}</code>` : ''}</td></tr>`);
+    }
+    body.push('</tbody></table>');
   }
 
   body.push('<h2 id="cases">Cases</h2>');
@@ -261,14 +331,15 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     const i = failingIndex.get(c);
     const id = i !== undefined ? `<a class="id" href="#f-${i}">${h(c.id)}</a>` : `<span class="id">${h(c.id)}</span>`;
     const msg = c.message ? h(clip(c.message, MAX_MESSAGE)) : '';
-    body.push(`<tr data-status="${c.status}" data-area="${h(areaOf(c.id))}"><td>${status(c.status)}${known.has(c.id) ? ' <span class="known">known</span>' : ''}</td><td>${id}</td><td>${h(c.requirements.join(', '))}</td><td class="msg">${msg}</td><td class="n">${c.duration_ms.toFixed(1)}</td></tr>`);
+    const word = excuse(c.id);
+    body.push(`<tr data-status="${c.status}" data-area="${h(areaOf(c.id))}"><td>${status(c.status)}${word ? ` <span class="known">${word}</span>` : ''}</td><td>${id}</td><td>${h(c.requirements.join(', '))}</td><td class="msg">${msg}</td><td class="n">${c.duration_ms.toFixed(1)}</td></tr>`);
   });
   body.push('</tbody></table>');
 
   const failing = report.cases.filter(isFailing);
   body.push(`<h2 id="failures">Failures (${failing.length})</h2>`);
   if (failing.length === 0) body.push('<p>None.</p>');
-  failing.forEach((c, n) => body.push(failureSection(c, failingIndex.get(c)!, known.has(c.id), n < MAX_DETAILED_FAILURES)));
+  failing.forEach((c, n) => body.push(failureSection(c, failingIndex.get(c)!, excuse(c.id), n < MAX_DETAILED_FAILURES)));
 
   body.push('<h2 id="coverage">Requirement coverage</h2>');
   body.push('<p class="muted">Each SPEC requirement id with the cases that test it, coloured by their status in this run.</p>');
@@ -289,10 +360,26 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
 
   body.push(`<p class="muted">Generated by ${h(report.kit.name)} ${h(report.kit.version)} from the JSON report.</p>`);
 
+  return htmlPage({
+    title: `ctxconform: ${h(impl.name)} ${h(impl.version)}: ${v.passed ? 'PASS' : 'FAIL'}`,
+    style: STYLE,
+    script: SCRIPT,
+    dataId: 'report-data',
+    data,
+    body,
+  });
+}
+
+/**
+ * A self-contained page: the policy allows its own inline style and script
+ * (by hash) and nothing else, the script's data in a JSON block. `title` and
+ * `body` are markup already escaped.
+ */
+export function htmlPage(p: { title: string; style: string; script: string; dataId: string; data: unknown; body: readonly string[] }): string {
   const csp = [
     "default-src 'none'",
-    `style-src 'sha256-${sha256(STYLE)}'`,
-    `script-src 'sha256-${sha256(SCRIPT)}'`,
+    `style-src 'sha256-${sha256(p.style)}'`,
+    `script-src 'sha256-${sha256(p.script)}'`,
     "img-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",
@@ -304,13 +391,13 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     '<meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>ctxconform: ${h(impl.name)} ${h(impl.version)}: ${v.passed ? 'PASS' : 'FAIL'}</title>`,
-    `<style>${STYLE}</style>`,
+    `<title>${p.title}</title>`,
+    `<style>${p.style}</style>`,
     '</head>',
     '<body>',
-    ...body,
-    `<script type="application/json" id="report-data">${scriptJson(data)}</script>`,
-    `<script>${SCRIPT}</script>`,
+    ...p.body,
+    `<script type="application/json" id="${p.dataId}">${scriptJson(p.data)}</script>`,
+    `<script>${p.script}</script>`,
     '</body>',
     '</html>',
     '',

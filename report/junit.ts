@@ -2,8 +2,8 @@
  * JUnit XML: one testsuite per case area, one testcase per case. The shape
  * GitLab, Jenkins and the GitHub test-report actions all read.
  */
-import { summarize } from '../conformance/types.js';
-import type { CaseResult, Report } from '../conformance/types.js';
+import { summarize } from '../protocol/types.js';
+import type { CaseResult, Report } from '../protocol/types.js';
 import { byArea, clip, isFailing, show, verdict } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
@@ -23,7 +23,8 @@ function attrs(a: Record<string, string | number | undefined>): string {
 function counts(cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number; time: string } {
   const k = summarize(cases);
   const ms = cases.reduce((sum, c) => sum + c.duration_ms, 0);
-  return { tests: k.total, failures: k.fail, errors: k.error + k.timeout + k.crash, skipped: k.skip, time: seconds(ms) };
+  // A flaky case failed REQ-2: a failure, as `fail` is.
+  return { tests: k.total, failures: k.fail + k.flaky, errors: k.error + k.timeout + k.crash, skipped: k.skip, time: seconds(ms) };
 }
 
 /** `expiry/boundary-equal` -> classname `expiry`, name `boundary-equal`; deeper ids keep their path in the classname. */
@@ -32,10 +33,17 @@ export function junitNames(id: string): { classname: string; name: string } {
   return i < 0 ? { classname: id, name: id } : { classname: id.slice(0, i).replaceAll('/', '.'), name: id.slice(i + 1) };
 }
 
-function detail(c: CaseResult, known: boolean): string {
+/** How the baseline excuses a failing case: not at all, as a known bug, or as a deviation by design (with its reason). */
+type Excuse = { kind: 'none' } | { kind: 'known' } | { kind: 'by-design'; reason?: string };
+
+function detail(c: CaseResult, excuse: Excuse): string {
   const lines: string[] = [];
-  if (known) lines.push('known failure: expected by the baseline');
+  if (excuse.kind === 'known') lines.push('known failure: expected by the baseline');
+  if (excuse.kind === 'by-design') lines.push(`deviation by design (baseline)${excuse.reason ? `: ${excuse.reason}` : ''}`);
   if (c.message) lines.push(c.message);
+  for (const a of c.answers ?? []) {
+    if (a.answer !== undefined) lines.push(`answer of repeat${a.repeats.length > 1 ? 's' : ''} ${a.repeats.join(', ')} (${a.status}):\n${clip(show(a.answer), MAX_VALUE)}`);
+  }
   if (c.requirements.length > 0) lines.push(`requirements: ${c.requirements.join(', ')}`);
   if (c.expected !== undefined) lines.push(`expected:\n${clip(show(c.expected), MAX_VALUE)}`);
   if (c.actual !== undefined) lines.push(`actual:\n${clip(show(c.actual), MAX_VALUE)}`);
@@ -45,15 +53,16 @@ function detail(c: CaseResult, known: boolean): string {
   return lines.join('\n');
 }
 
-function testcase(c: CaseResult, known: boolean): string {
+function testcase(c: CaseResult, excuse: Excuse): string {
   const { classname, name } = junitNames(c.id);
   const open = `    <testcase${attrs({ classname, name, time: seconds(c.duration_ms) })}`;
   const body: string[] = [];
-  const message = clip((known ? '[known failure] ' : '') + (c.message ?? c.status), MAX_MESSAGE);
-  if (c.status === 'fail') {
-    body.push(`      <failure${attrs({ message, type: 'fail' })}>${xmlText(detail(c, known))}</failure>`);
+  const prefix = excuse.kind === 'known' ? '[known failure] ' : excuse.kind === 'by-design' ? '[by design] ' : '';
+  const message = clip(prefix + (c.message ?? c.status), MAX_MESSAGE);
+  if (c.status === 'fail' || c.status === 'flaky') {
+    body.push(`      <failure${attrs({ message, type: c.status })}>${xmlText(detail(c, excuse))}</failure>`);
   } else if (isFailing(c)) {
-    body.push(`      <error${attrs({ message, type: c.status })}>${xmlText(detail(c, known))}</error>`);
+    body.push(`      <error${attrs({ message, type: c.status })}>${xmlText(detail(c, excuse))}</error>`);
   } else if (c.status === 'skip') {
     body.push(`      <skipped${attrs({ message: clip(c.message ?? 'skipped', MAX_MESSAGE) })}/>`);
   }
@@ -64,6 +73,13 @@ function testcase(c: CaseResult, known: boolean): string {
 export function renderJunit(report: Report): string {
   const v = verdict(report);
   const knownIds = new Set(v.known.map((c) => c.id));
+  const designedIds = new Set(v.byDesign.map((c) => c.id));
+  const excuse = (c: CaseResult): Excuse =>
+    designedIds.has(c.id)
+      ? { kind: 'by-design', ...(report.baseline?.notes?.[c.id]?.reason ? { reason: report.baseline.notes[c.id]!.reason! } : {}) }
+      : knownIds.has(c.id)
+        ? { kind: 'known' }
+        : { kind: 'none' };
   const impl = report.implementation;
   const properties: Record<string, string | undefined> = {
     implementation: `${impl.name} ${impl.version}`,
@@ -77,8 +93,14 @@ export function renderJunit(report: Report): string {
     seed: report.run?.seed?.toString(),
     shard: report.run?.shard ?? undefined,
     filter: report.run?.filter ?? undefined,
+    spec_cases: report.run?.spec,
+    repeat: report.run?.repeat?.toString(),
     baseline: report.baseline?.file,
     stale_baseline_ids: report.baseline && report.baseline.stale.length > 0 ? report.baseline.stale.join(',') : undefined,
+    replay_requests: report.replay?.requests.toString(),
+    replay_rate_per_s: report.replay?.rate_per_s.toString(),
+    replay_unlisted: report.replay && report.replay.unlisted > 0 ? report.replay.unlisted.toString() : undefined,
+    sweep_first_disagreement: report.sweep ? String(report.sweep.first_disagreement ?? 'none') : undefined,
   };
   const props = Object.entries(properties)
     .filter(([, value]) => value !== undefined)
@@ -91,7 +113,7 @@ export function renderJunit(report: Report): string {
       [
         `  <testsuite${attrs({ name: area, ...k, timestamp: report.run?.started_at })}>`,
         `    <properties>\n${props}\n    </properties>`,
-        ...cases.map((c) => testcase(c, knownIds.has(c.id))),
+        ...cases.map((c) => testcase(c, excuse(c))),
         '  </testsuite>',
       ].join('\n'),
     );

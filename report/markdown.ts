@@ -4,9 +4,10 @@
  * `cell` (table cells) or `fenced` (code blocks), so none of it can open a
  * link, an HTML tag, a table column or a code span.
  */
-import type { CaseResult, Report, Status } from '../conformance/types.js';
-import { STATUSES, summarize } from '../conformance/types.js';
-import { byArea, clip, isFailing, percent, score, show, stripAnsi, verdict, verdictLine } from './text.js';
+import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
+import { summarize } from '../protocol/types.js';
+import { span } from './sweep-chart.js';
+import { byArea, clip, isFailing, percent, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
 // full, each value cut, and fewer in full when the whole would still be too large.
@@ -79,10 +80,41 @@ export function code(s: string, inTable = false): string {
   return `${tick}${pad}${body}${pad}${tick}`;
 }
 
-const ICON: Record<Status, string> = { pass: '✅', fail: '❌', error: '💥', timeout: '⏱️', crash: '☠️', skip: '⏭️' };
+const ICON: Record<Status, string> = { pass: '✅', fail: '❌', error: '💥', timeout: '⏱️', crash: '☠️', flaky: '🎲', skip: '⏭️' };
 
-function table(head: string[], rows: string[][]): string {
+export function table(head: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function replaySection(r: ReplayInfo): string[] {
+  const out = ['### Replayed requests', ''];
+  out.push(
+    `${r.requests} recorded requests read (${r.unreadable} unreadable), ${Math.round(r.rate_per_s)} per second, each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed} results are listed; ${r.unlisted} more are counted, not listed.` : ''}`,
+    '',
+  );
+  out.push(table(['file', 'requests', 'unreadable'], r.files.map((f) => [code(f.file, true), String(f.requests), String(f.unreadable)])), '');
+  return out;
+}
+
+/** At most this many blocks in the sweep table; the JSON report has them all. */
+const MAX_SWEEP_ROWS = 100;
+
+function sweepSection(s: SweepInfo): string[] {
+  const b = s.budgets;
+  const out = ['### Budget sweep', ''];
+  out.push(
+    `The block set of ${code(s.source)} at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}: ${
+      s.first_disagreement === null ? 'the implementation agrees with the reference at every one.' : `**first disagreement at budget ${s.first_disagreement}**; the answers differ at ${md(span(s.disagreements))}.`
+    }`,
+    '',
+  );
+  const rows = s.blocks.slice(0, MAX_SWEEP_ROWS).map((r) => {
+    const differs = span(r.reference) !== span(r.implementation);
+    return [code(r.block_id, true), cell(span(r.reference)), differs ? `**${cell(span(r.implementation))}**` : cell(span(r.implementation))];
+  });
+  out.push(table(['block', 'reference includes at', 'implementation includes at'], rows), '');
+  if (s.blocks.length > MAX_SWEEP_ROWS) out.push(`…and ${s.blocks.length - MAX_SWEEP_ROWS} more blocks in the JSON and HTML reports.`, '');
+  return out;
 }
 
 function failure(c: CaseResult, known: boolean): string {
@@ -91,6 +123,10 @@ function failure(c: CaseResult, known: boolean): string {
   lines.push(`#### ${ICON[c.status]} ${code(c.id)}: ${c.status}${known ? ' (known, in the baseline)' : ''}${reqs}`);
   lines.push('');
   if (c.message) lines.push(paragraph(clip(c.message, MAX_VALUE)), '');
+  // A flaky case's answers, each with the repeats that gave it: what a rerun may show.
+  for (const a of c.answers ?? []) {
+    if (a.answer !== undefined) lines.push(`<details><summary>${a.repeats.length > 1 ? 'repeats' : 'repeat'} ${a.repeats.join(', ')}: ${a.status}</summary>`, '', fenced(clip(show(a.answer), MAX_VALUE)), '', '</details>', '');
+  }
   if (c.rerun) lines.push(`Rerun: ${code(c.rerun)}`, '');
   if (c.seed !== undefined) lines.push(`Seed: ${code(String(c.seed))}${c.path ? `, path: ${code(c.path)}` : ''}`, '');
   const blocks: string[] = [];
@@ -128,19 +164,25 @@ function render(report: Report, detailed: number): string {
   if (report.run?.adapter) about.push(`adapter: ${md(report.run.adapter)}`);
   if (report.run?.seed !== undefined) about.push(`seed: ${report.run.seed}`);
   if (report.run?.shard) about.push(`shard: ${md(report.run.shard)}`);
+  if (report.run?.spec) about.push(`cases of spec ${md(report.run.spec)}`);
+  if (report.run?.repeat) about.push(`each case sent ${report.run.repeat} times`);
   out.push(about.join(' · '));
   out.push('');
-  out.push(table(['status', 'cases'], [...STATUSES.map((k) => [`${ICON[k]} ${k}`, String(s[k])]), ['**total**', `**${s.total}**`], ['**score**', `**${percent(score(report))}**`]]));
+  const shown = shownStatuses(report);
+  out.push(table(['status', 'cases'], [...shown.map((k) => [`${ICON[k]} ${k}`, String(s[k])]), ['**total**', `**${s.total}**`], ['**score**', `**${percent(score(report))}**`]]));
   out.push('');
   out.push('### By area');
   out.push('');
   const rows: string[][] = [];
   for (const [area, cases] of byArea(report.cases)) {
     const k = summarize(cases);
-    rows.push([cell(area), String(k.total), String(k.pass), String(k.fail), String(k.error + k.timeout + k.crash), String(k.skip), percent(score({ summary: k }))]);
+    const flaky = shown.includes('flaky') ? [String(k.flaky)] : [];
+    rows.push([cell(area), String(k.total), String(k.pass), String(k.fail), String(k.error + k.timeout + k.crash), ...flaky, String(k.skip), percent(score({ summary: k }))]);
   }
-  out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', 'skip', 'score'], rows));
+  out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', ...(shown.includes('flaky') ? ['flaky'] : []), 'skip', 'score'], rows));
   out.push('');
+  if (report.replay) out.push(...replaySection(report.replay));
+  if (report.sweep) out.push(...sweepSection(report.sweep));
   const clauses = report.cases.filter((c) => c.kind === 'contract');
   if (clauses.length > 0) {
     // A contract verdict is worth what tested it: each clause shows how many exchanges did (SPEC section 16).
@@ -164,7 +206,18 @@ function render(report: Report, detailed: number): string {
     for (const id of v.stale) out.push(`- ${code(id)}`);
     out.push('');
   }
-  const failing = report.cases.filter(isFailing);
+  if (v.byDesign.length > 0) {
+    // Deliberate departures from the spec: not bugs to fix, so not among the failures.
+    const notes = report.baseline?.notes ?? {};
+    out.push(`### Deviations by design (${v.byDesign.length})`);
+    out.push('');
+    out.push(`The baseline ${code(report.baseline?.file ?? '')} marks these cases as departures from the spec by design.`);
+    out.push('');
+    out.push(table(['case', 'status', 'requirements', 'reason', 'link'], v.byDesign.map((c) => [code(c.id, true), `${ICON[c.status]} ${c.status}`, cell(c.requirements.join(', ')), cell(clip(notes[c.id]?.reason ?? '', 500)), notes[c.id]?.link ? code(clip(notes[c.id]!.link!, 300), true) : ''])));
+    out.push('');
+  }
+  const designed = new Set(v.byDesign.map((c) => c.id));
+  const failing = report.cases.filter((c) => isFailing(c) && !designed.has(c.id));
   if (failing.length > 0) {
     const known = new Set(v.known.map((c) => c.id));
     // Unexpected failures first: they are what broke the build.

@@ -2,7 +2,7 @@
  * Text helpers every writer shares. Strings in a report come from cases and
  * from implementations under test, so each writer treats them as hostile.
  */
-import type { CaseResult, Report, Status } from '../conformance/types.js';
+import type { CaseResult, Report, Status } from '../protocol/types.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
@@ -65,9 +65,19 @@ export function compareIds(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-import { FAILING } from '../conformance/types.js';
+import { FAILING, STATUSES } from '../protocol/types.js';
 
 export { FAILING };
+
+/**
+ * The statuses a table shows: `flaky` only when the run repeated its cases
+ * (or a merged one did), since without `--repeat` flakiness was not tested and
+ * a `flaky 0` would claim it was.
+ */
+export function shownStatuses(report: Pick<Report, 'summary' | 'run'>): Status[] {
+  const repeated = (report.run?.repeat ?? 1) > 1 || (report.summary.flaky ?? 0) > 0;
+  return STATUSES.filter((k) => k !== 'flaky' || repeated);
+}
 
 export function isFailing(c: { status: Status }): boolean {
   return FAILING.has(c.status);
@@ -100,8 +110,10 @@ export interface Verdict {
   passed: boolean;
   /** Failing cases a baseline does not expect. */
   unexpected: CaseResult[];
-  /** Failing cases the baseline expects. */
+  /** Failing cases the baseline expects (its known bugs and its deviations by design). */
   known: CaseResult[];
+  /** Of `known`, the deviations by design: shown apart. */
+  byDesign: CaseResult[];
   /** Baseline ids that now pass (they fail the run: the baseline must shrink). */
   stale: string[];
 }
@@ -112,7 +124,9 @@ export function verdict(report: Report): Verdict {
   const failing = report.cases.filter(isFailing);
   const stale = report.baseline?.stale ?? [];
   const unexpected = failing.filter((c) => !known.has(c.id));
-  return { passed: unexpected.length === 0 && stale.length === 0, unexpected, known: failing.filter((c) => known.has(c.id)), stale };
+  const byDesign = new Set(report.baseline?.by_design ?? []);
+  const expected = failing.filter((c) => known.has(c.id));
+  return { passed: unexpected.length === 0 && stale.length === 0, unexpected, known: expected, byDesign: expected.filter((c) => byDesign.has(c.id)), stale };
 }
 
 /** One line: `FAIL: 3 of 120 cases failed (2 fail, 1 crash), 5 skipped`. */
@@ -124,10 +138,11 @@ export function verdictLine(report: Report): string {
   const parts = failing.map((k) => `${s[k]} ${k}`);
   const head = bad === 0 ? `all ${s.total - s.skip} cases that ran passed` : `${bad} of ${s.total - s.skip} cases that ran did not pass (${parts.join(', ')})`;
   const skipped = s.skip > 0 ? `, ${s.skip} skipped` : '';
+  const designed = v.byDesign.length > 0 ? ` (${v.byDesign.length} by design)` : '';
   const base = report.baseline
-    ? `; baseline: ${v.known.length} known, ${v.unexpected.length} unexpected, ${v.stale.length} stale`
+    ? `; baseline: ${v.known.length} known${designed}, ${v.unexpected.length} unexpected, ${v.stale.length} stale`
     : '';
-  const word = !v.passed ? 'FAIL' : v.known.length > 0 ? 'PASS (known failures only)' : 'PASS';
+  const word = !v.passed ? 'FAIL' : v.known.length > v.byDesign.length ? 'PASS (known failures only)' : v.byDesign.length > 0 ? 'PASS (deviations by design only)' : 'PASS';
   return `${word}: ${head}${skipped}${base}`;
 }
 

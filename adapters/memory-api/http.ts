@@ -4,7 +4,7 @@
  * (a misbehaving service must never throw into the runner).
  */
 import { Agent, request } from 'undici';
-import type { Outcome } from '../../conformance/types.js';
+import type { Outcome } from '../../protocol/types.js';
 
 /** Larger answers are a protocol failure, not a reason to exhaust memory. */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Block, Request } from '../../reference/types.js';
-import type { Implementation, Manifest, Outcome } from '../../conformance/types.js';
+import type { Implementation, Manifest, Outcome } from '../../protocol/types.js';
 import { JsonClient, type CallRecord } from './http.js';
 import { MemoryService } from './service.js';
 import { scopeFor, toAssembleRequest, toKitView, type AssembleOptions, type Ingested } from './translate.js';

@@ -4,7 +4,7 @@
  * The full contract checks live in conformance/contract/.
  */
 import type { Block } from '../../reference/types.js';
-import type { Outcome } from '../../conformance/types.js';
+import type { Outcome } from '../../protocol/types.js';
 import type { CallRecord, JsonClient } from './http.js';
 import type { AssembleContextRequest, DurableMemoryObject, IngestRequest, IngestResult, MemoryRef, Scope, WorkingContext } from './wire.js';
 import { refKey } from './wire.js';

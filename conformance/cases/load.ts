@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import type { Document, Node as YamlNode } from 'yaml';
-import { validators } from '../schemas.js';
+import { caseValidator } from './schema.js';
 import { specRequirements } from '../spec-ids.js';
+import { specVersionProblem } from '../spec-version.js';
 import type { GoldenCase } from '../types.js';
 
 export interface LoadProblem {
@@ -127,7 +128,7 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
     at(0, `YAML: ${(e as Error).message}`);
     return { problems };
   }
-  const valid = validators.case();
+  const valid = caseValidator();
   if (!valid(value)) {
     for (const err of valid.errors ?? []) {
       const { offset, message } = locateSchemaError(doc, err);
@@ -143,6 +144,7 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
     description: raw.description,
     requirements: raw.requirements,
     profile: raw.profile,
+    since: raw.since,
     capabilities: raw.capabilities ?? [],
     tags: raw.tags ?? [],
     request: raw.request,
@@ -167,6 +169,8 @@ function requirementProblems(requirements: unknown): PathProblem[] {
 /** What the schema cannot say: ids that SPEC.md defines, and expectations a valid implementation could meet. */
 function semanticProblems(c: GoldenCase): PathProblem[] {
   const out = requirementProblems(c.requirements);
+  const late = specVersionProblem(c.since);
+  if (late !== undefined) out.push({ path: ['since'], message: `since: ${late}` });
   const e = c.expect as Record<string, unknown>;
   if (c.profile === 'ranked' && c.capabilities.length > 0) {
     out.push({ path: ['capabilities'], message: 'capabilities apply to profile tiered only (RANK-7)' });

@@ -5,8 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../baseline.js';
-import { byId } from '../types.js';
-import type { Report, Status } from '../types.js';
+import { byId } from '../../protocol/types.js';
+import type { Report, Status } from '../../protocol/types.js';
 import { UsageError } from './main.js';
 
 export const usage = 'ctxconform diff OLD.json NEW.json [--json]';

@@ -12,7 +12,12 @@ export const COMMANDS: Record<string, string> = {
   constants: 'infer an implementation\'s constants from black-box answers',
   diff: 'compare two JSON reports: fixed, regressed, new, removed',
   merge: 'join the JSON reports of sharded runs',
+  matrix: 'compare the JSON reports of several implementations side by side',
+  baseline: 'write the baseline (known failures, with reasons) a JSON report calls for',
   tokens: 'compare the token estimate with real tokenizers over the corpus',
+  replay: 'judge requests recorded from production (JSON lines, .gz too)',
+  scrub: 'copy recorded requests with every text replaced, answers kept',
+  sweep: 'one block set at every budget: where the implementation first differs',
 };
 
 export const EXIT_OK = 0;

@@ -5,8 +5,8 @@
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../baseline.js';
-import { byId, summarize } from '../types.js';
-import type { CaseResult, Report } from '../types.js';
+import { byId, summarize } from '../../protocol/types.js';
+import type { CaseResult, Report } from '../../protocol/types.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { UsageError } from './main.js';
 
@@ -41,7 +41,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
     if (a.name !== b.name || a.version !== b.version || !isDeepStrictEqual([...a.profiles].sort(), [...b.profiles].sort()) || !isDeepStrictEqual([...a.capabilities].sort(), [...b.capabilities].sort())) {
       throw new MergeError(`${file} is a run of ${describeImpl(report)}, ${first.file} of ${describeImpl(base)}: merge reports of one implementation`);
     }
-    for (const key of ['seed', 'filter', 'adapter', 'target'] as const) {
+    for (const key of ['seed', 'filter', 'adapter', 'target', 'spec', 'repeat'] as const) {
       const x = report.run?.[key] ?? null;
       const y = base.run?.[key] ?? null;
       if (x !== y) throw new MergeError(`${file} has run.${key} ${JSON.stringify(x)}, ${first.file} ${JSON.stringify(y)}: shards of one run share it`);
@@ -120,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const written = await writeReportFiles(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
   const s = merged.summary;
-  console.log(`merged ${positionals.length} reports: ${s.total} cases, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.skip} skip`);
+  console.log(`merged ${positionals.length} reports: ${s.total} cases, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`);
   console.log(`wrote ${written.join(', ')}`);
   return 0;
 }

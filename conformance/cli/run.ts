@@ -5,6 +5,8 @@
  * that cannot start.
  */
 import { parseArgs } from 'node:util';
+import { stripAnsi } from '../../report/text.js';
+import { checkedFilter, FilterError } from '../cases/filter.js';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
 import { formatFailure, progress, shellQuote, summaryTable } from '../runner/console.js';
 import { parseShard } from '../runner/filter.js';
@@ -13,8 +15,11 @@ import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation }
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
 import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, openMemoryApiTarget } from '../contract/cli.js';
-import { FAILING } from '../types.js';
-import type { AdapterName, CaseResult, GoldenCase, Report } from '../types.js';
+import { specVersionProblem } from '../spec-version.js';
+import { FAILING } from '../../protocol/types.js';
+import type { AdapterName, CaseResult, Report } from '../../protocol/types.js';
+import type { GoldenCase } from '../types.js';
+import { SPEC_VERSION } from '../version.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
 
 export const usage = 'ctxconform run [--impl reference | --module PATH | --stdio "COMMAND" | --http URL | --memory-api URL] [options]';
@@ -32,7 +37,19 @@ ${MEMORY_API_HELP}
 
 what to run:
   --cases DIR             golden cases (default: the bundled corpus; "none" for none)
-  --filter GLOB           case ids, e.g. 'expiry/*' or 'property/*' (commas for several)
+  --filter EXPR           which cases, as a comma-separated list of any of:
+                            'expiry/*'      case ids (* within a segment, ** across)
+                            'tag:boundary'  cases with that tag
+                            'req:TIER-4'    cases citing that requirement;
+                            'req:CON-'      ... any of that section
+                            'area:ranked'   the first id segment ('area:property')
+                          '!' excludes, '+' joins atoms that must all hold:
+                            'area:tiers,!tag:rounding'  'req:EXP-+tag:boundary'
+  --spec vN               only the cases that hold in spec version vN (since <= vN;
+                          default: every case, up to this kit's ${SPEC_VERSION})
+  --repeat N              send every case N times and replay every property's seed N
+                          times; answers that differ make the case flaky (REQ-2),
+                          which fails the run like fail (default 1)
   --properties N          runs per property (default 100; 0 disables)
   --seed N                property seed (default 1)
   --shard I/N             run the I-th of N slices (properties run in shard 1)
@@ -45,11 +62,12 @@ what to run:
 reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE  --badge FILE
   --baseline FILE         known failures: only new ones fail the run, and so does an
-                          entry that now passes (remove it: a baseline only shrinks)
+                          entry that now passes (remove it: a baseline only shrinks);
+                          ctxconform baseline REPORT.json --write FILE makes one
   --save-counterexamples DIR   write each shrunk property counterexample as a case file
 
-exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, timed out
-or crashed, 2 usage error or an implementation that cannot be started.`;
+exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, timed out,
+crashed or was flaky, 2 usage error or an implementation that cannot be started.`;
 
 /** Options of this command; kept in one object so another target (e.g. --memory-api) is one more entry. */
 const RUN_OPTIONS = {
@@ -57,6 +75,8 @@ const RUN_OPTIONS = {
   ...MEMORY_API_OPTIONS,
   cases: { type: 'string' },
   filter: { type: 'string' },
+  spec: { type: 'string' },
+  repeat: { type: 'string' },
   properties: { type: 'string' },
   seed: { type: 'string' },
   concurrency: { type: 'string' },
@@ -89,6 +109,8 @@ function rerunCommand(values: Values, id: string, seed: number): string {
     if (typeof v === 'string') parts.push(`--${k}`, shellQuote(v));
   }
   if (typeof values.timeout === 'string') parts.push('--timeout', values.timeout);
+  // A flaky case shows only when repeated.
+  if (typeof values.repeat === 'string' && values.repeat.trim() !== '1') parts.push('--repeat', shellQuote(values.repeat));
   if (id.startsWith('property/')) {
     parts.push('--cases', 'none', '--filter', shellQuote(id), '--seed', String(seed));
     if (typeof values.properties === 'string') parts.push('--properties', values.properties);
@@ -115,6 +137,29 @@ function loadCases(dir: string | undefined): GoldenCase[] {
   return corpus.cases;
 }
 
+/** A filter naming a tag, requirement or area nothing has would select (or exclude) nothing in silence: a usage error. */
+function checkFilter(expr: string, cases: readonly GoldenCase[]): void {
+  try {
+    checkedFilter(expr, cases);
+  } catch (e) {
+    if (e instanceof FilterError) throw new UsageError(`--filter ${e.message}`);
+    throw e;
+  }
+}
+
+/** The deviations by design a baseline excused, each with its reason and link. */
+function byDesignLines(report: Report): string[] {
+  const ids = report.baseline?.by_design ?? [];
+  const notes = report.baseline?.notes ?? {};
+  return [
+    `${ids.length} deviation${ids.length > 1 ? 's' : ''} by design (baseline):`,
+    ...ids.map((id) => {
+      const n = notes[id];
+      return `  ${id}${n?.reason ? `: ${stripAnsi(n.reason)}` : ''}${n?.link ? ` (${stripAnsi(n.link)})` : ''}`;
+    }),
+  ];
+}
+
 async function writeAll(report: Report, values: Values): Promise<string[]> {
   try {
     return await writeReportFiles(report, { json: values.json, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
@@ -137,7 +182,13 @@ export async function run(argv: string[]): Promise<number> {
     shard = parseShard(values.shard);
     if (!shard) throw new UsageError(`--shard needs I/N with 1 <= I <= N, e.g. 1/4, not ${JSON.stringify(values.shard)}`);
   }
+  const repeat = intOption(values, 'repeat', 1, 1);
+  if (values.spec !== undefined) {
+    const problem = specVersionProblem(values.spec);
+    if (problem) throw new UsageError(`--spec: ${problem}`);
+  }
   const cases = loadCases(values.cases);
+  if (values.filter !== undefined) checkFilter(values.filter, cases);
   if (values.baseline !== undefined) {
     // Read before the run: a bad baseline is a usage error, not a finding after minutes of cases.
     const { loadBaseline } = await import('../baseline.js');
@@ -173,6 +224,8 @@ export async function run(argv: string[]): Promise<number> {
       properties: memoryApi ? 0 : properties,
       seed,
       ...(values.filter !== undefined ? { filter: values.filter } : {}),
+      ...(values.spec !== undefined ? { spec: values.spec } : {}),
+      ...(repeat > 1 ? { repeat } : {}),
       ...(shard ? { shard } : {}),
       ...(values['save-counterexamples'] !== undefined ? { saveCounterexamples: values['save-counterexamples'] } : {}),
       ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
@@ -201,9 +254,11 @@ export async function run(argv: string[]): Promise<number> {
   const m = report.implementation;
   console.log(`${m.name} ${m.version} via ${opened.adapter} (${opened.target}); profiles [${m.profiles.join(', ')}], capabilities [${m.capabilities.join(', ')}]`);
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
-  const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id));
+  const byDesign = new Set(report.baseline?.by_design ?? []);
+  const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id) && !byDesign.has(c.id));
   for (const c of unexpected) console.log(`\n${formatFailure(c)}`);
   if (known.length > 0) console.log(`\n${known.length} known failure${known.length > 1 ? 's' : ''} from the baseline: ${known.map((c) => c.id).join(', ')}`);
+  if (byDesign.size > 0) console.log(`${byDesignLines(report).join('\n')}`);
   if (stale.length > 0) console.log(`baseline entries that now pass (remove them): ${stale.join(', ')}`);
   if (memoryApi && clauseTable(report)) console.log(`\n${clauseTable(report)}`);
   console.log(`\n${summaryTable(report)}`);
@@ -213,7 +268,7 @@ export async function run(argv: string[]): Promise<number> {
   const ok = unexpected.length === 0 && stale.length === 0;
   const why = ok ? 'OK' : unexpected.length === 0 ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})` : 'FAILED';
   console.log(
-    `\n${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
+    `\n${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${repeat > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
   );
   return ok ? EXIT_OK : EXIT_FAIL;
 }

@@ -8,10 +8,10 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../baseline.js';
 import { formatProblem, loadCorpus } from '../cases/load.js';
-import type { Report } from '../types.js';
+import type { Report } from '../../protocol/types.js';
 import { formatRatio } from '../../report/text.js';
 import { measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../tokens.js';
-import type { TokenTable } from '../tokens.js';
+import type { TokenTable } from '../../protocol/types.js';
 import { UsageError } from './main.js';
 
 export const usage = 'ctxconform tokens [--cases DIR] [--json FILE] [--report REPORT.json --html FILE]';

@@ -7,8 +7,8 @@ import { DEFAULT_MARKER, openMemoryApi, memoryApiManifest } from '../../adapters
 import { UsageError } from '../cli/main.js';
 import { shellQuote } from '../runner/console.js';
 import { idMatcher } from '../runner/filter.js';
-import { summarize } from '../types.js';
-import type { Implementation, Manifest, Report } from '../types.js';
+import { summarize } from '../../protocol/types.js';
+import type { Implementation, Manifest, Report } from '../../protocol/types.js';
 import { runContract } from './index.js';
 
 export const MEMORY_API_OPTIONS = {
@@ -75,7 +75,7 @@ export async function addContractResults(
   const matches = idMatcher(o.filter);
   const t0 = performance.now();
   const chosen = { ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}), ...(t.task !== undefined ? { task: t.task } : {}), ...(t.marker !== undefined ? { marker: t.marker } : {}) };
-  const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r.id));
+  const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r));
   // The key itself never goes into a report.
   const rerun = (id: string) =>
     [

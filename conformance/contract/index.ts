@@ -11,7 +11,7 @@ import { JsonClient, type CallRecord } from '../../adapters/memory-api/http.js';
 import { MemoryService, UNSUPPORTED_CONSISTENCY } from '../../adapters/memory-api/service.js';
 import { newRunId, scopeFor, toAssembleRequest, unconstrainedRequest } from '../../adapters/memory-api/index.js';
 import { refKey, type AssembleContextRequest } from '../../adapters/memory-api/wire.js';
-import type { CaseResult, Outcome, Status } from '../types.js';
+import type { CaseResult, Outcome, Status } from '../../protocol/types.js';
 import { checkExchange, type Finding, type IngestedMemory } from './check.js';
 import { CLAUSES, type ClauseId, type Facet } from './clauses.js';
 import { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';

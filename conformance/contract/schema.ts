@@ -1,14 +1,14 @@
 /**
  * Validation of an assemble-context answer against ctxconform's own copy of
- * the WorkingContext facts (schemas/working-context.schema.json), so the
+ * the WorkingContext facts (protocol/schemas/working-context.schema.json), so the
  * check works from an installed package without the anchor files.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
-import { ajv, formatErrors } from '../schemas.js';
+import { ajv, formatErrors } from '../../protocol/schemas.js';
 
-export const WORKING_CONTEXT_SCHEMA_PATH = fileURLToPath(new URL('../schemas/working-context.schema.json', import.meta.url));
+export const WORKING_CONTEXT_SCHEMA_PATH = fileURLToPath(new URL('../../protocol/schemas/working-context.schema.json', import.meta.url));
 
 let validate: ValidateFunction | undefined;
 

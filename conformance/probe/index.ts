@@ -7,7 +7,7 @@
  */
 import { SOURCE_TO_TIER, tierBudget as specTierBudget, TIERS } from '../../reference/index.js';
 import type { Tier } from '../../reference/index.js';
-import type { Implementation, Manifest } from '../types.js';
+import type { Implementation, Manifest } from '../../protocol/types.js';
 import type { Estimator } from './estimate.js';
 import { candidates, cost, describeRounding, lengthForCost, SPEC_ESTIMATOR } from './estimate.js';
 import type { ProbeBlock } from './session.js';

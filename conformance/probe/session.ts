@@ -6,7 +6,7 @@
  * it was asking stays undetermined.
  */
 import type { Block } from '../../reference/index.js';
-import type { Implementation } from '../types.js';
+import type { Implementation } from '../../protocol/types.js';
 
 /** The probe only ever sends the core members of a block. */
 export type ProbeBlock = Pick<Block, 'block_id' | 'source' | 'content' | 'priority' | 'created_at' | 'ttl_seconds'>;

@@ -7,8 +7,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { reasonClass } from '../reasons.js';
-import { formatErrors, validators } from '../schemas.js';
-import type { Implementation, Outcome, Status } from '../types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { Implementation, Outcome, Status } from '../../protocol/types.js';
 
 export interface ResultAnswer {
   kind: 'result';

@@ -5,7 +5,7 @@
  * valid; `corruptions.ts` breaks them on purpose.
  */
 import fc from 'fast-check';
-import { MAX_BUDGET, SOURCE_TO_TIER } from '../../reference/index.js';
+import { BLOCK_STATUSES, MAX_BUDGET, SOURCE_TO_TIER } from '../../reference/index.js';
 import type { Block } from '../../reference/index.js';
 
 /** What the implementation declares: members are generated only for declared capabilities. */
@@ -142,7 +142,7 @@ export const budget: fc.Arbitrary<number> = fc.oneof(
 function capabilityMembers(ctx: GenContext): fc.Arbitrary<Partial<GenBlock>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   if (ctx.capabilities.includes('pinned')) model.pinned = fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 4, arbitrary: fc.constant(false) });
-  if (ctx.capabilities.includes('lifecycle')) model.status = fc.constantFrom('active', 'disputed', 'superseded', 'stale');
+  if (ctx.capabilities.includes('lifecycle')) model.status = fc.constantFrom(...BLOCK_STATUSES);
   if (ctx.capabilities.includes('constraints')) model.confidence = fc.constantFrom(0, 0.25, 0.5, 1);
   return fc.record(model, { requiredKeys: [] }) as fc.Arbitrary<Partial<GenBlock>>;
 }

@@ -16,7 +16,7 @@ import {
 import type { Capability } from '../../reference/index.js';
 import { describeMismatch } from '../judge.js';
 import { reasonClass } from '../reasons.js';
-import type { Implementation } from '../types.js';
+import type { Implementation } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';
 import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';

@@ -8,8 +8,10 @@ import { join, relative } from 'node:path';
 import YAML from 'yaml';
 import { CAPABILITIES } from '../../reference/index.js';
 import { reasonClass } from '../reasons.js';
-import { formatErrors, schemaPath, validators } from '../schemas.js';
+import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Expectation } from '../types.js';
+import { SPEC_VERSION } from '../version.js';
 import { referenceAnswer } from './catalog.js';
 
 type Obj = Record<string, unknown>;
@@ -57,6 +59,8 @@ export interface CounterexampleInfo {
   path: string;
   message: string;
   request: unknown;
+  /** Found elsewhere than by a property (a replayed or swept request): says where, and names the file and tag. */
+  origin?: { found: string; name: string; tag: string };
 }
 
 /** The YAML text of the case (first line: the schema association for editors). */
@@ -65,17 +69,18 @@ function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
   const profile = isObj(info.request) && info.request.profile === 'ranked' ? 'ranked' : 'tiered';
   const firstLine = info.message.split('\n')[0]!.replace(/\s+/g, ' ').trim();
   const doc = {
-    description: `Regression found by the ${info.property} property (seed ${info.seed}, path ${info.path}): the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
+    description: `Regression found by ${info.origin?.found ?? `the ${info.property} property (seed ${info.seed}, path ${info.path})`}: the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
     requirements: info.requirements,
     profile,
+    since: SPEC_VERSION,
     capabilities,
-    tags: ['counterexample', `property-${info.property}`],
+    tags: ['counterexample', info.origin?.tag ?? `property-${info.property}`],
     request: info.request,
     expect: expectationFromReference(info.request, capabilities),
   };
-  const valid = validators.case();
+  const valid = caseValidator();
   if (!valid(doc)) throw new Error(`counterexample case is not valid against case.schema.json: ${formatErrors(valid.errors).join('; ')}`);
-  const schema = relative(dir, schemaPath('case')).split('\\').join('/');
+  const schema = relative(dir, CASE_SCHEMA_PATH).split('\\').join('/');
   return `# yaml-language-server: $schema=${schema}\n` + visibleYaml(doc);
 }
 
@@ -106,7 +111,7 @@ export function visibleYaml(value: unknown): string {
 export function saveCounterexample(info: CounterexampleInfo, dir: string): SavedCase {
   mkdirSync(dir, { recursive: true });
   const seed = info.seed < 0 ? `m${-info.seed}` : String(info.seed);
-  const file = join(dir, `${info.property}-${seed}.yaml`);
+  const file = join(dir, `${info.origin?.name ?? `${info.property}-${seed}`}.yaml`);
   const text = counterexampleYaml(info, dir);
   writeFileSync(file, text);
   return { file, text };

@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import type { CaseResult, Implementation, Manifest } from '../types.js';
+import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
 import type { GenContext } from './arbitraries.js';
 import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';

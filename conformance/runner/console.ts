@@ -3,10 +3,10 @@
  * lines in CI logs), every failure with what it takes to act on it, and a
  * summary table. Text from implementations is hostile: escapes are stripped.
  */
-import { stripAnsi } from '../../report/text.js';
+import { shownStatuses, stripAnsi } from '../../report/text.js';
 import { compact, firstDifference } from '../judge.js';
-import { STATUSES } from '../types.js';
-import type { CaseResult, Report, Status } from '../types.js';
+import { STATUSES } from '../../protocol/types.js';
+import type { CaseResult, Report, Status } from '../../protocol/types.js';
 
 /** A word for a POSIX shell: rerun commands are pasted into one. */
 export function shellQuote(s: string): string {
@@ -76,13 +76,14 @@ export function summaryTable(report: Report): string {
   for (const c of report.cases) {
     const area = c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id;
     let row = areas.get(area);
-    if (!row) areas.set(area, (row = { pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 }));
+    if (!row) areas.set(area, (row = Object.fromEntries(STATUSES.map((k) => [k, 0])) as Record<Status, number>));
     row[c.status]++;
   }
-  const header = ['area', ...STATUSES, 'total'];
-  const rows: string[][] = [...areas].map(([area, r]) => [area, ...STATUSES.map((s) => String(r[s])), String(STATUSES.reduce((n, s) => n + r[s], 0))]);
+  const shown = shownStatuses(report);
+  const header = ['area', ...shown, 'total'];
+  const rows: string[][] = [...areas].map(([area, r]) => [area, ...shown.map((s) => String(r[s])), String(STATUSES.reduce((n, s) => n + r[s], 0))]);
   const s = report.summary;
-  rows.push(['all', ...STATUSES.map((k) => String(s[k])), String(s.total)]);
+  rows.push(['all', ...shown.map((k) => String(s[k])), String(s.total)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]): string => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
   return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(0, -1).map(fmt), widths.map((w) => '-'.repeat(w)).join('  '), fmt(rows[rows.length - 1]!)].join('\n');

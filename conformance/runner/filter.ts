@@ -1,12 +1,13 @@
 /**
- * `--filter` and `--shard`: which case ids a run takes. Globs are those of
+ * `--filter` and `--shard`: which cases a run takes. The filter is that of
  * `ctxconform list --filter` (conformance/cases/filter.ts), so the two agree.
  */
-import { globMatcher } from '../cases/filter.js';
+import { caseSelector } from '../cases/filter.js';
+import type { Selectable } from '../cases/filter.js';
 
-export function idMatcher(filter: string | undefined): (id: string) => boolean {
-  if (filter === undefined || filter.trim() === '') return () => true;
-  return globMatcher(filter);
+/** The `--filter` selector: ids, tags, requirement ids, areas (a bare id matches what an id alone can). */
+export function idMatcher(filter: string | undefined): (item: Selectable | string) => boolean {
+  return caseSelector(filter);
 }
 
 /** `I/N` (1-based) as {index, total}; undefined when malformed. */

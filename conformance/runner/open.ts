@@ -9,9 +9,9 @@ import { ModuleStartError, openModuleWorker } from '../../adapters/module.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
 import { UsageError } from '../cli/main.js';
-import { formatErrors, validators } from '../schemas.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
 import { shellQuote } from './console.js';
-import type { AdapterName, Implementation, Manifest } from '../types.js';
+import type { AdapterName, Implementation, Manifest } from '../../protocol/types.js';
 
 export interface ImplementationOptions {
   impl?: 'reference';

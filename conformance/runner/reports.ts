@@ -3,7 +3,7 @@
  * writers are imported only when a file is asked for: most runs print and stop.
  */
 import type { ReportTargets } from '../../report/index.js';
-import type { Report } from '../types.js';
+import type { Report } from '../../protocol/types.js';
 
 /** node:util parseArgs options for the report files besides the JSON report (run: --json, merge: -o). */
 export const REPORT_FILE_OPTIONS = {

@@ -5,10 +5,14 @@
  * `error`.
  */
 import { judge, skipReason } from '../judge.js';
-import { byId, summarize } from '../types.js';
-import type { AdapterName, CaseResult, GoldenCase, Implementation, Manifest, Report, Verdict } from '../types.js';
+import { holdsIn } from '../spec-version.js';
+import { byId, summarize } from '../../protocol/types.js';
+import type { AdapterName, CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
+import type { GoldenCase, Verdict } from '../types.js';
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
 import { idMatcher, inShard } from './filter.js';
+import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './repeat.js';
+import type { CaseRun, CombinedRun } from './repeat.js';
 
 export interface RunOptions {
   cases: GoldenCase[];
@@ -23,6 +27,10 @@ export interface RunOptions {
   filter?: string;
   /** 1-based: shard 1/3 is the first of three. Properties run in shard 1 only. */
   shard?: { index: number; total: number };
+  /** Only the cases that hold in this spec version (`since` <= it); recorded in report.run. */
+  spec?: string;
+  /** Send every case this many times and run every property this many times from its seed (default 1). */
+  repeat?: number;
   onProgress?: (done: number, total: number, current: string) => void;
   /** The command that reruns one case; defaults to the reference run. */
   rerun?: (id: string) => string;
@@ -35,7 +43,7 @@ function defaultRerun(id: string): string {
   return `npx ctxconform run --filter '${id}'`;
 }
 
-export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<{ verdict: Verdict; stderr?: string; ms: number }> {
+export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<CaseRun> {
   const why = skipReason(c, manifest);
   if (why !== undefined) return { verdict: { status: 'skip', message: why }, ms: 0 };
   const t0 = performance.now();
@@ -45,22 +53,23 @@ export async function runCase(c: GoldenCase, impl: Implementation, manifest: Man
     const verdict = judge(c, outcome, manifest);
     // Only a case that did not pass reports stderr, so only it waits for all of it.
     const stderr = verdict.status === 'pass' || verdict.status === 'skip' ? undefined : impl.stderrFor ? await impl.stderrFor(outcome) : outcome.stderr;
-    return { verdict, ms, ...(stderr ? { stderr } : {}) };
+    return { verdict, ms, outcome, ...(stderr ? { stderr } : {}) };
   } catch (e) {
     return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}` }, ms: performance.now() - t0 };
   }
 }
 
 /** One case's verdict as a report entry, with what it takes to act on a failure. */
-export function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; ms: number }, rerun: (id: string) => string): CaseResult {
+export function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; ms: number } & Pick<CombinedRun, 'answers'>, rerun: (id: string) => string): CaseResult {
   const v = r.verdict;
   const out: CaseResult = {
     id: c.id,
     kind: 'case',
     status: v.status,
-    requirements: c.requirements,
+    requirements: v.status === 'flaky' ? withFlakyRequirement(c.requirements) : c.requirements,
     description: c.description,
     tags: c.tags,
+    ...(c.since !== undefined ? { since: c.since } : {}),
     duration_ms: Math.round(r.ms * 1000) / 1000,
   };
   if (v.status === 'pass') return out;
@@ -69,6 +78,7 @@ export function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; 
   // What it takes to act on a failure: the diff, the request, the implementation's logs, the command.
   if (v.expected !== undefined) out.expected = v.expected;
   if (v.actual !== undefined) out.actual = v.actual;
+  if (r.answers) out.answers = r.answers;
   out.request = c.request;
   out.rerun = rerun(c.id);
   if (r.stderr) out.stderr = r.stderr;
@@ -80,40 +90,53 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const t0 = performance.now();
   const rerun = o.rerun ?? defaultRerun;
   const matches = idMatcher(o.filter);
-  const cases = inShard(o.cases.filter((c) => matches(c.id)).sort(byId), o.shard);
+  const spec = o.spec;
+  const cases = inShard(o.cases.filter((c) => matches(c) && (spec === undefined || holdsIn(c.since, spec))).sort(byId), o.shard);
   const withProperties = o.properties > 0 && (!o.shard || o.shard.index === 1);
-  const total = cases.length + (withProperties ? 1 : 0);
+  const repeat = Math.max(1, o.repeat ?? 1);
+  // Round r sends every case once; a case's repeats are apart by a whole round.
+  const sends = cases.length * repeat;
+  const total = sends + (withProperties ? 1 : 0);
 
-  const results: CaseResult[] = new Array(cases.length);
+  const runs: CaseRun[][] = cases.map(() => []);
   let done = 0;
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < cases.length) {
-      const i = next++;
+    while (next < sends) {
+      const k = next++;
+      const i = k % cases.length;
+      const round = Math.floor(k / cases.length);
       const c = cases[i]!;
-      o.onProgress?.(done, total, c.id);
-      results[i] = toResult(c, await runCase(c, o.impl, o.manifest, o.timeoutMs), rerun);
+      o.onProgress?.(done, total, repeat > 1 ? `${c.id} (${round + 1}/${repeat})` : c.id);
+      runs[i]![round] = await runCase(c, o.impl, o.manifest, o.timeoutMs);
       done++;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, cases.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, sends)) }, worker));
+  const results: CaseResult[] = cases.map((c, i) => toResult(c, combineCaseRuns(runs[i]!), rerun));
 
   let props: CaseResult[] = [];
   if (withProperties) {
     const { PROPERTIES, runProperties } = await import('../properties/index.js');
-    const only = PROPERTIES.map((p) => p.name).filter((name) => matches(`property/${name}`));
+    const gen = { profiles: o.manifest.profiles, capabilities: o.manifest.capabilities };
+    const only = PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
     if (only.length > 0) {
-      o.onProgress?.(done, total, `properties (${only.length} × ${o.properties} runs)`);
-      props = (
-        await runProperties(o.impl, o.manifest, {
-          runs: o.properties,
-          seed: o.seed,
-          timeoutMs: o.timeoutMs,
-          concurrency: o.concurrency,
-          only,
-          ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
-        })
-      )
+      o.onProgress?.(done, total, `properties (${only.length} × ${o.properties} runs${repeat > 1 ? `, ${repeat} times` : ''})`);
+      // Each repeat replays the same seed: a deterministic implementation gives the same results.
+      const rounds: CaseResult[][] = [];
+      for (let r = 0; r < repeat; r++) {
+        rounds.push(
+          await runProperties(o.impl, o.manifest, {
+            runs: o.properties,
+            seed: o.seed,
+            timeoutMs: o.timeoutMs,
+            concurrency: o.concurrency,
+            only,
+            ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
+          }),
+        );
+      }
+      props = combinePropertyRounds(rounds)
         .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
         .sort(byId);
     }
@@ -132,6 +155,8 @@ export async function runSuite(o: RunOptions): Promise<Report> {
       properties_runs: props.length > 0 ? o.properties : 0,
       shard: o.shard ? `${o.shard.index}/${o.shard.total}` : null,
       filter: o.filter ?? null,
+      ...(spec !== undefined ? { spec } : {}),
+      ...(repeat > 1 ? { repeat } : {}),
       started_at: started.toISOString(),
       duration_ms: Math.round(performance.now() - t0),
     },

@@ -12,7 +12,7 @@ import { createAssembleServer, listen, MAX_REQUEST_BYTES } from '../../adapters/
 import { UsageError } from '../../conformance/cli/main.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import type { Report, Status } from '../../conformance/types.js';
+import type { Report, Status } from '../../protocol/types.js';
 import { assemble, describe as describeReference } from '../../reference/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 

@@ -7,10 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { encodeRequest } from '../../adapters/wire.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import type { Outcome } from '../../conformance/types.js';
+import type { Outcome } from '../../protocol/types.js';
 
 const impl = fileURLToPath(new URL('../../adapters/examples/python/impl.py', import.meta.url));
 const hasPython = spawnSync('python3', ['--version']).status === 0;
@@ -47,6 +48,7 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
     const r = spawnSync('python3', [impl], { input: '{"id":"9","op":"frobnicate"}\n{"id":"10","op":"describe"}\n', encoding: 'utf8' });
     const [first, second] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; error?: { code: string }; ok?: unknown });
     expect(first).toMatchObject({ id: '9', error: { code: 'unknown_op' } });
+    for (const line of [first, second]) expect(validators.stdioAnswer()(line), formatErrors(validators.stdioAnswer().errors).join('; ')).toBe(true);
     expect(second).toMatchObject({ id: '10', ok: { name: 'ctxconform-python-example' } });
     expect(r.status).toBe(0);
   });

@@ -15,7 +15,9 @@ import { StdioImplementation } from '../../adapters/stdio.js';
 import { encodeRequest, UNSENDABLE } from '../../adapters/wire.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge } from '../../conformance/judge.js';
-import type { GoldenCase, Manifest, Outcome } from '../../conformance/types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import type { Manifest, Outcome } from '../../protocol/types.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-wire-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -107,6 +109,8 @@ createInterface({ input: process.stdin }).on('line', (l) => {
   const lines = readFileSync(log, 'utf8').split('\n').slice(0, -1);
   expect(lines).toHaveLength(sent.length);
   sent.forEach((c, i) => {
+    // Each line is the envelope protocol/schemas/stdio.schema.json defines.
+    expect(validators.stdioRequest()(JSON.parse(lines[i]!)), `${c.id}: ${formatErrors(validators.stdioRequest().errors).join('; ')}`).toBe(true);
     const m = /^\{"id":"\d+","op":"assemble","request":(.*)\}$/s.exec(lines[i]!);
     expect(m, `envelope of ${c.id}`).not.toBeNull();
     seen.get(c.id)!.bytes = m![1]!;

@@ -10,7 +10,8 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../conformance/cases/load.js';
 import { judge, skipReason } from '../../conformance/judge.js';
 import { isCaseExempt, specRequirements } from '../../conformance/spec-ids.js';
-import type { GoldenCase, Manifest } from '../../conformance/types.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import type { Manifest } from '../../protocol/types.js';
 
 const corpus = loadCorpus();
 const FULL: Manifest = { name: 'reference', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
@@ -40,6 +41,12 @@ describe('the bundled corpus', () => {
       .map((c) => c.id);
     expect(missing).toEqual([]);
     expect(BUNDLED_CASES_DIR.endsWith('cases')).toBe(true);
+  });
+
+  it('every case says since which spec version it holds, on the line after profile', () => {
+    expect(corpus.cases.filter((c) => c.since !== 'v1').map((c) => c.id)).toEqual([]);
+    const misplaced = corpus.cases.filter((c) => !/\nprofile: (tiered|ranked)\nsince: v1\n/.test(readFileSync(c.file, 'utf8'))).map((c) => c.id);
+    expect(misplaced).toEqual([]);
   });
 });
 

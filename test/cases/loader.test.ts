@@ -19,6 +19,7 @@ const CLI = join(ROOT, 'bin/ctxconform.mjs');
 const GOOD = `description: A good case that the reference passes.
 requirements: [EXP-1]
 profile: tiered
+since: v1
 tags: [fixture]
 request:
   now: 1000
@@ -69,17 +70,25 @@ describe('loadCorpus', () => {
     const text = GOOD.replace('profile: tiered', 'profile: greedy');
     expect(problemsOf({ 'a/p.yaml': text })).toEqual(['a/p.yaml:3:10: profile: must be one of "tiered", "ranked"']);
     const wrongType = GOOD.replace('  included: [b-1]', '  estimated_tokens: "ten"');
-    expect(problemsOf({ 'a/t.yaml': wrongType })).toEqual(['a/t.yaml:11:21: expect.estimated_tokens: must be integer']);
+    expect(problemsOf({ 'a/t.yaml': wrongType })).toEqual(['a/t.yaml:12:21: expect.estimated_tokens: must be integer']);
   });
 
   it('reports an unknown member at its key, nested or at the top', () => {
-    expect(problemsOf({ 'a/u.yaml': GOOD + '  bogus: 1\n' })).toEqual(['a/u.yaml:12:3: unknown member "expect.bogus" (not in the case schema)']);
+    expect(problemsOf({ 'a/u.yaml': GOOD + '  bogus: 1\n' })).toEqual(['a/u.yaml:13:3: unknown member "expect.bogus" (not in the case schema)']);
     expect(problemsOf({ 'a/v.yaml': 'id: nope\n' + GOOD })).toEqual(['a/v.yaml:1:1: unknown member "id" (not in the case schema)']);
   });
 
   it('reports a missing required member at the enclosing map', () => {
     const text = GOOD.replace('profile: tiered\n', '');
     expect(problemsOf({ 'a/m.yaml': text })).toEqual(['a/m.yaml:1:1: missing required member "profile"']);
+  });
+
+  it('requires since, a spec version no later than the kit\'s SPEC.md', () => {
+    expect(problemsOf({ 'a/m.yaml': GOOD.replace('since: v1\n', '') })).toEqual(['a/m.yaml:1:1: missing required member "since"']);
+    expect(problemsOf({ 'a/l.yaml': GOOD.replace('since: v1', 'since: v2') })).toEqual(["a/l.yaml:4:8: since: v2 is later than this kit's SPEC.md (v1)"]);
+    expect(problemsOf({ 'a/n.yaml': GOOD.replace('since: v1', 'since: "1.0"') })).toEqual(['a/n.yaml:4:8: since: must match pattern "^v[1-9][0-9]*$"']);
+    expect(problemsOf({ 'a/i.yaml': GOOD.replace('since: v1', 'since: 1') })).toEqual(['a/i.yaml:4:8: since: must be string']);
+    expect(loadCorpus(corpus({ 'a/g.yaml': GOOD })).cases[0]!.since).toBe('v1');
   });
 
   it('reports a requirement id that SPEC.md does not define, at that item', () => {
@@ -128,18 +137,18 @@ describe('loadCorpus', () => {
 
   it('checks what the schema cannot: capabilities a matcher or the request needs, error with result matchers, profile mismatch', () => {
     expect(problemsOf({ 'a/w.yaml': GOOD + '  truncated: false\n' })).toEqual([
-      'a/w.yaml:12:14: expect.truncated needs the capability working_context in capabilities',
+      'a/w.yaml:13:14: expect.truncated needs the capability working_context in capabilities',
     ]);
     const pinned = GOOD.replace('priority: 1 }', 'priority: 1, pinned: true }');
     expect(problemsOf({ 'a/p.yaml': pinned })).toEqual(['a/p.yaml:1:1: the request uses a pinned block, so capabilities must list pinned (SPEC section 8)']);
     const both = GOOD + '  error: invalid_request\n';
     expect(problemsOf({ 'a/e.yaml': both })).toEqual([
-      'a/e.yaml:11:13: expect.included cannot be checked when expect.error is set (an error answer has no result)',
+      'a/e.yaml:12:13: expect.included cannot be checked when expect.error is set (an error answer has no result)',
     ]);
     const ranked = GOOD.replace('profile: tiered', 'profile: ranked');
-    expect(problemsOf({ 'a/r.yaml': ranked })).toEqual(['a/r.yaml:6:3: the request runs profile tiered but the case declares profile ranked']);
+    expect(problemsOf({ 'a/r.yaml': ranked })).toEqual(['a/r.yaml:7:3: the request runs profile tiered but the case declares profile ranked']);
     const rankedCaps = ranked.replace('  now: 1000', '  profile: ranked\n  now: 1000').replace('tags: [fixture]', 'capabilities: [working_context]\ntags: [fixture]');
-    expect(problemsOf({ 'a/rc.yaml': rankedCaps })).toEqual(['a/rc.yaml:4:15: capabilities apply to profile tiered only (RANK-7)']);
+    expect(problemsOf({ 'a/rc.yaml': rankedCaps })).toEqual(['a/rc.yaml:5:15: capabilities apply to profile tiered only (RANK-7)']);
   });
 
   it('walks a symlink loop once instead of recursing forever', () => {
@@ -215,7 +224,7 @@ describe('the validate, list and coverage commands', () => {
     const dir = corpus({ 'a/good.yaml': GOOD, 'a/bad.yaml': GOOD + '  bogus: 1\n' });
     const r = spawnSync(process.execPath, [CLI, 'validate', '--cases', dir], { encoding: 'utf8', cwd: ROOT });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${join(dir, 'a/bad.yaml')}:12:3: unknown member "expect.bogus"`);
+    expect(r.stderr).toContain(`${join(dir, 'a/bad.yaml')}:13:3: unknown member "expect.bogus"`);
     expect(r.stderr).toMatch(/1 problem in /);
   });
 

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { judge, skipReason, expectedMembers, firstDifference } from '../../conformance/judge.js';
-import type { Expectation, GoldenCase, Manifest, Outcome } from '../../conformance/types.js';
+import type { Expectation, GoldenCase } from '../../conformance/types.js';
+import type { Manifest, Outcome } from '../../protocol/types.js';
 
 const ALL: Manifest = { name: 't', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
 const CORE: Manifest = { name: 't', version: '1', profiles: ['tiered'], capabilities: [] };
@@ -52,7 +53,7 @@ function withWorkingContext(r: Record<string, unknown>): Record<string, unknown>
 }
 
 function golden(expect: Expectation, extra: Partial<GoldenCase> = {}): GoldenCase {
-  return { id: 't/case', file: 't/case.yaml', description: 'a test case', requirements: ['TIER-4'], profile: 'tiered', capabilities: [], tags: [], request: REQUEST, expect, ...extra };
+  return { id: 't/case', file: 't/case.yaml', description: 'a test case', requirements: ['TIER-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [], request: REQUEST, expect, ...extra };
 }
 
 const result = (value: unknown): Outcome => ({ kind: 'result', value });

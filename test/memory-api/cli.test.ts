@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/cli/run.js';
 import { UsageError } from '../../conformance/cli/main.js';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { startMemoryService, type FakeService } from '../fixtures/memory-service/server.js';
 
 let service: FakeService | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract, CLAUSES, type ContractOptions } from '../../conformance/contract/index.js';
-import { validators } from '../../conformance/schemas.js';
-import type { CaseResult } from '../../conformance/types.js';
+import { validators } from '../../protocol/schemas.js';
+import type { CaseResult } from '../../protocol/types.js';
 import { BROKEN_VARIANTS, RETRIEVING_ONLY, startMemoryService, type FakeService, type Mode, type ServiceOptions, type Variant } from '../fixtures/memory-service/server.js';
 
 const RUNS = 30;
@@ -50,7 +50,7 @@ describe('contract run against the faithful fake', () => {
     const report = {
       kit: { name: 'ctxconform', version: '0.1.0', spec: '1' },
       implementation: { name: 'memory-api', version: 'unknown', profiles: ['working-context-api'], capabilities: [] },
-      summary: { total: results.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 },
+      summary: { total: results.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 },
       cases: results,
     };
     for (const r of results) report.summary[r.status]++;

@@ -1,5 +1,5 @@
 /**
- * ctxconform's own WorkingContext schema (conformance/schemas/working-context.schema.json)
+ * ctxconform's own WorkingContext schema (protocol/schemas/working-context.schema.json)
  * against the published one, read from the anchors at run time: same verdict on
  * the published example answers and on answers broken one member at a time.
  */

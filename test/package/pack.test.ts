@@ -60,7 +60,7 @@ const npx = (...args: string[]): { status: number | null; stdout: string; stderr
 
 describe('the packed kit in an empty project', () => {
   it('holds bin, sources, cases, schemas and SPEC.md, and no tests', () => {
-    for (const f of ['bin/ctxconform.mjs', 'reference/index.ts', 'conformance/cli/run.ts', 'conformance/schemas/report.schema.json', 'adapters/stdio.ts', 'adapters/examples/python/impl.py', 'SPEC.md', 'README.md', 'package.json']) {
+    for (const f of ['bin/ctxconform.mjs', 'reference/index.ts', 'conformance/cli/run.ts', 'protocol/schemas/report.schema.json', 'adapters/stdio.ts', 'adapters/examples/python/impl.py', 'SPEC.md', 'README.md', 'package.json']) {
       expect(files).toContain(f);
     }
     expect(files.some((f) => f.startsWith('cases/') && f.endsWith('.yaml'))).toBe(true);

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { createAssembleServer, listen } from '../../adapters/http-server.js';
 import { openHttp } from '../../adapters/http.js';
 import { PROPERTIES, runProperties } from '../../conformance/properties/index.js';
-import type { CaseResult } from '../../conformance/types.js';
+import type { CaseResult } from '../../protocol/types.js';
 import { assemble, describe } from '../../reference/index.js';
 import * as broken from '../fixtures/broken/inclusive-expiry.js';
 

@@ -9,7 +9,7 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { formatFailure } from '../../conformance/runner/console.js';
 import { requirementsBehind } from '../../conformance/properties/blame.js';
 import { runProperties } from '../../conformance/properties/index.js';
-import type { Manifest } from '../../conformance/types.js';
+import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 
 const ALL: Manifest = { name: 'bent', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };

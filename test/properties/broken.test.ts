@@ -14,8 +14,10 @@ import { fromFunctions, openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { judge } from '../../conformance/judge.js';
 import { replayProperty, runProperties } from '../../conformance/properties/index.js';
-import { validators } from '../../conformance/schemas.js';
-import type { CaseResult, GoldenCase, Implementation, Manifest } from '../../conformance/types.js';
+import { caseValidator } from '../../conformance/cases/schema.js';
+import { validators } from '../../protocol/schemas.js';
+import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
+import type { GoldenCase } from '../../conformance/types.js';
 import { assemble as referenceAssemble } from '../../reference/index.js';
 
 const SEED = 20261129;
@@ -80,7 +82,7 @@ describe.each(MUTANTS)('%s', (name) => {
     const text = readFileSync(join(dir, `differential-${SEED}.yaml`), 'utf8');
     expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=.*case\.schema\.json$/);
     const doc = YAML.parse(text) as Omit<GoldenCase, 'id' | 'file'>;
-    expect(validators.case()(doc), JSON.stringify(validators.case().errors)).toBe(true);
+    expect(caseValidator()(doc), JSON.stringify(caseValidator().errors)).toBe(true);
     expect(doc.tags).toContain('counterexample');
     const c: GoldenCase = { id: `counterexamples/${name}`, file: 'x.yaml', ...doc };
     const reference = referenceImplementation({ ...manifest, name: 'reference' });

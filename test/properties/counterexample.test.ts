@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { capabilitiesUsed, expectationFromReference, saveCounterexample, visibleYaml } from '../../conformance/properties/counterexample.js';
 import { permuted, twinContent } from '../../conformance/properties/catalog.js';
-import { schemaPath, validators } from '../../conformance/schemas.js';
+import { CASE_SCHEMA_PATH, caseValidator } from '../../conformance/cases/schema.js';
+import { validators } from '../../protocol/schemas.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-cx-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,9 +55,9 @@ describe('saveCounterexample', () => {
     expect(saved.file).toBe(join(tmp, 'differential-m3.yaml'));
     const text = readFileSync(saved.file, 'utf8');
     const first = /^# yaml-language-server: \$schema=(.+)$/.exec(text.split('\n')[0]!);
-    expect(resolve(tmp, first![1]!)).toBe(schemaPath('case'));
+    expect(resolve(tmp, first![1]!)).toBe(CASE_SCHEMA_PATH);
     const doc = YAML.parse(text) as Record<string, unknown>;
-    expect(validators.case()(doc)).toBe(true);
+    expect(caseValidator()(doc)).toBe(true);
     expect(doc).toMatchObject({
       profile: 'tiered',
       capabilities: ['lifecycle', 'pinned'],

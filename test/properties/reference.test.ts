@@ -10,7 +10,7 @@ import { request, ID_CHARS } from '../../conformance/properties/arbitraries.js';
 import type { GenRequest } from '../../conformance/properties/arbitraries.js';
 import { invalidRequest } from '../../conformance/properties/corruptions.js';
 import { describe as referenceManifest, isExpired, validateRequest } from '../../reference/index.js';
-import type { Manifest } from '../../conformance/types.js';
+import type { Manifest } from '../../protocol/types.js';
 
 const SEED = 20261129;
 const RUNS = 1000;

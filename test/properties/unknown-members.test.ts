@@ -9,7 +9,7 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { runProperties } from '../../conformance/properties/index.js';
 import { withUnknownMembers } from '../../conformance/properties/arbitraries.js';
-import type { Manifest } from '../../conformance/types.js';
+import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 
 const ALL: Manifest = { name: 'bent', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };

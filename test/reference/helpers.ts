@@ -4,7 +4,7 @@
  * capabilities asked for, so no test can pass on a malformed answer.
  */
 import { expect } from 'vitest';
-import { validators, formatErrors } from '../../conformance/schemas.js';
+import { validators, formatErrors } from '../../protocol/schemas.js';
 import { assemble, CAPABILITIES, isErrorAnswer } from '../../reference/index.js';
 import type { Block, Capability, ErrorAnswer, Request, Result } from '../../reference/index.js';
 

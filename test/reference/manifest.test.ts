@@ -1,6 +1,6 @@
 /** PROTO-1: the reference's manifest, and the answers the schemas accept. */
 import { describe, expect, it } from 'vitest';
-import { formatErrors, validators } from '../../conformance/schemas.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
 import { assemble, describe as describeReference, isErrorAnswer } from '../../reference/index.js';
 
 describe('describe()', () => {

@@ -2,19 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { codePointLength, compareCodePoints } from '../../reference/index.js';
 import { NOW, block, ok, tiered, TIER_BUDGET } from './helpers.js';
+import { byCodePoints } from './plain.js';
 
 const GRIN = '\u{1F600}'; // astral: two UTF-16 units
 const WAVE = '\uFF5E'; // BMP, above the surrogates
 const HIGH = '\uD800';
 const LOW = '\uDC00';
 
-/** An independent oracle: string iteration yields code points, and a lone surrogate as itself. */
-function oracle(a: string, b: string): number {
-  const x = Array.from(a, (c) => c.codePointAt(0)!);
-  const y = Array.from(b, (c) => c.codePointAt(0)!);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
-  return Math.sign(x.length - y.length);
-}
+/** An independent oracle (plain.ts): string iteration yields code points, and a lone surrogate as itself. */
+const oracle = byCodePoints;
 
 describe('codePointLength', () => {
   it('counts an ASCII string by its characters and the empty string as 0', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { summarize } from '../../conformance/types.js';
-import type { CaseResult, Report, Status } from '../../conformance/types.js';
+import { summarize } from '../../protocol/types.js';
+import type { CaseResult, Report, Status } from '../../protocol/types.js';
 import { badgeColour, badgeData, renderBadge } from '../../report/badge.js';
 import { parseXml, all } from './xml.js';
 

@@ -10,7 +10,8 @@ import { diffReports, run as runDiff } from '../../conformance/cli/diff.js';
 import { UsageError } from '../../conformance/cli/main.js';
 import { mergeReports, MergeError } from '../../conformance/cli/merge.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import type { GoldenCase, Report } from '../../conformance/types.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { verdict } from '../../report/text.js';
 import { assemble as brokenAssemble, describe as brokenDescribe } from '../fixtures/reports/broken-impl.js';
 import { brokenRun, corpusCases, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
@@ -44,7 +45,7 @@ describe('baseline', () => {
       'hostile/markup-ids': 'fail',
       'render/two-sources': 'fail',
     });
-    expect(() => loadBaseline(write('bad.json', { 'a/b': 'pass' }))).toThrow(/bad\.json: \/a~1b: expected status must be one of fail, error, timeout, crash, got "pass"/);
+    expect(() => loadBaseline(write('bad.json', { 'a/b': 'pass' }))).toThrow(/bad\.json: \/a~1b: expected status must be one of fail, error, timeout, crash, flaky, got "pass"/);
     expect(() => loadBaseline(write('arr.json', ['a']))).toThrow(ReportFileError);
     expect(() => loadBaseline(join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read/);
   });

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { badgeJsonPath, writeReports } from '../../report/index.js';
 import { FIXTURE_CASES_DIR, PYTHON_EXAMPLE, pythonAvailable, referenceRun, fixtureCases } from '../fixtures/reports/build.js';
 import { all, parseXml } from './xml.js';

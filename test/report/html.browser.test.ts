@@ -6,20 +6,18 @@
  * run, into docs/report-screenshot.png only when asked (`npm run screenshot`),
  * so a test run never changes a committed file.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';
 import { brokenRun, corpusCases, fixtureCases } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, NO_TRESPASS, openWatched, trespasses } from './browser.js';
+import type { Watched } from './browser.js';
 const COMMITTED_SCREENSHOT = fileURLToPath(new URL('../../docs/report-screenshot.png', import.meta.url));
 const UPDATE_SCREENSHOT = process.env.CTXCONFORM_UPDATE_SCREENSHOT === '1';
 if (!HAVE_CHROMIUM) console.warn(`html.browser.test: skipped: ${CHROMIUM} is absent (apt-get install chromium)`);
@@ -32,43 +30,15 @@ beforeAll(async () => {
   if (!HAVE_CHROMIUM) return;
   dir = mkdtempSync(join(tmpdir(), 'ctxc-html-'));
   broken = await brokenRun([...fixtureCases(), ...corpusCases()]);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
 });
 
-interface Watched {
-  page: Page;
-  requests: string[];
-  dialogs: string[];
-  errors: string[];
-}
-
-async function open(report: Report, name: string, javaScriptEnabled = true): Promise<Watched> {
-  const file = join(dir, `${name}.html`);
-  writeFileSync(file, renderHtml(report));
-  const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const w: Watched = { page, requests: [], dialogs: [], errors: [] };
-  page.on('request', (r) => w.requests.push(r.url()));
-  page.on('dialog', (d) => {
-    w.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  page.on('pageerror', (e) => w.errors.push(e.message));
-  // Any blocked attempt to load or run something would show up as a CSP violation.
-  // Strings, not functions: this file is type-checked without the DOM library.
-  await page.addInitScript(
-    "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
-  );
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForLoadState('load');
-  return w;
+function open(report: Report, name: string, javaScriptEnabled = true): Promise<Watched> {
+  return openWatched(browser, join(dir, `${name}.html`), renderHtml(report), { javaScriptEnabled });
 }
 
 const visibleRows = (page: Page): Promise<number> => page.locator('#results tbody tr:visible').count();
@@ -119,14 +89,11 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
   });
 
   it('runs nothing from hostile data, requests nothing, and shows it as text', async () => {
-    const { page, requests, dialogs, errors } = await open(hostileReport(), 'hostile');
+    const w = await open(hostileReport(), 'hostile');
+    const { page } = w;
     await page.click('button[data-filter-status="fail"]');
     for (const b of await page.locator('#filters button').all()) await b.click();
-    expect(dialogs).toEqual([]);
-    expect(errors).toEqual([]);
-    expect(await page.evaluate<unknown>('window.__pwned')).toBeUndefined();
-    expect(requests).toEqual([page.url()]);
-    expect(await page.evaluate<string[]>('window.__violations')).toEqual([]);
+    expect(await trespasses(w)).toEqual(NO_TRESPASS);
     const counts = await page.evaluate<{ scripts: number; img: number; links: Array<string | null> }>(`({
       scripts: document.querySelectorAll('script').length,
       img: document.querySelectorAll('img, svg, iframe, object, embed').length,

@@ -1,7 +1,7 @@
 /** The HTML report as text: its policy, its escaping and its content. The browser test checks it running. */
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { tokenTable } from '../../conformance/tokens.js';
 import { renderHtml, scriptJson } from '../../report/html.js';
 import { fixtureRuns, pythonAvailable } from '../fixtures/reports/build.js';
@@ -120,7 +120,7 @@ describe('HTML report', () => {
 
 describe('HTML size', () => {
   it('keeps full details for the first 200 failures only', async () => {
-    const { summarize } = await import('../../conformance/types.js');
+    const { summarize } = await import('../../protocol/types.js');
     const big = 'y'.repeat(100_000);
     const cases = Array.from({ length: 1000 }, (_, i) => ({
       id: `a/c-${String(i).padStart(4, '0')}`, kind: 'case' as const, status: 'fail' as const, requirements: ['TIER-4'], duration_ms: 1,

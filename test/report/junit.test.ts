@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { junitNames, renderJunit } from '../../report/junit.js';
 import { xmlAttr, xmlText } from '../../report/xml.js';
 import { brokenRun, corpusCases, fixtureCases, pythonAvailable, pythonRun, referenceRun } from '../fixtures/reports/build.js';

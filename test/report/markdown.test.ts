@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 import { cell, code, fenced, MAX_SUMMARY_BYTES, md, paragraph, renderMarkdown } from '../../report/markdown.js';
 import { fixtureRuns, pythonAvailable } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';
@@ -113,7 +113,7 @@ describe('Markdown summary', () => {
 
 describe('Markdown size', () => {
   it('stays under the 1 MiB step-summary limit for a run with thousands of large failures', async () => {
-    const { summarize } = await import('../../conformance/types.js');
+    const { summarize } = await import('../../protocol/types.js');
     const big = 'x'.repeat(50_000);
     const cases = Array.from({ length: 3000 }, (_, i) => ({
       id: `area${i % 7}/case-${i}`, kind: 'case' as const, status: 'fail' as const, requirements: ['TIER-4'], duration_ms: 1,

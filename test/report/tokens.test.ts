@@ -53,7 +53,7 @@ describe('token statistics', () => {
 
   it('counts special-token text in content as ordinary text', () => {
     const c: GoldenCase = {
-      id: 'x/special', file: 'x', description: 'special', requirements: ['REN-4'], profile: 'tiered', capabilities: [], tags: [],
+      id: 'x/special', file: 'x', description: 'special', requirements: ['REN-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [],
       request: { now: 0, budget: 100, blocks: [{ block_id: 'b', source: 'memory', content: '<|endoftext|><|im_start|>', priority: 1 }] },
       expect: { included: ['b'] },
     };

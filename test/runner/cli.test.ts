@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../conformance/cli/main.js';
 import { stringify } from 'yaml';
-import { formatErrors, validators } from '../../conformance/schemas.js';
-import type { Report } from '../../conformance/types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { Report } from '../../protocol/types.js';
 import { KIT_VERSION } from '../../conformance/version.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
@@ -25,7 +25,7 @@ const casesDir = join(tmp, 'cases');
 for (const c of FAULT_CASES) {
   const file = join(casesDir, `${c.id}.yaml`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, tags: ['fault'], request: c.request, expect: c.expect }));
+  writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, since: c.since, tags: ['fault'], request: c.request, expect: c.expect }));
 }
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -34,6 +34,13 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
 }
 
 const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
+
+it('a reader that stops early (ctxconform list | head -1) ends the command quietly, exit 0', () => {
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${join(root, 'bin/ctxconform.mjs')}" list | head -1; exit \${PIPESTATUS[0]}`], { cwd: root, encoding: 'utf8' });
+  expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+  expect(r.stdout.split('\n')[0]).toMatch(/^[a-z-]+\/[a-z0-9-]+ /);
+  expect(r.status).toBe(0);
+}, 30_000);
 
 describe('ctxconform run', () => {
   it('exit 0 against the reference; the JSON report validates and names the kit', () => {
@@ -48,7 +55,7 @@ describe('ctxconform run', () => {
     expect(valid(report), formatErrors(valid.errors).join('\n')).toBe(true);
     expect(report.kit).toEqual({ name: 'ctxconform', version: KIT_VERSION, spec: 'v1' });
     expect(report.run?.adapter).toBe('reference');
-    expect(report.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 });
+    expect(report.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
   });
 
   it('exit 1 for a failing implementation, printing id, requirements, expected, actual and the rerun command', () => {

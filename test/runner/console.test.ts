@@ -1,7 +1,7 @@
 /** What `ctxconform run` prints: progress in both modes, failures, the summary table. */
 import { describe, expect, it } from 'vitest';
 import { formatFailure, progress, summaryTable } from '../../conformance/runner/console.js';
-import type { Report } from '../../conformance/types.js';
+import type { Report } from '../../protocol/types.js';
 
 function sink(): { stream: NodeJS.WriteStream; text: () => string } {
   let out = '';
@@ -59,7 +59,7 @@ describe('console output', () => {
   it('the summary table counts statuses per area and in total', () => {
     const c = (id: string, status: 'pass' | 'fail' | 'skip'): Report['cases'][number] => ({ id, kind: 'case', status, requirements: [], duration_ms: 0 });
     const report = {
-      summary: { total: 3, pass: 1, fail: 1, error: 0, timeout: 0, crash: 0, skip: 1 },
+      summary: { total: 3, pass: 1, fail: 1, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 1 },
       cases: [c('expiry/a', 'pass'), c('expiry/b', 'fail'), c('property/p', 'skip')],
     } as Report;
     expect(summaryTable(report).split('\n')).toEqual([

@@ -14,7 +14,7 @@ import { encodeRequest } from '../../adapters/wire.js';
 import { UsageError } from '../../conformance/cli/main.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import type { Report, Status } from '../../conformance/types.js';
+import type { Report, Status } from '../../protocol/types.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { PROPERTIES } from '../../conformance/properties/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
@@ -55,7 +55,7 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     const { impl, manifest } = await openImplementation({ stdio: command('crash', '-control'), timeoutMs: TIMEOUT });
     try {
       const r = await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: TIMEOUT, concurrency: 1, properties: 0, seed: 1 });
-      expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 });
+      expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
     } finally {
       await impl.close();
     }

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import type { GoldenCase, Manifest } from '../../conformance/types.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import type { Manifest } from '../../protocol/types.js';
 import { KIT_VERSION } from '../../conformance/version.js';
 import { assemble } from '../../reference/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
@@ -28,7 +29,7 @@ describe('runSuite', () => {
     const progress: number[] = [];
     const r = await runSuite({ cases: shuffled, impl: slowFirst(), manifest: CORE, timeoutMs: 1000, concurrency: 6, properties: 0, seed: 1, onProgress: (d) => progress.push(d) });
     expect(r.cases.map((c) => c.id)).toEqual(FAULT_CASES.map((c) => c.id).sort());
-    expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, skip: 0 });
+    expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
     expect(progress[progress.length - 1]).toBe(6);
     expect(r.kit).toEqual({ name: 'ctxconform', version: KIT_VERSION, spec: 'v1' });
     expect(r.implementation).toEqual(CORE);

@@ -1,6 +1,8 @@
 /**
- * The protocol's JSON Schemas, compiled once with ajv (draft 2020-12) and
- * exported so adapters and vendors validate exactly what the runner does.
+ * The protocol's JSON Schemas (protocol/schemas/), compiled once with ajv
+ * (draft 2020-12) and exported so adapters, report writers and vendors
+ * validate exactly what the runner does. Other schemas (the case format,
+ * conformance/cases/schema.ts) join the same ajv instance with addSchema.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +13,7 @@ import addFormatsModule from 'ajv-formats';
 // ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
-export const SCHEMA_NAMES = ['request', 'result', 'error', 'manifest', 'case', 'report'] as const;
+export const SCHEMA_NAMES = ['request', 'result', 'error', 'manifest', 'report', 'baseline', 'matrix', 'stdio'] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 export function schemaPath(name: SchemaName): string {
@@ -36,7 +38,8 @@ export function ajv(): Ajv2020 {
 
 const cache = new Map<string, ValidateFunction>();
 
-function compiled(ref: string): ValidateFunction {
+/** The validator of a schema the shared instance holds, by `$id`-like name (`case.schema.json#/$defs/X`). */
+export function compiled(ref: string): ValidateFunction {
   let v = cache.get(ref);
   if (!v) {
     v = ajv().getSchema(ref);
@@ -50,8 +53,12 @@ export const validators = {
   request: (): ValidateFunction => compiled('request.schema.json'),
   error: (): ValidateFunction => compiled('error.schema.json'),
   manifest: (): ValidateFunction => compiled('manifest.schema.json'),
-  case: (): ValidateFunction => compiled('case.schema.json'),
   report: (): ValidateFunction => compiled('report.schema.json'),
+  baseline: (): ValidateFunction => compiled('baseline.schema.json'),
+  matrix: (): ValidateFunction => compiled('matrix.schema.json'),
+  /** The stdio envelope (PROTO-3): a line the runner writes, and a line it reads back. */
+  stdioRequest: (): ValidateFunction => compiled('stdio.schema.json#/$defs/Request'),
+  stdioAnswer: (): ValidateFunction => compiled('stdio.schema.json#/$defs/Answer'),
   /** The exact result shape for a profile and the declared capabilities (RES-1, RANK-7, WC-1). */
   result(profile: string, capabilities: readonly string[]): ValidateFunction {
     const def =

@@ -1,0 +1,71 @@
+/**
+ * `ctxconform baseline REPORT.json [--write FILE]`: the baseline a report
+ * calls for. With --write, FILE is created or brought up to date: the kind,
+ * reason and link of its entries are kept, entries whose case now passes are
+ * dropped, entries the report did not run are kept.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatBaseline, loadBaselineEntries, readReport, ReportFileError, updateBaseline } from '../baseline.js';
+import type { BaselineEntry } from '../baseline.js';
+import type { Report } from '../../protocol/types.js';
+import { EXIT_OK, UsageError } from './main.js';
+
+export const usage = 'ctxconform baseline REPORT.json [--write FILE]';
+
+const HELP = `usage: ${usage}
+
+The baseline (known failures, for run --baseline) that a JSON report calls for:
+every failing case with its status. Without --write it is printed.
+
+  --write FILE   create FILE, or bring it up to date: entries keep their kind,
+                 reason and link (a changed status is updated), entries whose
+                 case now passes are removed, entries of cases the report did not
+                 run or skipped are kept; new entries are {"status", "kind": "bug"}.
+
+An entry: "case/id": "fail", or
+  "case/id": {"status": "fail", "kind": "bug" | "by-design", "reason": "...", "link": "..."}
+by-design marks a deliberate departure from the spec: every report shows those apart.
+Schema: protocol/schemas/baseline.schema.json.`;
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { write: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    console.log(HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError(`expected one report file, got ${positionals.length}\nusage: ${usage}`);
+  let report: Report;
+  let previous: Record<string, BaselineEntry> = {};
+  try {
+    report = readReport(positionals[0]!);
+    if (values.write !== undefined && existsSync(values.write)) previous = loadBaselineEntries(values.write);
+  } catch (e) {
+    if (e instanceof ReportFileError) throw new UsageError(e.message);
+    throw e;
+  }
+  const u = updateBaseline(previous, report);
+  const text = formatBaseline(u.entries);
+  if (values.write === undefined) {
+    process.stdout.write(text);
+    return EXIT_OK;
+  }
+  mkdirSync(dirname(values.write), { recursive: true });
+  writeFileSync(values.write, text);
+  const ids = Object.keys(u.entries);
+  const parts = [
+    `${plural(u.added.length, 'new entry', 'new entries')}`,
+    `${u.changed.length} with a changed status`,
+    `${u.removed.length} removed (now pass)`,
+    `${u.untouched.length} not run and kept`,
+  ];
+  console.log(`wrote ${values.write}: ${plural(ids.length, 'entry', 'entries')}; ${parts.join(', ')}`);
+  for (const id of u.removed) console.log(`  removed ${id} (now passes)`);
+  for (const id of u.changed) console.log(`  ${id}: ${previous[id]!.status} -> ${u.entries[id]!.status}`);
+  const bare = ids.filter((id) => u.entries[id]!.reason === undefined);
+  if (bare.length > 0) console.log(`${plural(bare.length, 'entry has', 'entries have')} no reason yet: add "reason" (and "link") so a report says why: ${bare.slice(0, 10).join(', ')}${bare.length > 10 ? ', ...' : ''}`);
+  return EXIT_OK;
+}

@@ -1,0 +1,148 @@
+/**
+ * `ctxconform replay FILE...`: requests recorded from production, each sent to
+ * the implementation and judged against the reference and the invariants of
+ * the properties (docs/replay.md). Exit 0 when every request passed or was
+ * skipped, 1 when one did not, 2 for a usage error, an implementation that
+ * cannot start, or files with no readable request.
+ */
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, implementationFlags, openFrom, recordedSource } from '../replay/cli.js';
+import { replay } from '../replay/run.js';
+import type { ReplayProgress, ReplaySource } from '../replay/run.js';
+import { shellQuote } from '../runner/console.js';
+import type { Report } from '../../protocol/types.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
+import { intOption } from './run.js';
+
+export const usage = 'ctxconform replay FILE[:LINE]... [--impl reference | --module PATH | --stdio "COMMAND" | --http URL] [options]';
+
+const HELP = `usage: ${usage}
+
+FILE holds recorded requests: JSON lines (one request per line) or one JSON array,
+gzip-compressed or not; - reads stdin. FILE:LINE replays the one request on that line.
+Each request is judged against the reference and the invariants of the properties
+(partition, budget, whole blocks, expiry, determinism): one result replay/FILE:LINE.
+
+${IMPLEMENTATION_HELP}
+
+what to check:
+  --once                  send each request once: no determinism check (about twice as fast)
+  --shrink N              shrink at most N failing requests (default 10; 0 none)
+  --max-listed N          results listed in the reports (default 1000): every result while
+                          there are at most N, past that the failing ones only; all are counted
+
+${REPORTS_HELP}
+
+exit status: 0 every request passed or was skipped, 1 a request failed, erred, timed out
+or crashed, 2 usage error, an implementation that cannot be started, or no readable request.`;
+
+const OPTIONS = {
+  ...SHARED_OPTIONS,
+  once: { type: 'boolean' },
+  shrink: { type: 'string' },
+  'max-listed': { type: 'string' },
+} as const;
+
+/** A redrawn line on a terminal, a line per tenth of each file (or per 100,000 requests) in a log. */
+function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { update(p: ReplayProgress): void; end(): void } {
+  let last = 0;
+  let lastStep = 0;
+  let lastFile = '';
+  let drawn = false;
+  const line = (p: ReplayProgress): string => {
+    const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
+    const share = p.size ? `${Math.min(100, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
+    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} request${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed, ${rate.toLocaleString('en-US')}/s`;
+  };
+  return {
+    update(p) {
+      if (interactive) {
+        const now = performance.now();
+        if (now - last < 100) return;
+        last = now;
+        const text = line(p);
+        const width = (stream.columns ?? 100) - 1;
+        stream.write(`\r\u001b[2K${text.length > width ? text.slice(0, width - 1) + '…' : text}`);
+        drawn = true;
+        return;
+      }
+      if (p.file !== lastFile) {
+        lastFile = p.file;
+        lastStep = 0;
+      }
+      const step = p.size ? Math.floor((p.bytes * 10) / p.size) : Math.floor(p.records / 100_000);
+      if (step > lastStep) {
+        lastStep = step;
+        stream.write(`${line(p)}\n`);
+      }
+    },
+    end() {
+      if (interactive && drawn) stream.write('\r\u001b[2K');
+    },
+  };
+}
+
+/** Unreadable lines printed on stderr, at most this many; the rest are counted. */
+const PRINTED_UNREADABLE = 20;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  if (values.help) {
+    console.log(HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length === 0) throw new UsageError('name at least one file of recorded requests (or - for stdin)');
+  const sources = positionals.map(recordedSource);
+  if (sources.filter((s) => s.path === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
+  const shrink = intOption(values, 'shrink', 10, 0);
+  const maxListed = intOption(values, 'max-listed', 1000, 1);
+  const twice = !values.once;
+
+  const opened = await openFrom(values);
+  const interactive = Boolean(process.stderr.isTTY) && process.env.CI !== 'true';
+  const bar = values.quiet ? undefined : progressPrinter(process.stderr, interactive);
+  let unreadable = 0;
+  const rerun = (source: ReplaySource, line: number): string =>
+    ['npx', 'ctxconform', 'replay', ...implementationFlags(values), ...(values.once ? ['--once'] : []), shellQuote(`${source.path}:${line}`)].join(' ');
+  let report: Report;
+  try {
+    report = await replay({
+      sources,
+      impl: opened.impl,
+      manifest: opened.manifest,
+      timeoutMs: opened.timeoutMs,
+      concurrency: opened.concurrency,
+      twice,
+      shrink,
+      maxListed,
+      ...(values['save-counterexamples'] !== undefined ? { saveCounterexamples: values['save-counterexamples'] } : {}),
+      ...(bar ? { onProgress: (p: ReplayProgress) => bar.update(p) } : {}),
+      onUnreadable: (where, why) => {
+        if (unreadable++ < PRINTED_UNREADABLE) {
+          bar?.end();
+          console.error(`${where}: unreadable line: ${why}`);
+        }
+      },
+      rerun: (source, line) => (source.path === '-' ? '(replayed from stdin)' : rerun(source, line)),
+      adapter: opened.adapter,
+      target: opened.target,
+    });
+  } finally {
+    bar?.end();
+    await opened.impl.close();
+  }
+  const info = report.replay!;
+  if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
+  if (info.requests - info.unreadable === 0) {
+    const lines = sources.filter((s) => s.line !== undefined);
+    const where = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
+    console.error(`ctxconform replay: no readable request in ${where}`);
+    return EXIT_USAGE;
+  }
+  const seconds = (report.run?.duration_ms ?? 0) / 1000;
+  const files = info.files.map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`).join('; ');
+  const status = await finish(report, values, opened, `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`);
+  console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
+  return status;
+}

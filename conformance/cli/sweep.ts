@@ -1,0 +1,141 @@
+/**
+ * `ctxconform sweep`: one block set (a golden case, a recorded request or a
+ * generated one) at every budget, against the reference and the
+ * implementation: the first budget where they disagree and each block's
+ * inclusion intervals (docs/replay.md). Exit 0 when they agree at every
+ * budget, 1 when they do not, 2 for a usage error.
+ */
+import { parseArgs } from 'node:util';
+import fc from 'fast-check';
+import { validateRequest } from '../../reference/index.js';
+import { BUNDLED_CASES_DIR, loadCorpus } from '../cases/load.js';
+import { request as generatedRequest } from '../properties/arbitraries.js';
+import type { GenRequest } from '../properties/arbitraries.js';
+import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, openFrom, recordedSource } from '../replay/cli.js';
+import { readRecorded } from '../replay/read.js';
+import { parseBudgets, sweep } from '../replay/sweep.js';
+import type { BudgetRange } from '../replay/sweep.js';
+import type { BudgetIntervals, Manifest, SweepInfo } from '../../protocol/types.js';
+import { EXIT_OK, UsageError } from './main.js';
+import { intOption } from './run.js';
+
+export const usage = 'ctxconform sweep (--case ID | --request FILE[:LINE] | --generate SEED) [--budgets A..B/STEP] [implementation] [options]';
+
+const HELP = `usage: ${usage}
+
+The block set at every budget from 0 to the budget that admits every block (at most
+2001 budgets, the step widened to fit), or --budgets A..B[/STEP], each sent to the
+implementation and judged as a replayed request is: the first budget where it
+disagrees with the reference, and each block's inclusion intervals on both sides
+(the HTML report draws them). The first disagreement is shrunk.
+
+the block set (one):
+  --case ID               a golden case (--cases DIR; default the bundled corpus)
+  --request FILE[:LINE]   a recorded request (the first one of FILE without :LINE)
+  --generate SEED         the largest of 20 requests the properties generate at SEED
+
+  --budgets A..B[/STEP]   the budgets to sweep
+  --no-shrink             do not shrink the first disagreement
+
+${IMPLEMENTATION_HELP}
+
+${REPORTS_HELP}
+
+exit status: 0 the implementation agrees with the reference at every budget, 1 it does
+not, 2 usage error or an implementation that cannot be started.`;
+
+const OPTIONS = {
+  ...SHARED_OPTIONS,
+  case: { type: 'string' },
+  cases: { type: 'string' },
+  request: { type: 'string' },
+  generate: { type: 'string' },
+  budgets: { type: 'string' },
+  'no-shrink': { type: 'boolean' },
+} as const;
+
+async function recordedRequest(arg: string): Promise<{ request: unknown; source: string }> {
+  const src = recordedSource(arg);
+  for await (const rec of readRecorded(src.path)) {
+    if (src.line !== undefined && rec.line !== src.line) continue;
+    if ('unreadable' in rec) throw new UsageError(`${src.label}:${rec.line}: unreadable line: ${rec.unreadable}`);
+    return { request: rec.request, source: `${src.label}:${rec.line}` };
+  }
+  throw new UsageError(src.line !== undefined ? `${src.label} has no request on line ${src.line}` : `${src.label} holds no request`);
+}
+
+function caseRequest(id: string, dir: string | undefined): { request: unknown; source: string } {
+  const { cases } = loadCorpus(dir ?? BUNDLED_CASES_DIR);
+  const c = cases.find((x) => x.id === id);
+  if (!c) throw new UsageError(`no case ${id} in ${dir ?? 'the bundled corpus'} (ctxconform list shows the ids)`);
+  return { request: c.request, source: c.id };
+}
+
+/** Of 20 generated requests, the one with the most blocks: a sweep of an empty set shows nothing. */
+function generated(seed: number, manifest: Manifest): { request: unknown; source: string } {
+  const sample: GenRequest[] = fc.sample(generatedRequest({ profiles: manifest.profiles, capabilities: manifest.capabilities }), { numRuns: 20, seed });
+  const best = sample.reduce((a, b) => (b.blocks.length > a.blocks.length ? b : a));
+  return { request: best, source: `generated-seed-${seed}` };
+}
+
+const span = (xs: BudgetIntervals): string => (xs.length === 0 ? '-' : xs.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', '));
+
+/** Each block's inclusion intervals, reference against implementation; rows that differ marked. */
+export function sweepTable(info: SweepInfo): string {
+  const rows = info.blocks.map((b) => [b.block_id, span(b.reference), span(b.implementation), span(b.reference) === span(b.implementation) ? '' : '<- differs']);
+  const head = ['block', 'reference includes at', 'implementation includes at', ''];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fmt = (r: string[]): string => r.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const b = info.budgets;
+  const lines = [
+    `budgets ${b.from}..${b.to}${b.step > 1 ? ` step ${b.step}` : ''} (${b.count} swept)${info.admits_all_from !== null ? `; the reference includes all it can from ${info.admits_all_from}` : ''}`,
+    fmt(head),
+    ...rows.map(fmt),
+  ];
+  lines.push(info.first_disagreement === null ? 'the implementation agrees with the reference at every swept budget' : `first disagreement at budget ${info.first_disagreement}; disagreeing budgets: ${span(info.disagreements)}`);
+  return lines.join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false });
+  if (values.help) {
+    console.log(HELP);
+    return EXIT_OK;
+  }
+  const chosen = (['case', 'request', 'generate'] as const).filter((k) => values[k] !== undefined);
+  if (chosen.length !== 1) throw new UsageError(`name one block set: --case ID, --request FILE[:LINE] or --generate SEED${chosen.length > 1 ? `, not ${chosen.map((k) => `--${k}`).join(' and ')}` : ''}`);
+  let budgets: BudgetRange | undefined;
+  if (values.budgets !== undefined) {
+    budgets = parseBudgets(values.budgets);
+    if (!budgets) throw new UsageError(`--budgets needs A..B or A..B/STEP with 0 <= A <= B <= 2^53 - 1 and STEP >= 1, not ${JSON.stringify(values.budgets)}`);
+  }
+  const seed = values.generate !== undefined ? intOption(values, 'generate', 1, -(2 ** 31)) : 0;
+  const given = values.case !== undefined ? caseRequest(values.case, values.cases) : values.request !== undefined ? await recordedRequest(values.request) : undefined;
+
+  const opened = await openFrom(values);
+  try {
+    const { request, source } = given ?? generated(seed, opened.manifest);
+    const problems = validateRequest(request);
+    if (problems.length > 0) {
+      throw new UsageError(`the block set of ${source} is not a valid request, so no budget makes it one: ${problems.slice(0, 3).map((p) => `${p.path || '(request)'}: ${p.message}`).join('; ')}`);
+    }
+    const report = await sweep({
+      request,
+      source,
+      impl: opened.impl,
+      manifest: opened.manifest,
+      timeoutMs: opened.timeoutMs,
+      concurrency: opened.concurrency,
+      ...(budgets ? { budgets } : {}),
+      shrink: !values['no-shrink'],
+      ...(values['save-counterexamples'] !== undefined ? { saveCounterexamples: values['save-counterexamples'] } : {}),
+      adapter: opened.adapter,
+      target: opened.target,
+    });
+    const status = await finish(report, values, opened, `sweeps (${report.sweep!.budgets.count} budgets in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s)`);
+    console.log(`\n${sweepTable(report.sweep!)}`);
+    return status;
+  } finally {
+    await opened.impl.close();
+  }
+}

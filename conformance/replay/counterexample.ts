@@ -1,0 +1,66 @@
+/**
+ * A request that fails, shrunk with the judge that failed it and saved as a
+ * ready golden case (conformance/properties/counterexample.ts writes it, so
+ * replay, sweep and property counterexamples are the same kind of case).
+ */
+import { basename } from 'node:path';
+import { compact } from '../judge.js';
+import { saveCounterexample } from '../properties/counterexample.js';
+import type { Implementation, Manifest, Status } from '../../protocol/types.js';
+import { judgeRecorded } from './judge.js';
+import { shrinkRecorded } from './shrink.js';
+
+/** A case file name: lower-case letters, digits and `-`, as case ids are. */
+export function caseName(prefix: string, label: string, n: number): string {
+  const stem = basename(label)
+    .replace(/\.(jsonl|ndjson|json)(\.gz)?$|\.gz$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `${prefix}-${stem || 'request'}-${n}`;
+}
+
+export interface ShrinkAndSave {
+  impl: Implementation;
+  manifest: Manifest;
+  timeoutMs: number;
+  twice: boolean;
+  request: unknown;
+  /** The status the request got: a smaller request must get it too. */
+  status: Status;
+  /** Where it was found, for the case's description, e.g. `replaying traffic.jsonl line 12`. */
+  found: string;
+  /** File name without `.yaml`, and the case's tag. */
+  name: string;
+  tag: 'replay' | 'sweep';
+  /** Where to save the case; not saved when absent. */
+  dir?: string;
+  /** Cited when the shrunk request's failure cites none. */
+  requirements: string[];
+}
+
+/** The shrunk request and a line saying so (and where it was saved) for the result's message. */
+export async function shrinkAndSave(o: ShrinkAndSave): Promise<{ request: unknown; note: string }> {
+  const judgeOf = (r: unknown) => judgeRecorded(o.impl, o.manifest, r, { timeoutMs: o.timeoutMs, twice: o.twice });
+  const s = await shrinkRecorded(o.request, async (r) => (await judgeOf(r)).verdict.status === o.status);
+  let note = `shrunk in ${s.steps} step${s.steps === 1 ? '' : 's'} (${s.tries} tr${s.tries === 1 ? 'y' : 'ies'}) to ${compact(s.request, 400)}`;
+  if (o.dir !== undefined) {
+    const v = (await judgeOf(s.request)).verdict;
+    const requirements = v.requirements.length > 0 ? v.requirements : o.requirements;
+    if (requirements.length === 0) return { request: s.request, note: `${note}\nnot saved as a case: the failure names no requirement` };
+    const saved = saveCounterexample(
+      {
+        property: o.tag,
+        requirements,
+        seed: 0,
+        path: '',
+        message: v.message ?? o.status,
+        request: s.request,
+        origin: { found: `${o.found} (shrunk)`, name: o.name, tag: o.tag },
+      },
+      o.dir,
+    );
+    note += `\nsaved as ${saved.file}`;
+  }
+  return { request: s.request, note };
+}

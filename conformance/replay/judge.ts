@@ -1,0 +1,180 @@
+/**
+ * One recorded request judged as the properties judge a random one: the
+ * answer against the reference (`differential`), then the invariants that
+ * need no oracle (partition, budget, whole blocks, expiry) on that same
+ * answer, then, when the request is sent twice, `determinism`. The checks are
+ * the properties' own, run on the answer already received, so a replayed
+ * request and a random one are held to exactly the same rules.
+ */
+import { validateRequest } from '../../reference/index.js';
+import { skipReason } from '../judge.js';
+import { profileOf, PropertyFailure } from '../properties/answers.js';
+import type { Answer } from '../properties/answers.js';
+import { PROPERTIES } from '../properties/catalog.js';
+import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
+import { readAnswer } from '../properties/answers.js';
+import type { Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
+import type { Verdict } from '../types.js';
+
+export interface RecordedVerdict extends Verdict {
+  requirements: string[];
+}
+
+export interface Judged {
+  verdict: RecordedVerdict;
+  /** Time spent on the exchanges with the implementation. */
+  ms: number;
+  stderr?: string;
+  /** The implementation's first answer, when it was a readable one. */
+  answer?: Answer;
+}
+
+export interface JudgeOptions {
+  timeoutMs: number;
+  /** Send the request a second time and require the same bytes (REQ-2). */
+  twice: boolean;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function property(name: string): PropertyDef<any> {
+  const p = PROPERTIES.find((x) => x.name === name);
+  if (!p) throw new Error(`the properties have no ${name}; replay judges with it`);
+  return p;
+}
+const DIFFERENTIAL = property('differential');
+/** The invariants that read one answer to one request. */
+const INVARIANTS = ['partition', 'budget', 'whole-blocks', 'expired-never-included'].map(property);
+const DETERMINISM = property('determinism');
+
+/**
+ * The capabilities a valid request uses, as SPEC section 8 words it: a pinned
+ * block, a `constraints` member, a status other than `active`. (`pinned:
+ * false` and `status: active` use nothing.) In `ranked`, none (RANK-7).
+ */
+export function capabilitiesNeeded(request: unknown): string[] {
+  if (profileOf(request) === 'ranked') return [];
+  const r = request as { blocks?: unknown; constraints?: unknown };
+  const blocks = Array.isArray(r.blocks) ? (r.blocks as { pinned?: unknown; status?: unknown }[]) : [];
+  const out: string[] = [];
+  if (r.constraints !== undefined) out.push('constraints');
+  if (blocks.some((b) => typeof b === 'object' && b !== null && b.status !== undefined && b.status !== 'active')) out.push('lifecycle');
+  if (blocks.some((b) => typeof b === 'object' && b !== null && b.pinned === true)) out.push('pinned');
+  return out;
+}
+
+/**
+ * Why this implementation cannot be judged on this request, if it cannot: a
+ * profile it does not declare, or a valid request that uses a capability it
+ * does not declare. Validation is core (section 3): an invalid request is
+ * judged whatever it carries.
+ */
+export function recordedSkipReason(request: unknown, manifest: Manifest): string | undefined {
+  const valid = typeof request === 'object' && request !== null && validateRequest(request).length === 0;
+  return skipReason({ profile: profileOf(request) as 'tiered' | 'ranked', capabilities: valid ? capabilitiesNeeded(request) : [] }, manifest);
+}
+
+/** An implementation that gives back answers already received, in turn: the checks read them as if asking. */
+function answered(outcomes: Outcome[]): Implementation {
+  let i = 0;
+  return {
+    describe: () => Promise.reject(new Error('not asked')),
+    assemble: async () => outcomes[Math.min(i++, outcomes.length - 1)]!,
+    close: async () => {},
+  };
+}
+
+interface Failure {
+  status: Exclude<Status, 'pass' | 'skip'>;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+  requirements: string[];
+}
+
+const SPEC_ID = /\b[A-Z]{2,5}-\d+\b/g;
+
+/** The ids a failure names: its own narrowed list, else the ids its message cites, else the property's. */
+function asFailure(e: unknown, def: PropertyDef<unknown> | undefined, env: PropertyEnv): Failure {
+  if (!(e instanceof PropertyFailure)) {
+    return { status: 'error', message: `the answer could not be checked: ${e instanceof Error ? e.message : String(e)}`, requirements: [] };
+  }
+  const cited = [...new Set(e.message.match(SPEC_ID) ?? [])];
+  const requirements = e.requirements ?? (cited.length > 0 ? cited : (def?.requirements(env.gen) ?? []));
+  return { status: e.status, message: e.message, expected: e.expected, actual: e.actual, requirements };
+}
+
+async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unknown): Promise<Failure | undefined> {
+  try {
+    await def.check(env, request);
+    return undefined;
+  } catch (e) {
+    return asFailure(e, def, env);
+  }
+}
+
+export async function judgeRecorded(impl: Implementation, manifest: Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
+  const why = recordedSkipReason(request, manifest);
+  if (why !== undefined) return { verdict: { status: 'skip', message: why, requirements: [] }, ms: 0 };
+  const gen = { profiles: manifest.profiles, capabilities: manifest.capabilities };
+  const t0 = performance.now();
+  let ms = 0;
+  const outcomes: Outcome[] = [];
+  const ask = async (): Promise<Judged | undefined> => {
+    try {
+      outcomes.push(await impl.assemble(request, { timeoutMs: o.timeoutMs }));
+      return undefined;
+    } catch (e) {
+      return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] }, ms: performance.now() - t0 };
+    }
+  };
+  const base = (): Pick<Judged, 'ms' | 'stderr'> => {
+    const stderr = outcomes.map((x) => x.stderr ?? '').join('');
+    return { ms, ...(stderr ? { stderr } : {}) };
+  };
+  const broke = await ask();
+  if (broke) return broke;
+  ms = performance.now() - t0;
+  const first = outcomes[0]!;
+  if (first.kind === 'unsendable') return { ...base(), verdict: { status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] } };
+
+  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs };
+  let answer: Answer;
+  try {
+    answer = readAnswer(first, request, manifest.capabilities);
+  } catch (e) {
+    return { ...base(), verdict: verdictOf([asFailure(e, undefined, env)]) };
+  }
+  const failures: Failure[] = [];
+  const differs = await check(DIFFERENTIAL, env, request);
+  if (differs) failures.push(differs);
+  // The invariants read a result; a refusal of a valid request is already the differential failure.
+  if (answer.kind === 'result' && validateRequest(request).length === 0) {
+    for (const def of INVARIANTS) {
+      const f = await check(def, { ...env, impl: answered([first]) }, request);
+      if (f) failures.push(f);
+    }
+  }
+  // Only a readable answer is worth asking for again: a second timeout would cost the limit twice.
+  if (o.twice) {
+    const t1 = performance.now();
+    const again = await ask();
+    if (again) return again;
+    ms += performance.now() - t1;
+    const f = await check(DETERMINISM, { ...env, impl: answered(outcomes) }, request);
+    if (f) failures.push(f);
+  }
+  return { ...base(), answer, verdict: verdictOf(failures) };
+}
+
+/** The first failure's status and values; every failure's message and requirements. */
+function verdictOf(failures: Failure[]): RecordedVerdict {
+  const head = failures[0];
+  if (!head) return { status: 'pass', requirements: [] };
+  return {
+    status: head.status,
+    message: failures.map((f) => f.message).join('\n'),
+    ...(head.expected !== undefined ? { expected: head.expected } : {}),
+    ...(head.actual !== undefined ? { actual: head.actual } : {}),
+    requirements: [...new Set(failures.flatMap((f) => f.requirements))],
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Replaying recorded requests against one implementation, into a Report.
+ * Files stream through a window of `concurrency` requests in flight, so
+ * memory does not grow with the number of requests: passing requests are
+ * counted, and only a bounded number of results is kept for the report
+ * (every result while there are at most `maxListed`; past that, failures
+ * only, and the details of the first ones).
+ */
+import { FAILING, summarize } from '../../protocol/types.js';
+import type { AdapterName, CaseResult, Implementation, Manifest, ReplayInfo, Report, Status, Summary } from '../../protocol/types.js';
+import { judgeRecorded } from './judge.js';
+import { caseName, shrinkAndSave } from './counterexample.js';
+import { readRecorded } from './read.js';
+import { reportOf } from './report.js';
+
+/** One recorded file, or one request of it (`FILE:LINE`). */
+export interface ReplaySource {
+  path: string;
+  /** As results name it: the path as given, `stdin` for `-`. */
+  label: string;
+  line?: number;
+  /** Bytes on disk, for progress; absent for stdin. */
+  size?: number;
+}
+
+export interface ReplayProgress {
+  records: number;
+  failing: number;
+  file: string;
+  /** Raw bytes read of this file, and its size when known. */
+  bytes: number;
+  size?: number;
+  elapsedMs: number;
+}
+
+export interface ReplayOptions {
+  sources: ReplaySource[];
+  impl: Implementation;
+  manifest: Manifest;
+  timeoutMs: number;
+  concurrency: number;
+  /** Send each request twice and compare the bytes (determinism, REQ-2). */
+  twice: boolean;
+  /** Shrink at most this many failing requests. */
+  shrink: number;
+  saveCounterexamples?: string;
+  /** Results listed in the report: all of them up to this many, then failures only, up to this many. */
+  maxListed: number;
+  onProgress?: (p: ReplayProgress) => void;
+  onUnreadable?: (where: string, why: string) => void;
+  /** The command that replays one request again. */
+  rerun?: (source: ReplaySource, line: number) => string;
+  adapter?: AdapterName;
+  target?: string;
+}
+
+/** Failing results past this many keep their message but not the request, expected and actual (the file holds the request). */
+export const DETAILED_RESULTS = 100;
+
+interface Kept {
+  order: [number, number];
+  result: CaseResult;
+}
+
+const before = (a: Kept, b: Kept): boolean => a.order[0] < b.order[0] || (a.order[0] === b.order[0] && a.order[1] < b.order[1]);
+
+/**
+ * The bounded list of results a report lists: every result while there are at
+ * most `max`, then the first `max` failing ones in file order (results finish
+ * out of order by at most the concurrency, so a late one can still displace).
+ */
+class Listing {
+  private kept: Kept[] = [];
+  private failing = 0;
+  /** Past max results: passes and skips are counted only. */
+  private full = false;
+  unlisted = 0;
+  constructor(private readonly max: number) {}
+
+  add(k: Kept): void {
+    if (FAILING.has(k.result.status)) {
+      if (this.failing >= this.max) {
+        const last = this.lastFailing();
+        if (!before(k, last)) {
+          this.unlisted++;
+          return;
+        }
+        this.kept.splice(this.kept.indexOf(last), 1);
+        this.failing--;
+        this.unlisted++;
+      }
+      this.failing++;
+      this.kept.push(k);
+    } else if (this.full) {
+      this.unlisted++;
+      return;
+    } else this.kept.push(k);
+    if (!this.full && this.kept.length > this.max) {
+      this.full = true;
+      const all = this.kept.length;
+      this.kept = this.kept.filter((x) => FAILING.has(x.result.status));
+      this.unlisted += all - this.kept.length;
+    }
+  }
+
+  private lastFailing(): Kept {
+    let last: Kept | undefined;
+    for (const k of this.kept) if (FAILING.has(k.result.status) && (!last || before(last, k))) last = k;
+    return last!;
+  }
+
+  results(): CaseResult[] {
+    return this.kept.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]).map((k) => k.result);
+  }
+}
+
+export async function replay(o: ReplayOptions): Promise<Report> {
+  const started = new Date();
+  const t0 = performance.now();
+  const counts: Summary = summarize([]);
+  const listing = new Listing(o.maxListed);
+  const files: ReplayInfo['files'] = [];
+  let records = 0;
+  let failing = 0;
+  let detailed = 0;
+  let shrunk = 0;
+
+  const count = (s: Status): void => {
+    counts.total++;
+    counts[s]++;
+    if (FAILING.has(s)) failing++;
+  };
+
+  for (const [fi, source] of o.sources.entries()) {
+    const file = { file: source.label, requests: 0, unreadable: 0 };
+    files.push(file);
+    let bytes = 0;
+    const progress = (): void => o.onProgress?.({ records, failing, file: source.label, bytes, ...(source.size !== undefined ? { size: source.size } : {}), elapsedMs: performance.now() - t0 });
+    const reader = readRecorded(source.path, { onBytes: (n) => (bytes = n) });
+
+    const one = async (line: number, request: unknown): Promise<void> => {
+      const id = `replay/${source.label}:${line}`;
+      const judged = await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: o.twice });
+      const v = judged.verdict;
+      count(v.status);
+      const result: CaseResult = { id, kind: 'replay', status: v.status, requirements: v.requirements, duration_ms: Math.round(judged.ms * 1000) / 1000 };
+      if (v.status !== 'pass') result.message = v.message || v.status;
+      if (FAILING.has(v.status)) {
+        if (o.rerun) result.rerun = o.rerun(source, line);
+        if (detailed < DETAILED_RESULTS) {
+          detailed++;
+          if (v.expected !== undefined) result.expected = v.expected;
+          if (v.actual !== undefined) result.actual = v.actual;
+          result.request = request;
+          if (judged.stderr) result.stderr = judged.stderr;
+        }
+        if ((v.status === 'fail' || v.status === 'error') && shrunk < o.shrink) {
+          shrunk++;
+          const s = await shrinkAndSave({
+            impl: o.impl,
+            manifest: o.manifest,
+            timeoutMs: o.timeoutMs,
+            twice: o.twice,
+            request,
+            status: v.status,
+            requirements: v.requirements,
+            found: `replaying ${source.label} line ${line}`,
+            name: caseName('replay', source.label, line),
+            tag: 'replay',
+            ...(o.saveCounterexamples !== undefined ? { dir: o.saveCounterexamples } : {}),
+          });
+          result.counterexample = s.request;
+          result.message += `\n${s.note}`;
+        }
+      }
+      listing.add({ order: [fi, line], result });
+    };
+
+    const worker = async (): Promise<void> => {
+      for (;;) {
+        const next = await reader.next();
+        if (next.done) return;
+        const rec = next.value;
+        if (source.line !== undefined && rec.line !== source.line) {
+          if (rec.line > source.line) return;
+          continue;
+        }
+        records++;
+        if ('unreadable' in rec) {
+          file.unreadable++;
+          count('skip');
+          o.onUnreadable?.(`${source.label}:${rec.line}`, rec.unreadable);
+          listing.add({ order: [fi, rec.line], result: { id: `replay/${source.label}:${rec.line}`, kind: 'replay', status: 'skip', requirements: [], duration_ms: 0, message: `unreadable line: ${rec.unreadable}` } });
+        } else {
+          file.requests++;
+          await one(rec.line, rec.request);
+        }
+        progress();
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+    } finally {
+      // Stop reading (and close the file) when a FILE:LINE was found before the end.
+      await reader.return(undefined);
+    }
+    progress();
+  }
+
+  const duration = performance.now() - t0;
+  const cases = listing.results();
+  const replayInfo: ReplayInfo = {
+    files,
+    requests: records,
+    unreadable: files.reduce((n, f) => n + f.unreadable, 0),
+    rate_per_s: duration > 0 ? Math.round((records / duration) * 1000 * 10) / 10 : 0,
+    sent_twice: o.twice,
+    listed: cases.length,
+    unlisted: listing.unlisted,
+    shrunk,
+  };
+  return reportOf({ manifest: o.manifest, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.target ? { target: o.target } : {}), started, durationMs: duration, summary: counts, cases, extra: { replay: replayInfo } });
+}

@@ -1,0 +1,137 @@
+/**
+ * Shrinking a recorded request that an implementation gets wrong, with the
+ * properties' shrinker: fast-check's engine walks the candidates below, keeps
+ * the first that still fails and starts again from it, until none does or
+ * the budget of tries or time is spent (each try is an exchange with the
+ * implementation).
+ *
+ * The first candidate is the scrubbed request: when the failure survives
+ * scrubbing, the saved case holds no recorded text at all.
+ */
+import fc from 'fast-check';
+import { scrubRequest } from './scrub.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+const CORE_BLOCK = new Set(['block_id', 'source', 'content', 'priority']);
+const CORE_REQUEST = new Set(['now', 'budget', 'blocks']);
+
+/** The request with these blocks; ids of removed blocks leave must_include and exclude too. */
+function withBlocks(r: Obj, blocks: unknown[]): Obj {
+  const out: Obj = { ...r, blocks };
+  if (isObj(r.constraints)) {
+    const gone = new Set((r.blocks as unknown[]).filter((b) => !blocks.includes(b)).map((b) => (isObj(b) ? b.block_id : undefined)));
+    const c: Obj = { ...r.constraints };
+    for (const k of ['must_include', 'exclude']) if (Array.isArray(c[k])) c[k] = (c[k] as unknown[]).filter((id) => !gone.has(id));
+    out.constraints = c;
+  }
+  return out;
+}
+
+function without(o: Obj, key: string): Obj {
+  const out = { ...o };
+  delete out[key];
+  return out;
+}
+
+/** Every request one step simpler than `r`, biggest steps first. */
+export function* smaller(r: unknown): Generator<unknown> {
+  if (!isObj(r)) return;
+  const blocks = Array.isArray(r.blocks) ? r.blocks : undefined;
+  if (blocks && blocks.length >= 4) {
+    const half = Math.floor(blocks.length / 2);
+    yield withBlocks(r, blocks.slice(0, half));
+    yield withBlocks(r, blocks.slice(half));
+  }
+  if (blocks) for (let i = 0; i < blocks.length; i++) yield withBlocks(r, blocks.filter((_, j) => j !== i));
+  if (r.constraints !== undefined) {
+    yield without(r, 'constraints');
+    if (isObj(r.constraints)) for (const k of Object.keys(r.constraints)) yield { ...r, constraints: without(r.constraints, k) };
+  }
+  for (const k of Object.keys(r)) if (!CORE_REQUEST.has(k) && k !== 'constraints' && !(k === 'profile' && r.profile === 'ranked')) yield without(r, k);
+  if (typeof r.budget === 'number' && Number.isSafeInteger(r.budget) && r.budget > 0) {
+    for (const b of new Set([0, Math.floor(r.budget / 2), r.budget - 1])) yield { ...r, budget: b };
+  }
+  if (!blocks) return;
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i];
+    if (!isObj(b)) continue;
+    const put = (nb: Obj): Obj => ({ ...r, blocks: blocks.map((x, j) => (j === i ? nb : x)) });
+    for (const k of Object.keys(b)) if (!CORE_BLOCK.has(k)) yield put(without(b, k));
+    if (typeof b.content === 'string' && b.content.length > 0) {
+      const cps = [...b.content];
+      yield put({ ...b, content: cps.slice(0, Math.floor(cps.length / 2)).join('') });
+      if (cps.length > 1) yield put({ ...b, content: cps.slice(0, -1).join('') });
+    }
+    if (typeof b.priority === 'number' && b.priority !== 0 && Number.isFinite(b.priority)) {
+      yield put({ ...b, priority: 0 });
+      if (!Number.isInteger(b.priority)) yield put({ ...b, priority: Math.trunc(b.priority) });
+    }
+  }
+}
+
+/** A recorded value as an arbitrary: it generates only itself, and shrinks through `smaller`. */
+class RecordedArbitrary extends fc.Arbitrary<unknown> {
+  constructor(private readonly start: unknown) {
+    super();
+  }
+  generate(): fc.Value<unknown> {
+    return new fc.Value(this.start, undefined);
+  }
+  canShrinkWithoutContext(_value: unknown): _value is unknown {
+    return true;
+  }
+  shrink(value: unknown): fc.Stream<fc.Value<unknown>> {
+    const start = this.start;
+    function* candidates(): Generator<fc.Value<unknown>> {
+      if (value === start) {
+        const scrubbed = scrubRequest(value).request;
+        if (JSON.stringify(scrubbed) !== JSON.stringify(value)) yield new fc.Value(scrubbed, undefined);
+      }
+      for (const x of smaller(value)) yield new fc.Value(x, undefined);
+    }
+    return new fc.Stream(candidates());
+  }
+}
+
+export interface ShrinkOptions {
+  maxTries?: number;
+  budgetMs?: number;
+}
+
+export interface Shrunk {
+  request: unknown;
+  /** Candidates accepted: each one a step smaller. */
+  steps: number;
+  tries: number;
+}
+
+/**
+ * The smallest request found on which `stillFails` holds, starting from one on
+ * which it holds. Past the budget the remaining candidates are passed over,
+ * and the smallest so far is kept.
+ */
+export async function shrinkRecorded(request: unknown, stillFails: (r: unknown) => Promise<boolean>, o: ShrinkOptions = {}): Promise<Shrunk> {
+  const maxTries = o.maxTries ?? 300;
+  const deadline = performance.now() + (o.budgetMs ?? 20_000);
+  let tries = 0;
+  let first = true;
+  const property = fc.asyncProperty(new RecordedArbitrary(request), async (r) => {
+    // The start is known to fail: no exchange spent on it.
+    if (first) {
+      first = false;
+      return false;
+    }
+    if (tries >= maxTries || performance.now() > deadline) return true;
+    tries++;
+    try {
+      return !(await stillFails(r));
+    } catch {
+      return true;
+    }
+  });
+  const details = await fc.check(property, { numRuns: 1, seed: 0 });
+  const found = details.counterexample?.[0];
+  return { request: details.failed && found !== undefined ? found : request, steps: details.numShrinks, tries };
+}

@@ -1,0 +1,140 @@
+/**
+ * `--repeat N`: every case is sent N times, in N rounds over the whole
+ * selection (so other requests come between two sends of one, as they would
+ * reveal state kept from earlier requests), and every property is run N times
+ * from its seed. REQ-2 makes the answer a pure function of the request, so
+ * answers that differ between repeats make the case `flaky`, whatever each
+ * alone would have been judged: the verdict of one send would be luck.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { compact } from '../judge.js';
+import type { CaseResult, Outcome, RepeatAnswer, Status } from '../../protocol/types.js';
+import type { Verdict } from '../types.js';
+
+/** One send of a case: the verdict, and the outcome it was judged on (absent for a skip before sending). */
+export interface CaseRun {
+  verdict: Verdict;
+  stderr?: string;
+  ms: number;
+  outcome?: Outcome;
+}
+
+/** A case's runs taken together: one of them when all answered alike, else a `flaky` verdict with the answers. */
+export interface CombinedRun extends CaseRun {
+  answers?: RepeatAnswer[];
+}
+
+const FLAKY_REQUIREMENT = 'REQ-2';
+
+/**
+ * What is compared between repeats: the answer itself (a result or an error
+ * answer, member for member, -0 apart from 0) or, for no answer, only what
+ * kind of failure it was (a timeout's or crash's message carries timings).
+ */
+export function answerKey(o: Outcome | undefined): unknown {
+  if (o === undefined) return { kind: 'none' };
+  switch (o.kind) {
+    case 'result':
+    case 'error':
+      return { kind: o.kind, value: o.value };
+    case 'protocol':
+      return { kind: o.kind, raw: o.raw };
+    default:
+      return { kind: o.kind };
+  }
+}
+
+/** What a report shows of an answer: the value that came back, or nothing for a timeout or crash. */
+function shownAnswer(o: Outcome | undefined): unknown {
+  if (o === undefined) return undefined;
+  if (o.kind === 'result' || o.kind === 'error') return o.value;
+  if (o.kind === 'protocol') return o.raw;
+  return undefined;
+}
+
+function groupBy<T>(items: readonly T[], key: (t: T) => unknown): Array<{ key: unknown; repeats: number[]; first: T }> {
+  const groups: Array<{ key: unknown; repeats: number[]; first: T }> = [];
+  items.forEach((t, i) => {
+    const k = key(t);
+    const g = groups.find((x) => isDeepStrictEqual(x.key, k));
+    if (g) g.repeats.push(i + 1);
+    else groups.push({ key: k, repeats: [i + 1], first: t });
+  });
+  return groups;
+}
+
+const which = (repeats: readonly number[]): string => `repeat${repeats.length > 1 ? 's' : ''} ${repeats.join(', ')}`;
+
+function firstLine(s: string | undefined, max = 300): string {
+  const line = (s ?? '').split('\n')[0]!;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The message of a flaky result: how many answers, then each with its repeats and status. */
+function flakyMessage(what: string, n: number, answers: readonly RepeatAnswer[]): string {
+  const lines = answers.map((a) => `  ${which(a.repeats)}: ${a.status}${a.message ? `: ${firstLine(a.message)}` : a.answer !== undefined ? `: ${compact(a.answer, 200)}` : ''}`);
+  return `${what} ${n} times gave ${answers.length} different answers (${FLAKY_REQUIREMENT}: the answer is a pure function of the request):\n${lines.join('\n')}`;
+}
+
+/** N sends of one case as one verdict. */
+export function combineCaseRuns(runs: readonly CaseRun[]): CombinedRun {
+  if (runs.length === 0) throw new Error('combineCaseRuns: no runs');
+  const ms = runs.reduce((sum, r) => sum + r.ms, 0);
+  const groups = groupBy(runs, (r) => answerKey(r.outcome));
+  if (groups.length === 1) return { ...runs[0]!, ms };
+  const answers: RepeatAnswer[] = groups.map((g) => {
+    const v = g.first.verdict;
+    const answer = shownAnswer(g.first.outcome);
+    return { repeats: g.repeats, status: v.status, ...(v.message ? { message: v.message } : {}), ...(answer !== undefined ? { answer } : {}) };
+  });
+  const stderr = runs.find((r) => r.stderr)?.stderr;
+  return {
+    verdict: { status: 'flaky', message: flakyMessage('sent', runs.length, answers) },
+    ms,
+    answers,
+    ...(stderr ? { stderr } : {}),
+  };
+}
+
+/** A flaky case blames REQ-2 besides what the case tests. */
+export function withFlakyRequirement(requirements: readonly string[]): string[] {
+  return requirements.includes(FLAKY_REQUIREMENT) ? [...requirements] : [...requirements, FLAKY_REQUIREMENT];
+}
+
+/**
+ * What is compared between the replays of one property: its status and the
+ * run (the generated input) it first failed at. The shrunk path may end
+ * earlier on one replay when shrinking ran out of time, so it is not compared.
+ */
+function propertyKey(r: CaseResult): unknown {
+  return { status: r.status, failedAt: r.path === undefined ? undefined : r.path.split(':')[0] };
+}
+
+/** N runs of the properties from one seed (each round in the same property order) as one result per property. */
+export function combinePropertyRounds(rounds: readonly CaseResult[][]): CaseResult[] {
+  if (rounds.length === 0) return [];
+  return rounds[0]!.map((first, j) => {
+    const results = rounds.map((round) => round[j]!);
+    const duration_ms = results.reduce((sum, r) => sum + r.duration_ms, 0);
+    const groups = groupBy(results, propertyKey);
+    if (groups.length === 1) return { ...first, duration_ms };
+    const answers: RepeatAnswer[] = groups.map((g) => ({
+      repeats: g.repeats,
+      status: g.first.status as Status,
+      ...(g.first.message ? { message: g.first.message } : {}),
+      ...(g.first.counterexample !== undefined ? { answer: g.first.counterexample } : {}),
+    }));
+    const failed = results.find((r) => r.status !== 'pass' && r.status !== 'skip') ?? first;
+    const out: CaseResult = {
+      ...failed,
+      requirements: withFlakyRequirement(failed.requirements),
+      status: 'flaky',
+      duration_ms,
+      message: flakyMessage(`replaying seed ${first.seed ?? '?'}`, results.length, answers),
+      answers,
+    };
+    delete out.expected;
+    delete out.actual;
+    return out;
+  });
+}

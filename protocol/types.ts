@@ -1,0 +1,232 @@
+/**
+ * The types every layer shares: what an implementation declares (Manifest),
+ * what an adapter hands back (Outcome, Implementation), and the report the
+ * runner writes and report/ renders. Adapters and report writers import them
+ * from here, never from the runner's folder. The JSON shapes are the schemas
+ * beside this file: protocol/schemas/*.schema.json.
+ */
+
+/** `flaky`: answers differed between the repeats of `--repeat N` (REQ-2); it fails a run like `fail`. */
+export type Status = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'flaky' | 'skip';
+export const STATUSES: readonly Status[] = ['pass', 'fail', 'error', 'timeout', 'crash', 'flaky', 'skip'];
+
+export interface Manifest {
+  name: string;
+  version: string;
+  language?: string;
+  profiles: string[];
+  capabilities: string[];
+}
+
+/**
+ * What an adapter got back for one request, before any judging. Adapters never
+ * throw for a misbehaving implementation: every failure mode is an Outcome.
+ */
+export type Outcome =
+  /** The implementation answered with something that is not an error answer (not yet validated). */
+  | { kind: 'result'; value: unknown; stderr?: string }
+  /** The implementation answered with an error answer (code and message as it gave them). */
+  | { kind: 'error'; code: unknown; message: unknown; value: unknown; stderr?: string }
+  /** No answer within the time limit; the adapter has restarted or abandoned the process. */
+  | { kind: 'timeout'; message: string; stderr?: string }
+  /** The process died or the connection was lost; the adapter restarts on the next request. */
+  | { kind: 'crash'; message: string; stderr?: string }
+  /** An answer that could not be read: not JSON, wrong id, too large, wrong HTTP status. */
+  | { kind: 'protocol'; message: string; raw?: string; stderr?: string }
+  /** The transport cannot carry this request (adapters/wire.ts: NaN over JSON); nothing was sent. */
+  | { kind: 'unsendable'; message: string; stderr?: string };
+
+/** One implementation under test, behind any adapter. */
+export interface Implementation {
+  /** The manifest: from `describe`, or from --manifest when given. */
+  describe(): Promise<Manifest>;
+  assemble(request: unknown, options: { timeoutMs: number }): Promise<Outcome>;
+  /**
+   * The implementation's stderr for an outcome it gave, when reading it takes a
+   * moment longer than the answer (stdio: a log line may arrive after the
+   * answer). Asked only for a case that did not pass; without it, outcome.stderr.
+   */
+  stderrFor?(outcome: Outcome): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+export interface CaseResult {
+  id: string;
+  kind: 'case' | 'property' | 'contract' | 'replay' | 'sweep';
+  status: Status;
+  requirements: string[];
+  description?: string;
+  tags?: string[];
+  duration_ms: number;
+  message?: string;
+  expected?: unknown;
+  actual?: unknown;
+  request?: unknown;
+  stderr?: string;
+  rerun?: string;
+  seed?: number;
+  path?: string;
+  counterexample?: unknown;
+  num_runs?: number;
+  /** Contract clauses: how many exchanges put the clause to the test (SPEC section 16). */
+  exchanges_tested?: number;
+  /** Golden cases: the spec version since which the case holds. */
+  since?: string;
+  /** A `flaky` result: each distinct answer with the repeats (1-based) that gave it. */
+  answers?: RepeatAnswer[];
+}
+
+/** One of the answers a case gave under `--repeat N`. */
+export interface RepeatAnswer {
+  repeats: number[];
+  /** The status this answer alone would have been judged. */
+  status: Status;
+  message?: string;
+  /** What came back: the result or error answer (a property: its counterexample); absent for a timeout or crash. */
+  answer?: unknown;
+}
+
+export interface Summary {
+  total: number;
+  pass: number;
+  fail: number;
+  error: number;
+  timeout: number;
+  crash: number;
+  /** Absent from reports of kits before `--repeat` (read as 0). */
+  flaky: number;
+  skip: number;
+}
+
+/** What a run went through: one of the four protocol adapters, or the memory-api contract (SPEC section 16). */
+export type AdapterName = 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
+
+export interface Report {
+  kit: { name: 'ctxconform'; version: string; spec: string };
+  implementation: Manifest;
+  run?: {
+    adapter?: AdapterName;
+    target?: string;
+    seed?: number;
+    properties_runs?: number;
+    shard?: string | null;
+    filter?: string | null;
+    /** `--spec`: the spec version whose cases ran. */
+    spec?: string;
+    /** `--repeat`: how many times each case was sent. */
+    repeat?: number;
+    started_at?: string;
+    duration_ms?: number;
+  };
+  summary: Summary;
+  cases: CaseResult[];
+  baseline?: BaselineSummary;
+  /** `ctxconform replay`: what was read and how fast (docs/replay.md). */
+  replay?: ReplayInfo;
+  /** `ctxconform sweep`: the block set at every budget, for the inclusion chart. */
+  sweep?: SweepInfo;
+}
+
+/** A baseline entry's why, as `ctxconform baseline` files carry it. */
+export interface BaselineNote {
+  kind: 'bug' | 'by-design';
+  reason?: string;
+  link?: string;
+}
+
+export interface BaselineSummary {
+  file: string;
+  /** Failing cases the baseline expects (bugs and deviations by design). */
+  known: string[];
+  /** Baseline ids whose case now passes. */
+  stale: string[];
+  /** Of `known`, those the baseline marks `by-design`: shown apart. */
+  by_design?: string[];
+  /** The reasons and links of the known and stale entries that have one. */
+  notes?: Record<string, BaselineNote>;
+}
+
+export interface ReplayInfo {
+  files: { file: string; requests: number; unreadable: number }[];
+  /** Records read: requests judged or skipped, and unreadable lines. */
+  requests: number;
+  unreadable: number;
+  /** Records per second over the whole replay. */
+  rate_per_s: number;
+  /** Each request sent twice, the answers compared (REQ-2). */
+  sent_twice: boolean;
+  /** Results in `cases`; the others are counted in `summary` only (passes past --max-listed, failures past it). */
+  listed: number;
+  unlisted: number;
+  /** Failing requests shrunk to a smaller one that still fails. */
+  shrunk: number;
+}
+
+/** Budgets as inclusive intervals `[from, to]` of the swept budgets. */
+export type BudgetIntervals = [number, number][];
+
+export interface SweepInfo {
+  /** Where the block set came from: a case id, `FILE:LINE`, or `generated (seed N)`. */
+  source: string;
+  budgets: { from: number; to: number; step: number; count: number };
+  /** The smallest swept budget from which the reference includes every block it includes at the last one. */
+  admits_all_from: number | null;
+  first_disagreement: number | null;
+  /** Budgets where the implementation's answer is not the reference's. */
+  disagreements: BudgetIntervals;
+  /** Budgets where either side answered with an error (pinned_overflow, or the implementation's failure). */
+  reference_errors: BudgetIntervals;
+  implementation_errors: BudgetIntervals;
+  blocks: { block_id: string; reference: BudgetIntervals; implementation: BudgetIntervals }[];
+}
+
+/** Statuses that make a run fail unless a baseline expects them. */
+export const FAILING: ReadonlySet<Status> = new Set(['fail', 'error', 'timeout', 'crash', 'flaky']);
+
+/** Case-id order: the order of every report, sharded or merged. */
+export function byId(a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export function summarize(cases: readonly { status: Status }[]): Summary {
+  const s: Summary = { total: cases.length, pass: 0, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 };
+  for (const c of cases) s[c.status]++;
+  return s;
+}
+
+/** `ctxconform tokens`: the token estimate against real tokenizers (conformance/tokens.ts computes it). */
+export type EncodingName = 'o200k_base' | 'cl100k_base';
+
+export interface TokenRow {
+  id: string;
+  /** The result's `estimated_tokens`: what the budget was enforced with (block contents only, TIER-9). */
+  estimated_tokens: number;
+  /** `estimate_tokens(context)`: the estimator applied to the whole context, headers included. */
+  context_estimate: number;
+  real: Record<EncodingName, number>;
+}
+
+export interface Undercount {
+  id: string;
+  estimated_tokens: number;
+  real: number;
+  ratio: number;
+}
+
+export interface EncodingStats {
+  encoding: EncodingName;
+  contexts: number;
+  /** Ratios estimated_tokens / real tokens. */
+  median: number;
+  p5: number;
+  p95: number;
+  /** The same ratios for the estimator applied to the whole context. */
+  context_median: number;
+  undercounts: Undercount[];
+}
+
+export interface TokenTable {
+  threshold: number;
+  encodings: EncodingStats[];
+  rows: TokenRow[];
+}

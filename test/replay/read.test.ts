@@ -1,0 +1,111 @@
+/**
+ * The recorded-request reader: JSON lines and JSON arrays, gzip told by its
+ * bytes, line numbers that point at the record, negative zero kept, and every
+ * unreadable line reported with its line while reading goes on.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import { readRecorded } from '../../conformance/replay/read.js';
+import type { Recorded } from '../../conformance/replay/read.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-read-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let n = 0;
+async function read(content: string | Buffer, maxRecordBytes?: number): Promise<Recorded[]> {
+  const file = join(tmp, `f${n++}`);
+  writeFileSync(file, content);
+  const out: Recorded[] = [];
+  for await (const r of readRecorded(file, maxRecordBytes !== undefined ? { maxRecordBytes } : {})) out.push(r);
+  return out;
+}
+
+describe('JSON lines', () => {
+  it('one request per line, blank lines skipped, CRLF and a missing last newline accepted, lines counted from 1', async () => {
+    const out = await read('\uFEFF{"a":1}\r\n\n   \n[1,2]\r\n"text"\n{"b":2}');
+    expect(out).toEqual([
+      { line: 1, request: { a: 1 } },
+      { line: 4, request: [1, 2] },
+      { line: 5, request: 'text' },
+      { line: 6, request: { b: 2 } },
+    ]);
+  });
+
+  it('keeps a recorded -0.0 a negative zero (NUM-5 reaches the implementation)', async () => {
+    const [r] = await read('{"priority":-0.0,"now":-0}\n');
+    const req = (r as { request: { priority: number; now: number } }).request;
+    expect(Object.is(req.priority, -0)).toBe(true);
+    expect(Object.is(req.now, -0)).toBe(true);
+  });
+
+  it('reports a line that is not JSON, not UTF-8 or too long with its line, and reads on', async () => {
+    const bad = Buffer.concat([Buffer.from('{"a":1}\n{oops}\n'), Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]), Buffer.from(`{"long":"${'x'.repeat(100)}"}\n{"z":3}\n`)]);
+    const out = await read(bad, 64);
+    expect(out.map((r) => ('request' in r ? ['ok', r.line] : [r.unreadable.replace(/:.*/, ''), r.line]))).toEqual([
+      ['ok', 1],
+      ['not JSON', 2],
+      ['not UTF-8 text', 3],
+      ['longer than 64 bytes', 4],
+      ['ok', 5],
+    ]);
+  });
+
+  it('a line longer than the limit split over many chunks is skipped to its end', async () => {
+    const long = `{"x":"${'y'.repeat(3 * 1024 * 1024)}"}`;
+    const out = await read(`${long}\n{"after":1}\n`, 1024 * 1024);
+    expect(out).toEqual([{ line: 1, unreadable: `longer than ${1024 * 1024} bytes` }, { line: 2, request: { after: 1 } }]);
+  });
+});
+
+describe('gzip', () => {
+  it('is recognized by its magic bytes, whatever the name', async () => {
+    const out = await read(gzipSync('{"a":1}\n{"b":2}\n'));
+    expect(out).toEqual([
+      { line: 1, request: { a: 1 } },
+      { line: 2, request: { b: 2 } },
+    ]);
+  });
+
+  it('a cut gzip stream ends with an unreadable record at the line it stopped on', async () => {
+    const whole = gzipSync(Array.from({ length: 2000 }, (_, i) => `{"n":${i},"pad":"${'p'.repeat(i % 50)}"}`).join('\n'));
+    const out = await read(whole.subarray(0, Math.floor(whole.length / 2)));
+    const last = out[out.length - 1]!;
+    expect(last).toMatchObject({ unreadable: expect.stringMatching(/could not be read: unexpected end of file/) });
+    expect(out.slice(0, -1).every((r, i) => 'request' in r && r.line === i + 1)).toBe(true);
+    expect(last.line).toBe(out.length);
+  });
+});
+
+describe('a JSON array', () => {
+  it('yields each element with the line it starts on, strings with brackets and escapes included', async () => {
+    const out = await read('[\n  {"a":"]},{\\"","b":[1,{"c":[]}]},\n  42, "x]y" ,true,null,\n  {"d":-0.0}\n]\n');
+    expect(out).toEqual([
+      { line: 2, request: { a: ']},{"', b: [1, { c: [] }] } },
+      { line: 3, request: 42 },
+      { line: 3, request: 'x]y' },
+      { line: 3, request: true },
+      { line: 3, request: null },
+      { line: 4, request: { d: -0 } },
+    ]);
+    expect(Object.is((out[5] as { request: { d: number } }).request.d, -0)).toBe(true);
+  });
+
+  it('a malformed element is unreadable and the next one is read', async () => {
+    const out = await read('[{"a":1},\n{bad},\n{"c":3}]');
+    expect(out.map((r) => ('request' in r ? r.request : `line ${r.line}: ${r.unreadable.slice(0, 8)}`))).toEqual([{ a: 1 }, 'line 2: not JSON', { c: 3 }]);
+  });
+
+  it('an unclosed array and text after the array are reported', async () => {
+    expect((await read('[{"a":1},')).pop()).toEqual({ line: 1, unreadable: 'the array is not closed with ]' });
+    expect((await read('[{"a":1},{"b":')).pop()).toEqual({ line: 1, unreadable: 'the array ends inside this element' });
+    expect((await read('[{"a":1}]\n{"b":2}')).pop()).toEqual({ line: 2, unreadable: 'text after the closing ] of the array' });
+  });
+
+  it('works on an array of gzip-compressed requests too', async () => {
+    const out = await read(gzipSync(JSON.stringify([{ a: 1 }, { b: 2 }])));
+    expect(out.map((r) => 'request' in r && r.request)).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+});
