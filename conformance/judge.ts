@@ -6,6 +6,7 @@
  * then each matcher the case lists.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { markedContext } from './markers.js';
 import { reasonClass } from './reasons.js';
 import { formatErrors, validators } from '../protocol/schemas.js';
 import type { Expectation, GoldenCase, Verdict } from './types.js';
@@ -102,8 +103,11 @@ function judgeResult(c: GoldenCase, value: unknown, manifest: Manifest): Verdict
       actual: value,
     };
   }
-  const r = value as ResultLike;
-  const mismatches = [...invariantMismatches(c.request, r), ...matcherMismatches(c, r, capabilities)];
+  const answered = value as ResultLike;
+  const markers = markerMismatch(c, answered, capabilities);
+  // The case's own matchers then see the context without its markers, as the case was written.
+  const r = markers.withoutMarkers === undefined ? answered : { ...answered, context: markers.withoutMarkers };
+  const mismatches = [...invariantMismatches(c.request, answered), ...markers.mismatches, ...matcherMismatches(c, r, capabilities)];
   if (mismatches.length === 0) return { status: 'pass' };
   const expected: Record<string, unknown> = {};
   const actual: Record<string, unknown> = {};
@@ -112,6 +116,20 @@ function judgeResult(c: GoldenCase, value: unknown, manifest: Manifest): Verdict
     actual[m.member] = m.actual;
   }
   return { status: 'fail', message: mismatches.map(describeMismatch).join('\n'), expected, actual };
+}
+
+/**
+ * An implementation that declares omission_markers meets cases written
+ * without them: its context must hold exactly the markers its own omissions
+ * call for (MRK-1..3), and once they are taken out the case is judged as
+ * written. A case that lists the capability states its context with markers.
+ */
+function markerMismatch(c: GoldenCase, r: ResultLike, capabilities: readonly string[]): { mismatches: Mismatch[]; withoutMarkers?: string } {
+  if (!capabilities.includes('omission_markers') || c.capabilities.includes('omission_markers')) return { mismatches: [] };
+  const m = markedContext(c.request, r.included, r.omissions);
+  if (!m) return { mismatches: [] };
+  if (m.withMarkers === r.context) return { mismatches: [], withoutMarkers: m.withoutMarkers };
+  return { mismatches: [{ member: 'context', expected: m.withMarkers, actual: r.context, note: 'the included blocks with a marker for each budget or max_segments omission, in render order: MRK-1..3' }] };
 }
 
 /** What every result owes whatever the case lists. */

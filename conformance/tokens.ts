@@ -6,10 +6,10 @@
  */
 import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { assemble, CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
+import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
 import { byId } from '../protocol/types.js';
 import type { GoldenCase } from './types.js';
-import type { EncodingName, EncodingStats, TokenRow, TokenTable, Undercount } from '../protocol/types.js';
+import type { EncodingName, EncodingStats, MarkerOverhead, TokenRow, TokenTable, Undercount } from '../protocol/types.js';
 
 
 // Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
@@ -36,11 +36,11 @@ export function median(sorted: readonly number[]): number {
   return n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
 }
 
-/** Rows for every case whose reference answer has a non-empty context. */
+/** Rows for every case whose reference answer (without markers) has a non-empty context. */
 export function measureCases(cases: readonly GoldenCase[]): TokenRow[] {
   const rows: TokenRow[] = [];
   for (const c of cases) {
-    const r = assemble(c.request, { capabilities: CAPABILITIES });
+    const r = assemble(c.request, { capabilities: DEFAULT_CAPABILITIES });
     if (isErrorAnswer(r) || r.context === '') continue;
     rows.push({
       id: c.id,
@@ -64,4 +64,39 @@ export function tokenTable(rows: readonly TokenRow[]): TokenTable {
     return { encoding, contexts: rows.length, median: median(ratios), p5: percentile(ratios, 5), p95: percentile(ratios, 95), context_median: median(whole), undercounts };
   });
   return { threshold, encodings, rows: [...rows] };
+}
+
+/**
+ * What the omission markers of SPEC 8.5 add: each case assembled with and
+ * without them; where the contexts differ, the real tokens the markers add.
+ */
+export function markerOverhead(cases: readonly GoldenCase[]): MarkerOverhead {
+  const names = Object.keys(ENCODINGS) as EncodingName[];
+  const perMarker: Record<string, number[]> = {};
+  const shares: Record<string, number[]> = {};
+  let contexts = 0;
+  let markers = 0;
+  for (const c of cases) {
+    const plain = assemble(c.request, { capabilities: DEFAULT_CAPABILITIES });
+    const marked = assemble(c.request, { capabilities: CAPABILITIES });
+    if (isErrorAnswer(plain) || isErrorAnswer(marked) || marked.context === plain.context) continue;
+    const count = marked.context.split('\n[OMITTED: ').length - 1;
+    contexts++;
+    markers += count;
+    for (const e of names) {
+      const total = ENCODINGS[e](marked.context);
+      const added = total - (plain.context === '' ? 0 : ENCODINGS[e](plain.context));
+      (perMarker[e] ??= []).push(added / count);
+      (shares[e] ??= []).push(added / total);
+    }
+  }
+  const each = (f: (e: EncodingName) => number): Record<EncodingName, number> => Object.fromEntries(names.map((e) => [e, f(e)])) as Record<EncodingName, number>;
+  const sorted = (xs: number[] | undefined): number[] => (xs ?? []).sort((a, b) => a - b);
+  return {
+    contexts,
+    markers,
+    per_marker: each((e) => median(sorted(perMarker[e]))),
+    share_median: each((e) => median(sorted(shares[e]))),
+    share_max: each((e) => Math.max(...(shares[e] ?? [NaN]))),
+  };
 }

@@ -225,8 +225,22 @@ export interface EncodingStats {
   undercounts: Undercount[];
 }
 
+/** What omission markers (SPEC 8.5) add to the contexts: not charged against the budget (MRK-4), so reported here. */
+export interface MarkerOverhead {
+  /** Contexts of the corpus that get at least one marker, and the markers in them. */
+  contexts: number;
+  markers: number;
+  /** Per encoding: real tokens one marker adds (median over those contexts, added tokens / markers). */
+  per_marker: Record<EncodingName, number>;
+  /** Per encoding: the median share of a context's real tokens that its markers take. */
+  share_median: Record<EncodingName, number>;
+  /** Per encoding: the largest such share. */
+  share_max: Record<EncodingName, number>;
+}
+
 export interface TokenTable {
   threshold: number;
   encodings: EncodingStats[];
   rows: TokenRow[];
+  markers?: MarkerOverhead;
 }

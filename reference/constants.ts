@@ -53,6 +53,10 @@ export const RANKED_HEADER =
 export const HEADER_SEPARATOR = ' \u00b7 ';
 export const SEGMENT_JOINER = '\n\n';
 
+/** SPEC MRK-2: the line of an omission marker after the block's header, by reason class. */
+export const MARKER_OVER_BUDGET = '[OMITTED: over token budget]';
+export const MARKER_OVER_SEGMENTS = '[OMITTED: over segment limit]';
+
 /** Largest budget accepted: 2^53 - 1, the largest integer every JSON reader keeps exact. */
 export const MAX_BUDGET = Number.MAX_SAFE_INTEGER;
 

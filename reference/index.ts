@@ -4,7 +4,7 @@
  */
 import { assembleRanked } from './ranked.js';
 import { assembleTiered } from './tiered.js';
-import { CAPABILITIES } from './types.js';
+import { DEFAULT_CAPABILITIES } from './types.js';
 import type { AssembleOptions, Capability, ErrorAnswer, Problem, Result } from './types.js';
 import { withKeptArrays } from './block-arrays.js';
 import { readRequest } from './validate.js';
@@ -18,9 +18,13 @@ export { utcDate } from './ranked.js';
 
 export const KIT_NAME = 'ctxconform-reference';
 
-/** The reference's own manifest: both profiles, every capability. */
+/**
+ * The manifest of assemble(request) as called without options: both profiles
+ * and DEFAULT_CAPABILITIES. The kit's built-in reference run declares
+ * omission_markers as well (adapters/reference.ts), and passes it.
+ */
 export function describe(): { name: string; version: string; language: string; profiles: string[]; capabilities: string[] } {
-  return { name: KIT_NAME, version: '1.0.0', language: 'typescript', profiles: ['tiered', 'ranked'], capabilities: [...CAPABILITIES] };
+  return { name: KIT_NAME, version: '1.0.0', language: 'typescript', profiles: ['tiered', 'ranked'], capabilities: [...DEFAULT_CAPABILITIES] };
 }
 
 /** SPEC section 3: every problem of a request, each with the JSON Pointer of the member at fault; [] for a valid one. */
@@ -45,7 +49,7 @@ export function assemble(request: unknown, options: AssembleOptions = {}): Resul
       const { problems, request: r } = readRequest(request);
       if (r === null) return invalidRequest(problems);
       if (r.profile === 'ranked') return assembleRanked(r);
-      return assembleTiered(r, new Set<Capability>(options.capabilities ?? CAPABILITIES));
+      return assembleTiered(r, new Set<Capability>(options.capabilities ?? DEFAULT_CAPABILITIES));
     });
   } catch (e) {
     // Only a hostile in-process value gets here (a throwing getter, a revoked Proxy).

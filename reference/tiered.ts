@@ -1,5 +1,7 @@
 import {
   HEADER_SEPARATOR,
+  MARKER_OVER_BUDGET,
+  MARKER_OVER_SEGMENTS,
   REASON_BUDGET,
   REASON_DISPUTED,
   REASON_EXCLUDED,
@@ -26,7 +28,10 @@ const REQUIRED = 2;
 const TIER = 3;
 const OVERFLOW = 4;
 const OMITTED = 5;
-const SEGMENT_REASON: readonly (SegmentReason | null)[] = [null, 'pinned', 'required', 'tier', 'overflow', null];
+/** Omitted for room (class budget or max_segments): the omissions that leave a marker (MRK-1). */
+const OMITTED_FOR_BUDGET = 6;
+const OMITTED_FOR_SEGMENTS = 7;
+const SEGMENT_REASON: readonly (SegmentReason | null)[] = [null, 'pinned', 'required', 'tier', 'overflow', null, null, null];
 
 /**
  * The blocks of one request as selection goes: where each stands, what it
@@ -47,8 +52,8 @@ class Selection {
     return tokensFor(this.r.codePoints[i]!);
   }
 
-  omit(i: number, reason: string): void {
-    this.state[i] = OMITTED;
+  omit(i: number, reason: string, state = OMITTED): void {
+    this.state[i] = state;
     this.omissions.push({ block_id: this.r.ids[i]!, reason });
   }
 }
@@ -87,10 +92,14 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   // Render: pinned in input order, then (source, -priority, block_id) (REN-1, PIN-4).
   // With preferences, first back to the plain key, so each source's bucket is in (-priority, block_id) order.
   const plainRank = !k.prefer_high_confidence && !k.prefer_recency;
-  const ordered = renderOrderFromRanked(r, plainRank ? kept : stableSort(kept, rankComparator(r, NO_PREFERENCES)));
-  const rendered = pinned.length > 0 ? pinned.concat(ordered) : ordered;
+  const inRenderOrder = (blocks: number[]): number[] => {
+    const ordered = renderOrderFromRanked(r, plainRank ? blocks : stableSort(blocks, rankComparator(r, NO_PREFERENCES)));
+    return pinned.length > 0 ? pinned.concat(ordered) : ordered;
+  };
+  const rendered = inRenderOrder(kept);
+  const marked = caps.has('omission_markers') ? markedFor(s, order) : undefined;
   const result: Result = {
-    context: renderContext(r, rendered),
+    context: marked ? renderContext(r, inRenderOrder(marked), s.state) : renderContext(r, rendered),
     included: idsOf(r, rendered),
     estimated_tokens: costOf(s, rendered),
     total_budget: r.budget,
@@ -160,7 +169,7 @@ function admitRequired(s: Selection, order: ArrayLike<number>, mustInclude: read
     if (cost <= remaining) {
       remaining -= cost;
       s.state[i] = REQUIRED;
-    } else s.omit(i, REASON_BUDGET);
+    } else s.omit(i, REASON_BUDGET, OMITTED_FOR_BUDGET);
   }
   return remaining;
 }
@@ -196,7 +205,7 @@ function admitFromPool(s: Selection, order: ArrayLike<number>, pool: number): vo
     if (cost <= pool) {
       pool -= cost;
       s.state[i] = OVERFLOW;
-    } else s.omit(i, REASON_TIER_BUDGET);
+    } else s.omit(i, REASON_TIER_BUDGET, OMITTED_FOR_BUDGET);
   }
 }
 
@@ -208,9 +217,28 @@ function capSegments(s: Selection, order: ArrayLike<number>, max: number | null)
     const state = s.state[i];
     if (state !== REQUIRED && state !== TIER && state !== OVERFLOW) continue;
     if (max === null || kept.length < max) kept.push(i);
-    else s.omit(i, REASON_MAX_SEGMENTS);
+    else s.omit(i, REASON_MAX_SEGMENTS, OMITTED_FOR_SEGMENTS);
   }
   return kept;
+}
+
+/**
+ * MRK-1, MRK-3: the blocks shown in the context with markers, by the ranking
+ * key: those admitted and those omitted for room, each of which renders as a
+ * marker where it would have stood. Undefined when nothing was omitted for
+ * room, so the context is the plain one (MRK-4).
+ */
+function markedFor(s: Selection, order: ArrayLike<number>): number[] | undefined {
+  const shown: number[] = [];
+  let marks = 0;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    const state = s.state[i];
+    if (state === OMITTED_FOR_BUDGET || state === OMITTED_FOR_SEGMENTS) marks++;
+    else if (state !== REQUIRED && state !== TIER && state !== OVERFLOW) continue;
+    shown.push(i);
+  }
+  return marks > 0 ? shown : undefined;
 }
 
 function idsOf(r: NormalRequest, blocks: readonly number[]): string[] {
@@ -223,9 +251,10 @@ function idsOf(r: NormalRequest, blocks: readonly number[]): string[] {
  * REN-2, REN-3: each block as "[" + source + " · " + block_id + "]\n" + content,
  * joined by "\n\n". The pieces go into one array joined once, which builds no
  * string per block; what comes before the id is the same for every block of a
- * source, so it is one piece, built once per source.
+ * source, so it is one piece, built once per source. With `state`, a block
+ * omitted for room shows its marker line instead of its content (MRK-2).
  */
-function renderContext(r: NormalRequest, rendered: readonly number[]): string {
+function renderContext(r: NormalRequest, rendered: readonly number[], state?: Bytes): string {
   const opening = r.sources.map((source) => SEGMENT_JOINER + '[' + source + HEADER_SEPARATOR);
   const pieces = new Array<string>(rendered.length * 4);
   let p = 0;
@@ -235,7 +264,8 @@ function renderContext(r: NormalRequest, rendered: readonly number[]): string {
     pieces[p++] = j === 0 ? open.slice(SEGMENT_JOINER.length) : open;
     pieces[p++] = r.ids[i]!;
     pieces[p++] = ']\n';
-    pieces[p++] = r.contents[i]!;
+    const st = state?.[i];
+    pieces[p++] = st === OMITTED_FOR_BUDGET ? MARKER_OVER_BUDGET : st === OMITTED_FOR_SEGMENTS ? MARKER_OVER_SEGMENTS : r.contents[i]!;
   }
   return pieces.join('');
 }

@@ -1,8 +1,16 @@
 /** Wire types of the Context Assembly protocol (SPEC.md sections 2-8). */
 
 export type Profile = 'tiered' | 'ranked';
-export type Capability = 'working_context' | 'constraints' | 'lifecycle' | 'pinned';
-export const CAPABILITIES: readonly Capability[] = ['working_context', 'constraints', 'lifecycle', 'pinned'];
+export type Capability = 'working_context' | 'constraints' | 'lifecycle' | 'pinned' | 'omission_markers';
+/** Every capability the reference implements, and declares in its manifest. */
+export const CAPABILITIES: readonly Capability[] = ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'];
+/**
+ * What `assemble(request)` applies when told nothing: every capability but
+ * omission_markers, the four that change nothing for a request that does not
+ * use them. So a plain request gets the lesson's answer, byte for byte, unless
+ * markers are asked for (SPEC section 8).
+ */
+export const DEFAULT_CAPABILITIES: readonly Capability[] = ['working_context', 'constraints', 'lifecycle', 'pinned'];
 export const PROFILES: readonly Profile[] = ['tiered', 'ranked'];
 
 export type Status = 'active' | 'disputed' | 'superseded' | 'stale';
@@ -102,7 +110,7 @@ export interface Problem {
 }
 
 export interface AssembleOptions {
-  /** Capabilities whose result members are emitted (default: all of them). */
+  /** The capabilities to apply (default: DEFAULT_CAPABILITIES, every one but omission_markers). */
   capabilities?: readonly Capability[];
 }
 

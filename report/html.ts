@@ -204,6 +204,16 @@ function tokensSection(t: TokenTable): string {
     out.push(`<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${formatRatio(e.median)}</td><td class="n">${formatRatio(e.p5)}</td><td class="n">${formatRatio(e.p95)}</td><td class="n">${formatRatio(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`);
   }
   out.push('</tbody></table>');
+  const m = t.markers;
+  if (m && m.contexts > 0) {
+    out.push(`<p>Omission markers (SPEC 8.5) are not charged against the budget: ${m.markers} markers in ${m.contexts} contexts.</p>`);
+    out.push('<table><thead><tr><th>encoding</th><th>real tokens per marker</th><th>share of a context, median</th><th>largest share</th></tr></thead><tbody>');
+    for (const e of t.encodings) {
+      const n = e.encoding;
+      out.push(`<tr><td>${h(n)}</td><td class="n">${m.per_marker[n].toFixed(1)}</td><td class="n">${Math.round(m.share_median[n] * 100)}%</td><td class="n">${Math.round(m.share_max[n] * 100)}%</td></tr>`);
+    }
+    out.push('</tbody></table>');
+  }
   for (const e of t.encodings) {
     if (e.undercounts.length === 0) continue;
     out.push(`<details><summary>${h(e.encoding)}: ${e.undercounts.length} cases where the estimate is below ${Math.round(t.threshold * 100)}% of the real count</summary>`);

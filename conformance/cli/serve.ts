@@ -4,21 +4,25 @@
  */
 import { parseArgs } from 'node:util';
 import { createAssembleServer, listen } from '../../adapters/http-server.js';
-import { assemble, describe } from '../../reference/index.js';
+import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, describe } from '../../reference/index.js';
+import type { Capability } from '../../reference/index.js';
 import { EXIT_OK, UsageError } from './main.js';
 
-export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1]';
+export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1] [--capabilities LIST]';
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' }, capabilities: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
-    console.log(`usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.`);
+    console.log(
+      `usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.\n--capabilities the ones to apply and declare, comma-separated, to mirror your manifest (default ${DEFAULT_CAPABILITIES.join(',')}; also: omission_markers; "" for none).`,
+    );
     return EXIT_OK;
   }
+  const capabilities = capabilityList(values.capabilities);
   const portText = values.port ?? '8080';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port needs 0..65535, not ${JSON.stringify(portText)}`);
   const host = values.host ?? '127.0.0.1';
-  const server = createAssembleServer({ assemble: (r) => assemble(r), describe });
+  const server = createAssembleServer({ assemble: (r) => assemble(r, { capabilities }), describe: () => ({ ...describe(), capabilities: [...capabilities] }) });
   let url: string;
   try {
     url = await listen(server, Number(portText), host);
@@ -36,4 +40,12 @@ export async function run(argv: string[]): Promise<number> {
     process.once('SIGTERM', stop);
   });
   return EXIT_OK;
+}
+
+function capabilityList(text: string | undefined): readonly Capability[] {
+  if (text === undefined) return DEFAULT_CAPABILITIES;
+  const names = text.split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(CAPABILITIES as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new UsageError(`--capabilities: unknown ${unknown.join(', ')}; known: ${CAPABILITIES.join(', ')}`);
+  return [...new Set(names)] as Capability[];
 }

@@ -10,7 +10,7 @@ import { readReport, ReportFileError } from '../baseline.js';
 import { formatProblem, loadCorpus } from '../cases/load.js';
 import type { Report } from '../../protocol/types.js';
 import { formatRatio } from '../../report/text.js';
-import { measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../tokens.js';
+import { markerOverhead, measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../tokens.js';
 import type { TokenTable } from '../../protocol/types.js';
 import { UsageError } from './main.js';
 
@@ -24,6 +24,13 @@ export function formatTokenTable(t: TokenTable): string {
   out.push(`${'encoding'.padEnd(12)}  ${'median'.padStart(7)}  ${'p5'.padStart(7)}  ${'p95'.padStart(7)}  ${'whole-context median'.padStart(20)}  undercounts`);
   for (const e of t.encodings) {
     out.push(`${e.encoding.padEnd(12)}  ${formatRatio(e.median).padStart(7)}  ${formatRatio(e.p5).padStart(7)}  ${formatRatio(e.p95).padStart(7)}  ${formatRatio(e.context_median).padStart(20)}  ${e.undercounts.length}`);
+  }
+  if (t.markers && t.markers.contexts > 0) {
+    const m = t.markers;
+    out.push('', `omission markers (SPEC 8.5, not charged against the budget): ${m.markers} in ${m.contexts} contexts`);
+    for (const e of t.encodings) {
+      out.push(`  ${e.encoding.padEnd(12)}  ${m.per_marker[e.encoding].toFixed(1)} real tokens per marker; ${Math.round(m.share_median[e.encoding] * 100)}% of a context (median), ${Math.round(m.share_max[e.encoding] * 100)}% at most`);
+    }
   }
   for (const e of t.encodings) {
     if (e.undercounts.length === 0) continue;
@@ -59,7 +66,7 @@ with the table as its last section.`,
     console.error(`ctxconform tokens: no cases loaded${values.cases ? ` from ${values.cases}` : ''}`);
     return 1;
   }
-  const table = tokenTable(measureCases(corpus.cases));
+  const table: TokenTable = { ...tokenTable(measureCases(corpus.cases)), markers: markerOverhead(corpus.cases) };
   console.log(formatTokenTable(table));
   if (values.json) {
     mkdirSync(dirname(values.json), { recursive: true });

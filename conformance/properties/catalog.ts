@@ -15,6 +15,7 @@ import {
 } from '../../reference/index.js';
 import type { Capability } from '../../reference/index.js';
 import { describeMismatch } from '../judge.js';
+import { markedContext } from '../markers.js';
 import { reasonClass } from '../reasons.js';
 import type { Implementation } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
@@ -117,6 +118,7 @@ function differentialRequirements(gen: GenContext): string[] {
   if (gen.capabilities.includes('constraints')) out.push(...range('CON', 1, 7));
   if (gen.capabilities.includes('lifecycle')) out.push(...range('LIF', 1, 4));
   if (gen.capabilities.includes('working_context')) out.push(...range('WC', 1, 5));
+  if (gen.capabilities.includes('omission_markers')) out.push(...range('MRK', 1, 4));
   return out;
 }
 
@@ -189,8 +191,8 @@ const budget = onOneRequest({
 
 const wholeBlocks = onOneRequest({
   name: 'whole-blocks',
-  description: 'Every included block appears whole in context, rendered exactly, and context holds nothing else.',
-  requirements: (gen) => ['TIER-5', 'REN-2', 'REN-3', 'REN-4', ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : [])],
+  description: 'Every included block appears whole in context, rendered exactly, and context holds nothing else (with omission_markers: but the markers of the blocks dropped for room, in render order).',
+  requirements: (gen) => ['TIER-5', 'REN-2', 'REN-3', 'REN-4', ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : []), ...(gen.capabilities.includes('omission_markers') ? ['MRK-1', 'MRK-2', 'MRK-3'] : [])],
   async check(env, req) {
     const r = await resultFor(env, req);
     if (!r) return;
@@ -201,10 +203,15 @@ const wholeBlocks = onOneRequest({
     const isRanked = profileOf(req) === 'ranked';
     const cut = bs.filter((b) => !r.context.includes(b.content));
     if (cut.length > 0) fail(`included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (${isRanked ? 'RANK-3' : 'TIER-5'})`, { contents: cut.map((b) => b.content) }, { context: r.context });
+    const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
     let want: string;
-    if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
+    if (markers) want = markedContext(req, r.included, r.omissions)!.withMarkers;
+    else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
     else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
-    if (r.context !== want) fail(`context is not exactly the included blocks rendered in included order (${isRanked ? 'RANK-3, RANK-5' : 'REN-2, REN-3'})`, { context: want }, { context: r.context });
+    if (r.context !== want) {
+      const why = markers ? 'the included blocks with a marker for each budget or max_segments omission, in render order (REN-2, MRK-1..3)' : `the included blocks rendered in included order (${isRanked ? 'RANK-3, RANK-5' : 'REN-2, REN-3'})`;
+      fail(`context is not exactly ${why}`, { context: want }, { context: r.context });
+    }
   },
 });
 

@@ -25,7 +25,7 @@ describe('openImplementation', () => {
     const o = await openImplementation({});
     expect(o.adapter).toBe('reference');
     expect(o.manifest.profiles).toEqual(['tiered', 'ranked']);
-    expect([...o.manifest.capabilities].sort()).toEqual(['constraints', 'lifecycle', 'pinned', 'working_context']);
+    expect([...o.manifest.capabilities].sort()).toEqual(['constraints', 'lifecycle', 'omission_markers', 'pinned', 'working_context']);
   });
 
   it('loads a module with assemble and describe; a thrown {code} is an error answer', async () => {

@@ -14,7 +14,7 @@ import type { GoldenCase } from '../../conformance/types.js';
 import type { Manifest } from '../../protocol/types.js';
 
 const corpus = loadCorpus();
-const FULL: Manifest = { name: 'reference', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
+const FULL: Manifest = { name: 'reference', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
 
 async function verdictFor(c: GoldenCase, manifest: Manifest) {
   const impl = referenceImplementation(manifest);

@@ -118,7 +118,7 @@ describe('the corpus separates right from wrong (tiered core cases)', () => {
  * Capability defects, made by bending the request on its way into the
  * reference or the answer on its way out: each must fail a capability case.
  */
-const ALL: Manifest = { name: 'bent', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
+const ALL: Manifest = { name: 'bent', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
 const capabilityCases = loadCorpus().cases.filter((c) => c.capabilities.length > 0);
 
 type Req = { blocks?: Record<string, unknown>[]; constraints?: Record<string, unknown>; budget?: number; now?: number };
@@ -127,7 +127,7 @@ type Res = Record<string, any>;
 function bent(request: (r: Req) => Req, answer: (a: Res, r: Req) => Res = (a) => a): Assemble {
   return (req) => {
     const r = structuredClone(req) as Req;
-    const a = referenceAssemble(typeof r === 'object' && r !== null && !Array.isArray(r) ? request(r) : r) as Res;
+    const a = referenceAssemble(typeof r === 'object' && r !== null && !Array.isArray(r) ? request(r) : r, { capabilities: ALL.capabilities as never }) as Res;
     return 'error' in a ? a : answer(a, req as Req);
   };
 }
@@ -210,6 +210,46 @@ describe('a targeted case fails the defect it was written for', () => {
   it('the hyphenated tool-results case catches a source rewritten in the header', async () => {
     const rewritten = bent(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') }));
     expect(await fullCorpus(rewritten)).toContain('tiers/hyphenated-tool-results-is-working: fail');
+  });
+});
+
+/** The marker an omission leaves (MRK-2), from the request, for the bent marker implementations below. */
+function markerOf(r: Req, id: string): string {
+  const b = (r.blocks ?? []).find((x) => x?.block_id === id)!;
+  return `[${String(b.source)} \u00b7 ${id}]\n[OMITTED: over token budget]`;
+}
+const roomOmissions = (a: Res): string[] => a.omissions.filter((o: { reason: string }) => o.reason === 'tier budget exhausted; overflow pool exhausted').map((o: { block_id: string }) => o.block_id);
+const MARKER_DEFECTS: Record<string, Assemble> = {
+  // The flag declared, nothing rendered.
+  'no markers at all': (req) => referenceAssemble(req, { capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] }),
+  'content leaked into the marker': bent(same, (a, r) => {
+    let context: string = a.context;
+    for (const id of roomOmissions(a)) context = context.replace(markerOf(r, id), `${markerOf(r, id)} ${String((r.blocks ?? []).find((b) => b?.block_id === id)!.content).slice(0, 12)}`);
+    return { ...a, context };
+  }),
+  // The markers gathered at the top: the pinned prefix then changes with the budget.
+  'markers before everything': bent(same, (a, r) => {
+    const marks = roomOmissions(a).map((id) => markerOf(r, id));
+    if (marks.length === 0) return a;
+    const rest = a.context.split('\n\n').filter((seg: string) => !marks.includes(seg));
+    return { ...a, context: [...marks, ...rest].join('\n\n') };
+  }),
+  'a marker for an expired block too': bent(same, (a, r) => {
+    const expired = a.omissions.filter((o: { reason: string }) => o.reason === 'expired').map((o: { block_id: string }) => markerOf(r, o.block_id));
+    return expired.length === 0 ? a : { ...a, context: [a.context, ...expired].filter(Boolean).join('\n\n') };
+  }),
+};
+
+describe('the omission-markers cases catch broken markers', () => {
+  const markerCases = loadCorpus().cases.filter((c) => c.capabilities.includes('omission_markers'));
+  for (const [name, assemble] of Object.entries(MARKER_DEFECTS)) {
+    it(`catches: ${name}`, async () => {
+      expect((await failures(assemble, ALL, markerCases)).length).toBeGreaterThan(0);
+    });
+  }
+  it('the prompt-cache cases catch markers that move the pinned prefix', async () => {
+    const failed = await failures(MARKER_DEFECTS['markers before everything']!, ALL, markerCases);
+    expect(failed).toEqual(expect.arrayContaining(['omission-markers/pinned-prefix-stable-at-20: fail', 'omission-markers/pinned-prefix-stable-at-25: fail']));
   });
 });
 

@@ -259,3 +259,34 @@ describe('skipReason and expectedMembers', () => {
     expect(firstDifference('abcdef', 'abcxef')).toBe('first difference at index 3: expected …"abcdef"…, got …"abcxef"…');
   });
 });
+
+describe('a case written without markers, met by an implementation that declares omission_markers', () => {
+  const MARKERS: Manifest = { ...CORE, capabilities: ['omission_markers'] };
+  // b-big (coverage, priority 1) is the one room omission: its marker stands after b-1 (coverage, 2), before memory.
+  const marked = '[coverage \u00b7 b-1]\naaaa\n\n[coverage \u00b7 b-big]\n[OMITTED: over token budget]\n\n[memory \u00b7 b-2]\nbbbb';
+  const byContext = golden({ ...FULL_EXPECT, context: String(rightAnswer().context) });
+
+  it('passes when the context holds exactly the markers its omissions call for, judged without them', () => {
+    expect(judge(byContext, result({ ...rightAnswer(), context: marked }), MARKERS)).toEqual({ status: 'pass' });
+  });
+
+  it('fails on a missing, moved or leaking marker, naming MRK-1..3', () => {
+    const wrong = [
+      rightAnswer().context,
+      '[coverage \u00b7 b-big]\n[OMITTED: over token budget]\n\n[coverage \u00b7 b-1]\naaaa\n\n[memory \u00b7 b-2]\nbbbb',
+      marked.replace('[OMITTED: over token budget]', '[OMITTED: over token budget] cccc'),
+      marked + '\n\n[coverage \u00b7 b-old]\n[OMITTED: over token budget]',
+    ];
+    for (const context of wrong) {
+      const v = judge(byContext, result({ ...rightAnswer(), context }), MARKERS);
+      expect(v.status).toBe('fail');
+      expect(v.message).toMatch(/^context \(the included blocks with a marker for each budget or max_segments omission, in render order: MRK-1\.\.3\)/);
+    }
+  });
+
+  it('is judged as written by an implementation without the capability, and a case that lists it states its markers itself', () => {
+    expect(judge(byContext, result({ ...rightAnswer(), context: marked }), CORE).status).toBe('fail');
+    const listing = golden({ context: marked }, { capabilities: ['omission_markers'] });
+    expect(judge(listing, result({ ...rightAnswer(), context: marked }), MARKERS)).toEqual({ status: 'pass' });
+  });
+});

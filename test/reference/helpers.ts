@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { validators, formatErrors } from '../../protocol/schemas.js';
-import { assemble, CAPABILITIES, isErrorAnswer } from '../../reference/index.js';
+import { assemble, DEFAULT_CAPABILITIES, isErrorAnswer } from '../../reference/index.js';
 import type { Block, Capability, ErrorAnswer, Request, Result } from '../../reference/index.js';
 
 export const NOW = 1_700_000_000;
@@ -30,21 +30,21 @@ function checkSchema(req: unknown, answer: Result | ErrorAnswer, caps: readonly 
 }
 
 /** Assemble and return any answer, checked against the schemas. */
-export function answer(req: unknown, caps: readonly Capability[] = CAPABILITIES): Result | ErrorAnswer {
+export function answer(req: unknown, caps: readonly Capability[] = DEFAULT_CAPABILITIES): Result | ErrorAnswer {
   const a = assemble(req, { capabilities: caps });
   checkSchema(req, a, caps);
   return a;
 }
 
 /** Assemble a request that must succeed. */
-export function ok(req: Request, caps: readonly Capability[] = CAPABILITIES): Result {
+export function ok(req: Request, caps: readonly Capability[] = DEFAULT_CAPABILITIES): Result {
   const a = answer(req, caps);
   if (isErrorAnswer(a)) throw new Error(`unexpected error answer: ${a.error.message}`);
   return a;
 }
 
 /** Assemble a request that must be refused; returns the error. */
-export function refused(req: unknown, caps: readonly Capability[] = CAPABILITIES): ErrorAnswer['error'] {
+export function refused(req: unknown, caps: readonly Capability[] = DEFAULT_CAPABILITIES): ErrorAnswer['error'] {
   const a = answer(req, caps);
   if (!isErrorAnswer(a)) throw new Error(`expected an error answer, got ${JSON.stringify(a).slice(0, 200)}`);
   return a.error;

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../conformance/cli/main.js';
 import { run as runTokens } from '../../conformance/cli/tokens.js';
 import { writeReports } from '../../report/index.js';
-import { ENCODINGS, measureCases, median, percentile, tokenTable } from '../../conformance/tokens.js';
+import { ENCODINGS, markerOverhead, measureCases, median, percentile, tokenTable } from '../../conformance/tokens.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import { FIXTURE_CASES_DIR, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
 
@@ -49,6 +49,23 @@ describe('token statistics', () => {
     // The ranked header alone is 119 code points of English: well over 20 real tokens.
     for (const r of rows) for (const e of Object.keys(ENCODINGS) as (keyof typeof ENCODINGS)[]) expect(r.real[e]).toBeGreaterThan(0);
     expect(byId['ranked/one-line']!.real.o200k_base).toBeGreaterThan(20);
+  });
+
+  it('reports what omission markers add, only where they change the context', () => {
+    const mk = (id: string, budget: number): GoldenCase => ({
+      id, file: 'x', description: 'm', requirements: ['MRK-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [],
+      request: { now: 0, budget, blocks: [{ block_id: 'a', source: 'memory', content: 'x'.repeat(40), priority: 1 }, { block_id: 'b', source: 'coverage', content: 'y'.repeat(400), priority: 1 }] },
+      expect: {},
+    });
+    // Budget 10000 omits nothing: no marker. Budget 30 drops b (100): one marker. Budget 0 drops both: markers only.
+    const m = markerOverhead([mk('none', 10000), mk('one', 30), mk('all', 0)]);
+    expect({ contexts: m.contexts, markers: m.markers }).toEqual({ contexts: 2, markers: 3 });
+    // '[coverage · b]\n[OMITTED: over token budget]' and its joiner: a dozen real tokens or so, never nothing.
+    for (const e of Object.keys(ENCODINGS) as (keyof typeof ENCODINGS)[]) {
+      expect(m.per_marker[e]).toBeGreaterThan(5);
+      expect(m.per_marker[e]).toBeLessThan(30);
+      expect(m.share_max[e]).toBe(1);
+    }
   });
 
   it('counts special-token text in content as ordinary text', () => {

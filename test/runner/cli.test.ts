@@ -177,6 +177,28 @@ describe('ctxconform run', () => {
     }
   });
 
+  it('serve --capabilities declares and applies exactly those: markers on request, an unknown name refused', async () => {
+    expect(cli('serve', '--capabilities', 'pinned,bogus').stderr).toMatch(/--capabilities: unknown bogus; known: .*omission_markers/);
+    const server = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'serve', '--port', '0', '--capabilities', 'pinned,omission_markers'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d: Buffer) => {
+          out += String(d);
+          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+      });
+      expect(((await (await fetch(`${url}/describe`)).json()) as { capabilities: string[] }).capabilities).toEqual(['pinned', 'omission_markers']);
+      const body = JSON.stringify({ now: 0, budget: 0, blocks: [{ block_id: 'a', source: 'memory', content: 'x', priority: 1 }] });
+      const answer = (await (await fetch(`${url}/assemble`, { method: 'POST', body })).json()) as Record<string, unknown>;
+      expect(answer).toEqual({ context: '[memory \u00b7 a]\n[OMITTED: over token budget]', included: [], estimated_tokens: 0, total_budget: 0, omissions: [{ block_id: 'a', reason: 'tier budget exhausted; overflow pool exhausted' }] });
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+
   it('plain progress lines when CI=true', () => {
     const r = cli('run', '--cases', casesDir, '--properties', '0');
     expect(r.stderr).toMatch(/^progress: \d+\/6/m);

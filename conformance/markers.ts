@@ -1,0 +1,69 @@
+/**
+ * The omission markers of SPEC 8.5, as the judge and the properties expect
+ * them, written from the spec (not from the reference): which omissions leave
+ * a marker (MRK-1), its bytes (MRK-2) and where it stands (MRK-3).
+ */
+import { compareCodePoints } from '../reference/index.js';
+import { reasonClass } from './reasons.js';
+
+/** MRK-2: the line after the block's header, by reason class. */
+export const MARKER_LINES: Readonly<Record<string, string>> = { budget: '[OMITTED: over token budget]', max_segments: '[OMITTED: over segment limit]' };
+
+interface BlockLike {
+  block_id?: unknown;
+  source?: unknown;
+  content?: unknown;
+  priority?: unknown;
+  pinned?: unknown;
+}
+
+/** What an answer's context must be with markers, and what it is once they are taken out. */
+export interface MarkedContext {
+  withMarkers: string;
+  withoutMarkers: string;
+  markers: number;
+}
+
+/**
+ * The context an answer implies under MRK-1..3: its pinned included blocks
+ * first, in the order `included` gives them (PIN-4), then its other included
+ * blocks and a marker for each omission of class budget or max_segments,
+ * together in (source, -priority, block_id) order (REN-1). Undefined when the
+ * answer names a block the request does not have (RES-2 reports that).
+ */
+export function markedContext(request: unknown, included: readonly string[], omissions: readonly { block_id: string; reason: string }[]): MarkedContext | undefined {
+  const blocks = (request as { blocks?: unknown } | null)?.blocks;
+  if (!Array.isArray(blocks)) return undefined;
+  const byId = new Map<string, BlockLike>();
+  for (const b of blocks as BlockLike[]) if (typeof b?.block_id === 'string') byId.set(b.block_id, b);
+  type Item = { b: BlockLike & { block_id: string; source: string; priority: number }; line?: string };
+  const pinned: Item[] = [];
+  const rest: Item[] = [];
+  for (const id of included) {
+    const b = byId.get(id);
+    if (!b || typeof b.source !== 'string' || typeof b.priority !== 'number' || typeof b.content !== 'string') return undefined;
+    (b.pinned === true ? pinned : rest).push({ b: b as Item['b'] });
+  }
+  let markers = 0;
+  for (const o of omissions) {
+    const line = MARKER_LINES[reasonClass(o.reason) ?? ''];
+    if (line === undefined) continue;
+    const b = byId.get(o.block_id);
+    if (!b || typeof b.source !== 'string' || typeof b.priority !== 'number') return undefined;
+    rest.push({ b: b as Item['b'], line });
+    markers++;
+  }
+  rest.sort(
+    (x, y) =>
+      compareCodePoints(x.b.source, y.b.source) ||
+      (x.b.priority !== y.b.priority ? (x.b.priority > y.b.priority ? -1 : 1) : 0) ||
+      compareCodePoints(x.b.block_id, y.b.block_id),
+  );
+  const shown = [...pinned, ...rest];
+  const render = (x: Item): string => `[${x.b.source} \u00b7 ${x.b.block_id}]\n${x.line ?? (x.b.content as string)}`;
+  return {
+    withMarkers: shown.map(render).join('\n\n'),
+    withoutMarkers: shown.filter((x) => x.line === undefined).map(render).join('\n\n'),
+    markers,
+  };
+}
