@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
+import { diffReports, formatDiff } from '../../conformance/cli/diff.js';
 import { main } from '../../conformance/cli/main.js';
+import { mergeReports } from '../../conformance/cli/merge.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Manifest, Report } from '../../protocol/types.js';
@@ -89,6 +91,19 @@ describe('the run report', () => {
     expect(valid(summary), formatErrors(valid.errors).join('\n')).toBe(true);
     expect(renderMatrixMarkdown(m)).toMatch(/\| declared constants \|\s*\| chars\\_per\\_token 3;/);
     expect(renderMatrixHtml(m)).toContain(`<tr><th>declared constants</th><td></td><td>${LISTED}</td></tr>`);
+  });
+});
+
+describe('merge and diff', () => {
+  it('shards judged with other constants are not one run; a diff names the constants of each side', () => {
+    const shard = (r: Report, i: number): Report => ({ ...r, implementation: declared.implementation, run: { ...r.run, shard: `${i}/2`, adapter: 'module', target: 'x', seed: 1, filter: null } });
+    const withConstants = shard(declared, 1);
+    const without = shard({ ...declared, run: { ...declared.run } }, 2);
+    delete without.run!.constants;
+    expect(() => mergeReports([{ file: 'a.json', report: withConstants }, { file: 'b.json', report: without }])).toThrow(/run\.constants .*: shards of one run share it/);
+    const text = formatDiff(diffReports(plain, declared), plain, declared);
+    expect(text).toMatch(/^old: ctxconform-reference 1\.0\.0 \(kit [^;)]*\): /m);
+    expect(text).toMatch(/^new: tuned 1\.0\.0 \(kit [^;]*; tiered with declared constants: chars_per_token 3; /m);
   });
 });
 
