@@ -9,6 +9,10 @@ import { assemble } from '../../reference/index.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { declaredConstants, isSpecConstants } from '../../conformance/declared.js';
 import { judge, skipReason } from '../../conformance/judge.js';
+import { judgeRecorded } from '../../conformance/replay/judge.js';
+import { fromFunctions } from '../../adapters/inprocess.js';
+import { mutant } from '../fixtures/broken/mutant.js';
+import { TUNED_CORE } from '../fixtures/declared/constants.js';
 import type { Expectation, GoldenCase } from '../../conformance/types.js';
 import type { DeclaredConstants, Manifest, Outcome } from '../../protocol/types.js';
 import { TUNED } from '../fixtures/declared/constants.js';
@@ -119,5 +123,17 @@ describe('deriving one matcher at a time', () => {
     const m = { ...ALL, constants: wide };
     expect(judge(overflows, answerOf(small, wide), m)).toMatchObject({ status: 'pass', derived: ['error'] });
     expect(judge(overflows, answerOf(small), m).status).toBe('fail');
+  });
+});
+
+describe('replay with declared constants', () => {
+  it('a recorded request is judged against the reference computed with them', async () => {
+    const request = { now: 0, budget: 30, blocks: [{ block_id: 'a', source: 'notes', content: 'x'.repeat(45), priority: 1 }, { block_id: 'b', source: 'coverage', content: 'y'.repeat(45), priority: 2 }] };
+    const core: Manifest = { name: 'tuned', version: '1', profiles: ['tiered'], capabilities: [] };
+    const impl = fromFunctions(mutant(TUNED_CORE), undefined, core);
+    const declared = await judgeRecorded(impl, { ...core, constants: TUNED }, request, { timeoutMs: 5000, twice: true });
+    expect(declared.verdict).toMatchObject({ status: 'pass' });
+    const plain = await judgeRecorded(impl, core, request, { timeoutMs: 5000, twice: false });
+    expect(plain.verdict).toMatchObject({ status: 'fail', message: expect.stringMatching(/differs from the reference/) });
   });
 });
