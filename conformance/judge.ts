@@ -3,9 +3,12 @@
  * answer through any adapter. Checks, in order: the transport outcome, the
  * answer's shape against the result schema (a violation is `error`, not
  * `fail`), the invariants every result owes (RES-2, RES-3, TIER-9, CLS-1),
- * then each matcher the case lists.
+ * then each matcher the case lists. With declared constants (SPEC section 17)
+ * a tiered case's matchers are first re-derived where they depend on them
+ * (declared.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { declaredConstants, expectationUnder } from './declared.js';
 import { markedContext } from './markers.js';
 import { reasonClass } from './reasons.js';
 import { formatErrors, validators } from '../protocol/schemas.js';
@@ -50,6 +53,18 @@ export function expectedMembers(profile: string, capabilities: readonly string[]
 }
 
 export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verdict {
+  const constants = c.profile === 'tiered' ? declaredConstants(manifest) : undefined;
+  if (constants === undefined) return judgeAsWritten(c, outcome, manifest);
+  const caps = manifest.capabilities;
+  const d = expectationUnder(c, constants, caps, (expect, r) => matcherMismatches({ ...c, expect }, r as ResultLike, caps).map((m) => m.member));
+  if (d.derived.length === 0) return judgeAsWritten(c, outcome, manifest);
+  const v = judgeAsWritten({ ...c, expect: d.expect }, outcome, manifest);
+  // Whoever reads a failure compares it with the case file: say which expected values are not the file's.
+  const note = `judged with the declared constants: ${d.derived.join(', ')} from the reference computed with them (SPEC DECL-4)`;
+  return { ...v, derived: d.derived, ...(v.status === 'fail' ? { message: `${note}\n${v.message}` } : {}) };
+}
+
+function judgeAsWritten(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verdict {
   switch (outcome.kind) {
     case 'timeout':
       return { status: 'timeout', message: outcome.message };

@@ -13,8 +13,8 @@ export interface SpecRequirement {
 
 const SPEC_PATH = fileURLToPath(new URL('../SPEC.md', import.meta.url));
 
-/** Ids proved by the harness and contract suites (adapters, memory API, probes), not by golden cases. */
-export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE']);
+/** Ids proved by the harness and contract suites (adapters, memory API, probes, declared constants), not by golden cases. */
+export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE', 'DECL']);
 
 export function isCaseExempt(id: string): boolean {
   return CASE_EXEMPT_PREFIXES.some((p) => id.startsWith(p + '-'));

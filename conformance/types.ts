@@ -43,4 +43,6 @@ export interface Verdict {
   message?: string;
   expected?: unknown;
   actual?: unknown;
+  /** Judged with declared constants: the matchers whose expected values came from the reference computed with them. */
+  derived?: string[];
 }

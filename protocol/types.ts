@@ -16,6 +16,23 @@ export interface Manifest {
   language?: string;
   profiles: string[];
   capabilities: string[];
+  /** Declared constants of profile tiered (SPEC section 17); absent: the specification's. */
+  constants?: DeclaredConstants;
+}
+
+export type TierName = 'working' | 'episodic' | 'longterm' | 'knowledge';
+
+/**
+ * The table constants of profile `tiered` a manifest may declare
+ * (manifest.schema.json#/$defs/Constants); an absent member is the
+ * specification's. The reference takes the same shape (TieredConstants).
+ */
+export interface DeclaredConstants {
+  chars_per_token?: number;
+  /** Whole percentages, every tier, summing to at most 100. */
+  tier_fractions?: Record<TierName, number>;
+  /** Sources added to the tier map or moved (case-sensitive). */
+  source_to_tier?: Record<string, TierName>;
 }
 
 /**
@@ -72,6 +89,8 @@ export interface CaseResult {
   exchanges_tested?: number;
   /** Golden cases: the spec version since which the case holds. */
   since?: string;
+  /** Golden cases judged with declared constants: the matchers whose expected values came from the reference computed with them (DECL-4). */
+  declared_constants?: string[];
   /** A `flaky` result: each distinct answer with the repeats (1-based) that gave it. */
   answers?: RepeatAnswer[];
 }
@@ -115,6 +134,8 @@ export interface Report {
     spec?: string;
     /** `--repeat`: how many times each case was sent. */
     repeat?: number;
+    /** Present when tiered was judged with declared constants that are not the specification's: the run is tiered with declared constants (SPEC section 17). */
+    constants?: DeclaredConstants;
     started_at?: string;
     duration_ms?: number;
   };

@@ -2,14 +2,14 @@ import { CHARS_PER_TOKEN, DEFAULT_TIER, SOURCE_TO_TIER, TIER_PERCENT } from './c
 import type { Tier } from './types.js';
 import { codePointLength } from './unicode.js';
 
-/** SPEC NUM-2: max(1, floor(codepoints / 4)); an empty string costs 1. */
-export function estimateTokens(s: string): number {
-  return tokensFor(codePointLength(s));
+/** SPEC NUM-2: max(1, floor(codepoints / 4)); an empty string costs 1. Declared constants may change the 4 (section 17). */
+export function estimateTokens(s: string, charsPerToken: number = CHARS_PER_TOKEN): number {
+  return tokensFor(codePointLength(s), charsPerToken);
 }
 
 /** NUM-2 for a string of this many code points. */
-export function tokensFor(codePoints: number): number {
-  const t = Math.floor(codePoints / CHARS_PER_TOKEN);
+export function tokensFor(codePoints: number, charsPerToken: number = CHARS_PER_TOKEN): number {
+  const t = Math.floor(codePoints / charsPerToken);
   return t > 1 ? t : 1;
 }
 
@@ -19,11 +19,12 @@ export function tierOf(source: string): Tier {
 }
 
 /**
- * SPEC NUM-3: floor(B * pct / 100) exactly, for every B up to 2^53 - 1.
+ * SPEC NUM-3: floor(B * pct / 100) exactly, for every B up to 2^53 - 1 and
+ * every whole pct from 0 to 100 (TIER-2's, or declared ones, section 17).
  * B * pct can pass 2^53, so split B = 100q + r: q*pct is exact and r*pct is small.
  */
-export function tierBudget(budget: number, tier: Tier): number {
-  const pct = TIER_PERCENT[tier];
+export function tierBudget(budget: number, tier: Tier, percent: Readonly<Record<Tier, number>> = TIER_PERCENT): number {
+  const pct = percent[tier];
   const q = Math.floor(budget / 100);
   const r = budget - q * 100;
   return q * pct + Math.floor((r * pct) / 100);

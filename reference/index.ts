@@ -7,6 +7,7 @@ import { assembleTiered } from './tiered.js';
 import { DEFAULT_CAPABILITIES } from './types.js';
 import type { AssembleOptions, Capability, ErrorAnswer, Problem, Result } from './types.js';
 import { withKeptArrays } from './block-arrays.js';
+import { constantsProblems, SPEC_TUNING, tuningOf } from './tuning.js';
 import { readRequest } from './validate.js';
 
 export * from './constants.js';
@@ -15,6 +16,7 @@ export { estimateTokens, tierOf, tierBudget, isExpired } from './estimate.js';
 export { codePointLength, compareCodePoints } from './unicode.js';
 export { pointer } from './validate.js';
 export { utcDate } from './ranked.js';
+export { constantsProblems, MAX_CHARS_PER_TOKEN } from './tuning.js';
 
 export const KIT_NAME = 'ctxconform-reference';
 
@@ -42,14 +44,23 @@ export function invalidRequest(problems: Problem[]): ErrorAnswer {
 /**
  * Assemble a context. Returns the result, or an error answer for an invalid
  * request or a pinned overflow; never throws, whatever `request` holds.
+ * `options.constants` are declared constants of `tiered` (SPEC section 17);
+ * invalid ones are answered `invalid_request` naming `options.constants`,
+ * since no answer can be computed with them.
  */
 export function assemble(request: unknown, options: AssembleOptions = {}): Result | ErrorAnswer {
   try {
+    const declared = options.constants;
+    if (declared !== undefined) {
+      const wrong = constantsProblems(declared);
+      if (wrong.length > 0) return invalidRequest(wrong.map((p) => ({ path: '', message: `options.constants${p.path}: ${p.message}` })));
+    }
+    const tuning = declared === undefined ? SPEC_TUNING : tuningOf(declared);
     return withKeptArrays(() => {
       const { problems, request: r } = readRequest(request);
       if (r === null) return invalidRequest(problems);
       if (r.profile === 'ranked') return assembleRanked(r);
-      return assembleTiered(r, new Set<Capability>(options.capabilities ?? DEFAULT_CAPABILITIES));
+      return assembleTiered(r, new Set<Capability>(options.capabilities ?? DEFAULT_CAPABILITIES), tuning);
     });
   } catch (e) {
     // Only a hostile in-process value gets here (a throwing getter, a revoked Proxy).

@@ -12,11 +12,13 @@ import {
   SEGMENT_JOINER,
   TIERS,
 } from './constants.js';
-import { tierBudget, tierOf, tokensFor } from './estimate.js';
+import { tierBudget, tokensFor } from './estimate.js';
 import { bytes } from './block-arrays.js';
 import type { Bytes } from './block-arrays.js';
 import { stableSort } from './merge-sort.js';
 import { NO_PREFERENCES, rankComparator, rankOrder, renderOrderFromRanked } from './order.js';
+import { SPEC_TUNING } from './tuning.js';
+import type { Tuning } from './tuning.js';
 import type { Capability, Constraints, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
 import { DISPUTED, STALE, SUPERSEDED } from './validate.js';
 import type { NormalRequest } from './validate.js';
@@ -43,13 +45,16 @@ class Selection {
   readonly state: Bytes;
   readonly omissions: Omission[] = [];
 
-  constructor(readonly r: NormalRequest) {
+  constructor(
+    readonly r: NormalRequest,
+    private readonly charsPerToken: number,
+  ) {
     this.state = bytes(r.ids.length, 'state'); // every block LIVE
   }
 
-  /** NUM-2: a block costs estimate_tokens(content). */
+  /** NUM-2: a block costs estimate_tokens(content), with the declared chars per token (section 17). */
   cost(i: number): number {
-    return tokensFor(this.r.codePoints[i]!);
+    return tokensFor(this.r.codePoints[i]!, this.charsPerToken);
   }
 
   omit(i: number, reason: string, state = OMITTED): void {
@@ -62,10 +67,11 @@ class Selection {
  * SPEC section 5 (profile `tiered`) with every capability of section 8. The
  * live blocks are sorted once by the ranking key, and every later step walks
  * that order. Each step is a function of its own, named for what it does.
+ * `tuning` holds the constants (section 17: the specification's by default).
  */
-export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>): Result | ErrorAnswer {
+export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>, tuning: Tuning = SPEC_TUNING): Result | ErrorAnswer {
   const k = r.constraints;
-  const s = new Selection(r);
+  const s = new Selection(r, tuning.charsPerToken);
   omitExpired(s);
   if (k.exclude.length > 0) omitExcluded(s, k.exclude);
   omitByStatus(s, k);
@@ -84,8 +90,8 @@ export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>):
   const order = rankOrder(r, s.state, LIVE, k);
   let remaining = r.budget - pinnedCost; // PIN-3
   if (k.must_include.length > 0) remaining = admitRequired(s, order, k.must_include, remaining);
-  const tierOfSource = r.sources.map((source) => TIERS.indexOf(tierOf(source))); // TIER-1, once per source
-  const pool = admitByTier(s, order, tierOfSource, remaining);
+  const tierOfSource = r.sources.map((source) => TIERS.indexOf(tuning.tierOf(source))); // TIER-1, once per source
+  const pool = admitByTier(s, order, tierOfSource, remaining, tuning.percent);
   admitFromPool(s, order, pool);
   const kept = capSegments(s, order, k.max_segments);
 
@@ -179,9 +185,9 @@ function admitRequired(s: Selection, order: ArrayLike<number>, mustInclude: read
  * fits what the tier has left; a block that fits no tier stays live, set aside
  * for the pool. Returns the pool: what the tiers left, without the rounding.
  */
-function admitByTier(s: Selection, order: ArrayLike<number>, tierOfSource: readonly number[], budget: number): number {
+function admitByTier(s: Selection, order: ArrayLike<number>, tierOfSource: readonly number[], budget: number, percent: Tuning['percent']): number {
   const left = [0, 0, 0, 0];
-  for (let t = 0; t < TIERS.length; t++) left[t] = tierBudget(budget, TIERS[t]!);
+  for (let t = 0; t < TIERS.length; t++) left[t] = tierBudget(budget, TIERS[t]!, percent);
   const { source } = s.r;
   for (let j = 0; j < order.length; j++) {
     const i = order[j]!;

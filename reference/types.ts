@@ -112,6 +112,21 @@ export interface Problem {
 export interface AssembleOptions {
   /** The capabilities to apply (default: DEFAULT_CAPABILITIES, every one but omission_markers). */
   capabilities?: readonly Capability[];
+  /** Declared constants of profile `tiered` (SPEC section 17); absent: the specification's. */
+  constants?: TieredConstants;
+}
+
+/**
+ * The table constants of profile `tiered` an implementation may declare in
+ * its manifest (SPEC section 17); an absent member is the specification's.
+ */
+export interface TieredConstants {
+  /** NUM-2's divisor: an integer from 1 to 16. */
+  chars_per_token?: number;
+  /** TIER-2: a whole percentage for every tier, summing to at most 100. */
+  tier_fractions?: Readonly<Record<Tier, number>>;
+  /** TIER-1: sources added to the map or moved to another tier (case-sensitive). */
+  source_to_tier?: Readonly<Record<string, Tier>>;
 }
 
 export function isErrorAnswer(x: unknown): x is ErrorAnswer {

@@ -3,7 +3,7 @@
  * endpoint JSON for projects that let shields.io draw it.
  */
 import type { Report } from '../protocol/types.js';
-import { percent, score, wholePercent } from './text.js';
+import { DECLARED_PROFILE, declaredConstants, percent, score, wholePercent } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 export const BADGE_COLOURS = {
@@ -37,9 +37,11 @@ export interface BadgeEndpoint {
   color: BadgeColour;
 }
 
+/** The label says when the score is not plain conformance: a run with declared constants (SPEC section 17). */
 export function badgeData(report: Report): BadgeEndpoint {
   const r = score(report);
-  return { schemaVersion: 1, label: 'conformance', message: percent(r), color: badgeColour(r) };
+  const label = declaredConstants(report) ? `conformance (${DECLARED_PROFILE})` : 'conformance';
+  return { schemaVersion: 1, label, message: percent(r), color: badgeColour(r) };
 }
 
 export function renderBadgeJson(report: Report): string {
@@ -48,7 +50,7 @@ export function renderBadgeJson(report: Report): string {
 
 // Advance widths of Verdana 11px (the shields.io font) in px, for the characters a badge can hold.
 const WIDTHS: Record<string, number> = {
-  ' ': 3.9, '%': 12.3, '/': 4.9, '.': 4.4, '0': 7, '1': 7, '2': 7, '3': 7, '4': 7, '5': 7, '6': 7, '7': 7, '8': 7, '9': 7,
+  ' ': 3.9, '%': 12.3, '/': 4.9, '.': 4.4, '(': 5, ')': 5, '0': 7, '1': 7, '2': 7, '3': 7, '4': 7, '5': 7, '6': 7, '7': 7, '8': 7, '9': 7,
   a: 6.7, b: 6.9, c: 5.8, d: 6.9, e: 6.6, f: 3.9, g: 6.9, h: 7, i: 3, j: 3.8, k: 6.5, l: 3, m: 10.7, n: 7, o: 6.7, p: 6.9,
   q: 6.9, r: 4.7, s: 5.7, t: 4.3, u: 7, v: 6.5, w: 9, x: 6.5, y: 6.5, z: 5.8,
 };

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
 import { STATUSES, summarize } from '../protocol/types.js';
 import type { TokenTable } from '../protocol/types.js';
-import { areaOf, byArea, clip, coverage, formatRatio, isFailing, percent, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
+import { areaOf, byArea, clip, constantsText, coverage, declaredConstants, formatRatio, isFailing, percent, profileNames, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { diffable, sideBySide } from './textdiff.js';
 import type { Piece } from './textdiff.js';
@@ -280,8 +280,9 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   body.push(`<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict">${h(verdictLine(report))}</div>`);
   const meta: Array<[string, string | undefined]> = [
     ['implementation', `${impl.name} ${impl.version}${impl.language ? ` (${impl.language})` : ''}`],
-    ['profiles', impl.profiles.join(', ') || 'none'],
+    ['profiles', profileNames(report).join(', ') || 'none'],
     ['capabilities', impl.capabilities.join(', ') || 'none'],
+    ['declared constants', declaredConstants(report) && constantsText(declaredConstants(report)!)],
     ['kit', `${report.kit.name} ${report.kit.version}, spec ${report.kit.spec}`],
     ['adapter', report.run?.adapter && `${report.run.adapter}${report.run.target ? `: ${report.run.target}` : ''}`],
     ['seed', report.run?.seed?.toString()],

@@ -4,7 +4,7 @@
  */
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
-import { byArea, clip, isFailing, show, verdict } from './text.js';
+import { byArea, clip, constantsText, isFailing, profileNames, show, verdict } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 // Big answers (a whole context) stay readable in CI viewers and keep the file small.
@@ -84,7 +84,8 @@ export function renderJunit(report: Report): string {
   const properties: Record<string, string | undefined> = {
     implementation: `${impl.name} ${impl.version}`,
     language: impl.language,
-    profiles: impl.profiles.join(','),
+    profiles: profileNames(report).join(','),
+    declared_constants: report.run?.constants && constantsText(report.run.constants),
     capabilities: impl.capabilities.join(','),
     kit: `${report.kit.name} ${report.kit.version}`,
     spec: report.kit.spec,

@@ -7,7 +7,7 @@
 import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
 import { summarize } from '../protocol/types.js';
 import { span } from './sweep-chart.js';
-import { byArea, clip, isFailing, percent, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
+import { byArea, clip, constantsText, declaredConstants, isFailing, percent, profileNames, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
 // full, each value cut, and fewer in full when the whole would still be too large.
@@ -158,9 +158,11 @@ function render(report: Report, detailed: number): string {
   out.push('');
   const about = [
     `kit ${md(report.kit.version)}, spec ${md(report.kit.spec)}`,
-    `profiles: ${impl.profiles.map(md).join(', ') || 'none'}`,
+    `profiles: ${profileNames(report).map(md).join(', ') || 'none'}`,
     `capabilities: ${impl.capabilities.map(md).join(', ') || 'none'}`,
   ];
+  const constants = declaredConstants(report);
+  if (constants) about.push(`declared constants: ${md(constantsText(constants))}`);
   if (report.run?.adapter) about.push(`adapter: ${md(report.run.adapter)}`);
   if (report.run?.seed !== undefined) about.push(`seed: ${report.run.seed}`);
   if (report.run?.shard) about.push(`shard: ${md(report.run.shard)}`);

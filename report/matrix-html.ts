@@ -10,7 +10,7 @@ import type { CaseResult } from '../protocol/types.js';
 import { diffTable, h, htmlPage, STYLE, visible } from './html.js';
 import { CELL_STATUSES, columnLabels, disagrees, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, Tally } from './matrix.js';
-import { clip, isFailing, show } from './text.js';
+import { clip, constantsText, isFailing, show } from './text.js';
 
 const MAX_MESSAGE = 2_000;
 const MAX_VALUE = 4_000;
@@ -147,6 +147,7 @@ function columnFacts(columns: readonly MatrixColumn[]): Fact[] {
     ['spec', (c) => `${c.spec}${c.casesSpec ? ` (cases of ${c.casesSpec})` : ''}`],
     ['date', (c) => c.date ?? ''],
     ['adapter', (c) => c.adapter ?? ''],
+    ['declared constants', (c) => (c.constants ? constantsText(c.constants) : '')],
     ['report', (c) => `${c.source}${c.shard ? ` (shard ${c.shard})` : ''}`],
   ];
   return facts.filter(([, f]) => columns.some((c) => f(c) !== ''));

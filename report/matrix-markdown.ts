@@ -7,6 +7,7 @@
 import { CELL_STATUSES, columnLabels, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix } from './matrix.js';
 import { cell, code, MAX_SUMMARY_BYTES, table } from './markdown.js';
+import { constantsText } from './text.js';
 
 const ICON: Record<CellStatus, string> = { pass: '✅', fail: '❌', error: '💥', timeout: '⏱️', crash: '☠️', flaky: '🎲', skip: '⏭️', [NOT_RUN]: '➖' };
 const MAX_ROWS = 500;
@@ -32,6 +33,7 @@ function render(m: Matrix, maxRows: number): string {
     ['kit', m.columns.map((c) => cell(c.kit))],
     ['spec', m.columns.map((c) => cell(`${c.spec}${c.casesSpec ? ` (cases of ${c.casesSpec})` : ''}`))],
     ['date', m.columns.map((c) => cell(c.date ?? ''))],
+    ['declared constants', m.columns.map((c) => cell(c.constants ? constantsText(c.constants) : ''))],
     ['**score**', m.overall.map((t) => `**${tallyText(t)}**`)],
     ...CELL_STATUSES.filter((s) => m.overall.some((t) => t[s === NOT_RUN ? 'not_run' : s] > 0)).map(
       (s): [string, string[]] => [`${ICON[s]} ${s}`, m.overall.map((t) => String(t[s === NOT_RUN ? 'not_run' : s]))],

@@ -6,8 +6,8 @@
  * "not run". Pure: the HTML, Markdown and JSON writers render this model.
  */
 import { byId } from '../protocol/types.js';
-import type { CaseResult, Report, Status, Summary } from '../protocol/types.js';
-import { areaOf, compareIds, isFailing, wholePercent } from './text.js';
+import type { CaseResult, DeclaredConstants, Report, Status, Summary } from '../protocol/types.js';
+import { areaOf, compareIds, DECLARED_PROFILE, declaredConstants, isFailing, wholePercent } from './text.js';
 
 export const NOT_RUN = 'not run';
 export type CellStatus = Status | typeof NOT_RUN;
@@ -33,6 +33,8 @@ export interface MatrixColumn {
   source: string;
   /** Set when the report is one shard of a run: its other cases read "not run". */
   shard?: string;
+  /** run.constants of the report: the column is tiered with declared constants (SPEC section 17). */
+  constants?: DeclaredConstants;
 }
 
 export interface MatrixCell {
@@ -118,6 +120,7 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
     ...(r.run?.adapter !== undefined ? { adapter: r.run.adapter } : {}),
     source,
     ...(r.run?.shard ? { shard: r.run.shard } : {}),
+    ...(declaredConstants(r) ? { constants: declaredConstants(r)! } : {}),
   }));
   const byCase = inputs.map(({ report }) => new Map(report.cases.map((c) => [c.id, c])));
   // A case's description and requirements from the newest kit that has it: cases only gain precision.
@@ -166,9 +169,9 @@ export function disagrees(row: MatrixRow): boolean {
   return new Set(row.cells.filter((c) => c.status !== NOT_RUN && c.status !== 'skip').map((c) => c.status)).size > 1;
 }
 
-/** `name version` of a column, with the source when two columns would read the same. */
+/** `name version` of a column (`, tiered with declared constants` when it was), with the source when two columns would read the same. */
 export function columnLabels(columns: readonly MatrixColumn[]): string[] {
-  const plain = columns.map((c) => `${c.name} ${c.version}`);
+  const plain = columns.map((c) => `${c.name} ${c.version}${c.constants ? `, ${DECLARED_PROFILE}` : ''}`);
   return plain.map((p, i) => (plain.indexOf(p) !== plain.lastIndexOf(p) ? `${p} (${columns[i]!.source})` : p));
 }
 

@@ -2,7 +2,7 @@
  * Text helpers every writer shares. Strings in a report come from cases and
  * from implementations under test, so each writer treats them as hostile.
  */
-import type { CaseResult, Report, Status } from '../protocol/types.js';
+import type { CaseResult, DeclaredConstants, Report, Status, TierName } from '../protocol/types.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
@@ -129,6 +129,32 @@ export function verdict(report: Report): Verdict {
   return { passed: unexpected.length === 0 && stale.length === 0, unexpected, known: expected, byDesign: expected.filter((c) => byDesign.has(c.id)), stale };
 }
 
+/** What a run with declared constants is called wherever its profile is named (SPEC section 17): never plain `tiered`. */
+export const DECLARED_PROFILE = 'tiered with declared constants';
+
+const TIER_NAMES: readonly TierName[] = ['working', 'episodic', 'longterm', 'knowledge'];
+
+/** The declared constants tiered was judged with, when they are not the specification's (run.constants). */
+export function declaredConstants(report: Pick<Report, 'run'>): DeclaredConstants | undefined {
+  return report.run?.constants;
+}
+
+/** `chars_per_token 3; tier_fractions 50/20/20/10 (working/episodic/longterm/knowledge); source_to_tier notes -> knowledge`. */
+export function constantsText(c: DeclaredConstants): string {
+  const parts: string[] = [];
+  if (c.chars_per_token !== undefined) parts.push(`chars_per_token ${c.chars_per_token}`);
+  if (c.tier_fractions !== undefined) parts.push(`tier_fractions ${TIER_NAMES.map((t) => c.tier_fractions![t]).join('/')} (${TIER_NAMES.join('/')})`);
+  const map = Object.entries(c.source_to_tier ?? {});
+  if (map.length > 0) parts.push(`source_to_tier ${map.map(([s, t]) => `${JSON.stringify(s).slice(1, -1)} -> ${t}`).join(', ')}`);
+  return parts.join('; ');
+}
+
+/** The declared profiles as a report names them: `tiered` is `tiered with declared constants` when the run had them. */
+export function profileNames(report: Pick<Report, 'implementation' | 'run'>): string[] {
+  const declared = declaredConstants(report) !== undefined;
+  return report.implementation.profiles.map((p) => (declared && p === 'tiered' ? DECLARED_PROFILE : p));
+}
+
 /** One line: `FAIL: 3 of 120 cases failed (2 fail, 1 crash), 5 skipped`. */
 export function verdictLine(report: Report): string {
   const v = verdict(report);
@@ -143,7 +169,8 @@ export function verdictLine(report: Report): string {
     ? `; baseline: ${v.known.length} known${designed}, ${v.unexpected.length} unexpected, ${v.stale.length} stale`
     : '';
   const word = !v.passed ? 'FAIL' : v.known.length > v.byDesign.length ? 'PASS (known failures only)' : v.byDesign.length > 0 ? 'PASS (deviations by design only)' : 'PASS';
-  return `${word}: ${head}${skipped}${base}`;
+  const declared = declaredConstants(report) ? ` (${DECLARED_PROFILE})` : '';
+  return `${word}${declared}: ${head}${skipped}${base}`;
 }
 
 /** Requirement id -> the cases naming it, ids in natural order. */

@@ -1,7 +1,8 @@
 /**
  * `ctxconform constants <implementation options> [--json FILE]`: the
- * constants probe. Exit 0 when every constant matches the specification, 1 on
- * any drift (or a constant that could not be determined), 2 for usage errors.
+ * constants probe. Exit 0 when every constant matches the specification (or
+ * the manifest's declared constants), 1 on any drift (or a constant that could
+ * not be determined), 2 for usage errors.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -21,6 +22,11 @@ chars per token and estimate rounding, length unit, tier fractions, the tier of
 each listed source and of unknown and wrong-case ones, the overflow pool and the
 rounding remainder, the tie-break rule and the expiry boundary; prints expected
 vs detected for each (SPEC.md section 15).
+
+Expected are the specification's constants, or those the manifest declares
+("constants": chars_per_token, tier_fractions, source_to_tier; SPEC.md section
+17). Pin yours in a manifest file and give it with --manifest FILE: the run
+fails when a change to the implementation moves one (docs/constants.md).
 
   --json FILE     also write the table as JSON
   --timeout MS    per request (default 5000)

@@ -8,6 +8,7 @@ import { readReport, ReportFileError } from '../baseline.js';
 import { byId } from '../../protocol/types.js';
 import type { Report, Status } from '../../protocol/types.js';
 import { UsageError } from './main.js';
+import { constantsText, DECLARED_PROFILE } from '../../report/text.js';
 
 export const usage = 'ctxconform diff OLD.json NEW.json [--json]';
 
@@ -56,7 +57,8 @@ export function diffReports(before: Report, after: Report): ReportDiff {
 
 export function formatDiff(d: ReportDiff, before: Report, after: Report): string {
   const out: string[] = [];
-  const name = (r: Report): string => `${r.implementation.name} ${r.implementation.version} (kit ${r.kit.version})`;
+  // Two runs judged with different constants differ for that reason alone: the names say so (SPEC section 17).
+  const name = (r: Report): string => `${r.implementation.name} ${r.implementation.version} (kit ${r.kit.version}${r.run?.constants ? `; ${DECLARED_PROFILE}: ${constantsText(r.run.constants)}` : ''})`;
   out.push(`old: ${name(before)}: ${before.summary.pass}/${before.summary.total} pass`);
   out.push(`new: ${name(after)}: ${after.summary.pass}/${after.summary.total} pass`);
   const section = (title: string, lines: string[]): void => {

@@ -46,6 +46,10 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
       const y = base.run?.[key] ?? null;
       if (x !== y) throw new MergeError(`${file} has run.${key} ${JSON.stringify(x)}, ${first.file} ${JSON.stringify(y)}: shards of one run share it`);
     }
+    // Judged with other constants (SPEC section 17), a shard's verdicts are not the run's.
+    if (!isDeepStrictEqual(report.run?.constants ?? null, base.run?.constants ?? null)) {
+      throw new MergeError(`${file} has run.constants ${JSON.stringify(report.run?.constants ?? null)}, ${first.file} ${JSON.stringify(base.run?.constants ?? null)}: shards of one run share it`);
+    }
   }
   const seen = new Map<string, string>();
   const cases: CaseResult[] = [];

@@ -5,10 +5,10 @@
  * that cannot start.
  */
 import { parseArgs } from 'node:util';
-import { stripAnsi } from '../../report/text.js';
+import { DECLARED_PROFILE, stripAnsi } from '../../report/text.js';
 import { checkedFilter, FilterError } from '../cases/filter.js';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
-import { formatFailure, progress, shellQuote, summaryTable } from '../runner/console.js';
+import { formatFailure, implementationLine, progress, shellQuote, summaryTable } from '../runner/console.js';
 import { parseShard } from '../runner/filter.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
@@ -251,8 +251,7 @@ export async function run(argv: string[]): Promise<number> {
     stale = applied.stale;
   }
 
-  const m = report.implementation;
-  console.log(`${m.name} ${m.version} via ${opened.adapter} (${opened.target}); profiles [${m.profiles.join(', ')}], capabilities [${m.capabilities.join(', ')}]`);
+  console.log(implementationLine(report, opened.adapter, opened.target));
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
   const byDesign = new Set(report.baseline?.by_design ?? []);
   const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id) && !byDesign.has(c.id));
@@ -268,7 +267,7 @@ export async function run(argv: string[]): Promise<number> {
   const ok = unexpected.length === 0 && stale.length === 0;
   const why = ok ? 'OK' : unexpected.length === 0 ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})` : 'FAILED';
   console.log(
-    `\n${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${repeat > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
+    `\n${why}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${repeat > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
   );
   return ok ? EXIT_OK : EXIT_FAIL;
 }

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { validateRequest } from '../../reference/index.js';
 import { BUNDLED_CASES_DIR, loadCorpus } from '../cases/load.js';
-import { request as generatedRequest } from '../properties/arbitraries.js';
+import { genContext, request as generatedRequest } from '../properties/arbitraries.js';
 import type { GenRequest } from '../properties/arbitraries.js';
 import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, openFrom, recordedSource } from '../replay/cli.js';
 import { readRecorded } from '../replay/read.js';
@@ -73,7 +73,7 @@ function caseRequest(id: string, dir: string | undefined): { request: unknown; s
 
 /** Of 20 generated requests, the one with the most blocks: a sweep of an empty set shows nothing. */
 function generated(seed: number, manifest: Manifest): { request: unknown; source: string } {
-  const sample: GenRequest[] = fc.sample(generatedRequest({ profiles: manifest.profiles, capabilities: manifest.capabilities }), { numRuns: 20, seed });
+  const sample: GenRequest[] = fc.sample(generatedRequest(genContext(manifest)), { numRuns: 20, seed });
   const best = sample.reduce((a, b) => (b.blocks.length > a.blocks.length ? b : a));
   return { request: best, source: `generated-seed-${seed}` };
 }

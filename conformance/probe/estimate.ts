@@ -31,13 +31,18 @@ export function cost(e: Estimator, length: number): number {
   return Math.max(e.minimum, t);
 }
 
-/** Every candidate, the spec's first so that it wins when the observations cannot tell. */
-export function candidates(maxCharsPerToken = 8): Estimator[] {
-  const out: Estimator[] = [SPEC_ESTIMATOR];
+/** The estimator expected: the spec's, with a declared chars per token (SPEC section 17). */
+export function expectedEstimator(charsPerToken: number = SPEC_ESTIMATOR.charsPerToken): Estimator {
+  return { ...SPEC_ESTIMATOR, charsPerToken };
+}
+
+/** Every candidate, the expected one first so that it wins when the observations cannot tell. */
+export function candidates(maxCharsPerToken = 8, expected: Estimator = SPEC_ESTIMATOR): Estimator[] {
+  const out: Estimator[] = [expected];
   for (let c = 1; c <= maxCharsPerToken; c++) {
     for (const rounding of ROUNDINGS) {
       for (const minimum of [1, 0] as const) {
-        if (c === SPEC_ESTIMATOR.charsPerToken && rounding === SPEC_ESTIMATOR.rounding && minimum === SPEC_ESTIMATOR.minimum) continue;
+        if (c === expected.charsPerToken && rounding === expected.rounding && minimum === expected.minimum) continue;
         out.push({ charsPerToken: c, rounding, minimum });
       }
     }

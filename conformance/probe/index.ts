@@ -2,14 +2,17 @@
  * The constants probe (SPEC section 15): infers an implementation's constants
  * from black-box answers to tiny crafted `tiered` requests, and compares each
  * with the specification. Each question is asked with as few requests as
- * decide it; the spec's value is tried first, so a conforming implementation
- * costs the fewest.
+ * decide it; the expected value is tried first, so a conforming implementation
+ * costs the fewest. Expected are the specification's constants, or those the
+ * manifest declares in their place (SPEC section 17), so a team that pins its
+ * constants in a manifest sees each one that moved.
  */
-import { SOURCE_TO_TIER, tierBudget as specTierBudget, TIERS } from '../../reference/index.js';
+import { SOURCE_TO_TIER, TIER_PERCENT, tierBudget as specTierBudget, TIERS } from '../../reference/index.js';
 import type { Tier } from '../../reference/index.js';
-import type { Implementation, Manifest } from '../../protocol/types.js';
+import type { DeclaredConstants, Implementation, Manifest } from '../../protocol/types.js';
+import { constantsText } from '../../report/text.js';
 import type { Estimator } from './estimate.js';
-import { candidates, cost, describeRounding, lengthForCost, SPEC_ESTIMATOR } from './estimate.js';
+import { candidates, cost, describeRounding, expectedEstimator, lengthForCost } from './estimate.js';
 import type { ProbeBlock } from './session.js';
 import { ProbeError, ProbeSession } from './session.js';
 
@@ -23,12 +26,16 @@ export interface ProbeRow {
   /** Requests spent on this question. */
   requests: number;
   note?: string;
+  /** The expected value is the manifest's declaration, not the specification's (present only then). */
+  declared?: true;
 }
 
 export interface ProbeReport {
   implementation: Manifest;
   requests: number;
   drift: boolean;
+  /** The manifest's declared constants, when it has some: each is a row's expected value. */
+  declared?: DeclaredConstants;
   constants: ProbeRow[];
 }
 
@@ -36,15 +43,53 @@ export interface ProbeReport {
 const TIER_PROBE_BUDGET = 1000;
 /** Large enough that one small block always fits, whatever the split. */
 const ROOMY_BUDGET = 1_000_000;
-const ESTIMATE_LENGTHS = Array.from({ length: 25 }, (_, i) => i);
-const UNKNOWN_SOURCE = 'notes';
-/** Listed sources, one outside the map, and listed names in the wrong case (TIER-1 is case-sensitive). */
-const PROBED_SOURCES: readonly { source: string; expected: Tier; label: string }[] = [
-  ...Object.entries(SOURCE_TO_TIER).map(([source, tier]) => ({ source, expected: tier, label: source })),
-  { source: UNKNOWN_SOURCE, expected: 'working', label: `${UNKNOWN_SOURCE} (unknown)` },
-  { source: 'Memory', expected: 'working', label: 'Memory (wrong case)' },
-  { source: 'WAF_INFO', expected: 'working', label: 'WAF_INFO (wrong case)' },
-];
+/** Candidates agreeing on every length from 0 to three times the largest chars per token estimate alike (0..24 for 8). */
+const estimateLengths = (maxCharsPerToken: number): number[] => Array.from({ length: 3 * maxCharsPerToken + 1 }, (_, i) => i);
+const ESTIMATE_LENGTHS = estimateLengths(8);
+/** Names of no listed source, the first one the declaration leaves unlisted probed as unknown. */
+const UNKNOWN_SOURCES = ['notes', 'unlisted_notes', 'ctxconform_unlisted'];
+const WRONG_CASE_SOURCES = ['Memory', 'WAF_INFO'];
+
+interface ProbedSource {
+  source: string;
+  expected: Tier;
+  label: string;
+  declared: boolean;
+}
+
+/** What the probe expects: the specification's constants, with what the manifest declares in their place. */
+interface Expected {
+  estimator: Estimator;
+  percent: Record<Tier, number>;
+  /** TIER-1's map with the declared entries added or replacing its own. */
+  listed: Map<string, Tier>;
+  /** Listed sources, one outside the map, and listed names in the wrong case (TIER-1 is case-sensitive). */
+  sources: ProbedSource[];
+  declared?: DeclaredConstants;
+}
+
+function expectedOf(manifest: Manifest): Expected {
+  const d = manifest.constants;
+  const declaredSources = new Set(Object.keys(d?.source_to_tier ?? {}));
+  const listed = new Map<string, Tier>(Object.entries(SOURCE_TO_TIER));
+  for (const [source, tier] of Object.entries(d?.source_to_tier ?? {})) listed.set(source, tier);
+  const sources: ProbedSource[] = [...listed].map(([source, tier]) => ({
+    source,
+    expected: tier,
+    label: declaredSources.has(source) ? `${source} (declared)` : source,
+    declared: declaredSources.has(source),
+  }));
+  const unknown = UNKNOWN_SOURCES.find((s) => !listed.has(s))!;
+  sources.push({ source: unknown, expected: 'working', label: `${unknown} (unknown)`, declared: false });
+  for (const s of WRONG_CASE_SOURCES) if (!listed.has(s)) sources.push({ source: s, expected: 'working', label: `${s} (wrong case)`, declared: false });
+  return {
+    estimator: expectedEstimator(d?.chars_per_token),
+    percent: d?.tier_fractions ?? { ...TIER_PERCENT },
+    listed,
+    sources,
+    ...(d ? { declared: d } : {}),
+  };
+}
 
 const ASTRAL = '\u{1f600}';
 
@@ -83,10 +128,10 @@ export async function largestAdmitted(admits: (x: number) => Promise<boolean>, l
 }
 
 /** The length whose costs split the candidates most evenly; undefined once they all agree. */
-export function splittingLength(standing: readonly Estimator[]): number | undefined {
+export function splittingLength(standing: readonly Estimator[], lengths: readonly number[] = ESTIMATE_LENGTHS): number | undefined {
   let best: number | undefined;
   let bestScore = 0;
-  for (const n of ESTIMATE_LENGTHS) {
+  for (const n of lengths) {
     const groups = new Map<number, number>();
     for (const e of standing) groups.set(cost(e, n), (groups.get(cost(e, n)) ?? 0) + 1);
     const score = standing.length - Math.max(0, ...groups.values());
@@ -97,18 +142,45 @@ export function splittingLength(standing: readonly Estimator[]): number | undefi
 
 const fraction = (t: number, b: number): string => `${(t / b).toFixed(3).replace(/0+$/, '').replace(/\.$/, '')} (${t} of ${b})`;
 
+/**
+ * The tier of the block G that takes the pool when the probed source's block
+ * is set aside: knowledge (working for a knowledge source), unless a declared
+ * split lets G fit it; then the other tier of the smallest budget. Undefined
+ * when no tier has a source to send G from.
+ */
+function poolTaker(x: Expected, of: Tier, g: number, budget: (t: Tier) => number, unknown: string): { tier: Tier; source: string } | undefined {
+  const sourceIn = (tier: Tier): string | undefined => {
+    const canonical = tier === 'knowledge' ? 'knowledge' : tier === 'working' ? 'coverage' : undefined;
+    if (canonical !== undefined && x.listed.get(canonical) === tier) return canonical;
+    return [...x.listed].find(([, t]) => t === tier)?.[0] ?? (tier === 'working' ? unknown : undefined);
+  };
+  const first: Tier = of === 'knowledge' ? 'working' : 'knowledge';
+  const others = TIERS.filter((t) => t !== of && t !== first).sort((a, b) => budget(a) - budget(b));
+  for (const tier of [first, ...others]) {
+    const source = sourceIn(tier);
+    if (source !== undefined && budget(tier) < g) return { tier, source };
+  }
+  return undefined;
+}
+
 export async function probeConstants(impl: Implementation, manifest: Manifest, opts: { timeoutMs: number }): Promise<ProbeReport> {
   const s = new ProbeSession(impl, opts.timeoutMs);
+  const x = expectedOf(manifest);
+  const d = x.declared;
   const rows: ProbeRow[] = [];
   let spent = 0;
-  const row = (constant: string, expected: string, detected: string | undefined, note?: string): void => {
+  const row = (constant: string, expected: string, detected: string | undefined, note?: string, declared = false): void => {
+    const status: RowStatus = detected === undefined ? 'undetermined' : detected === expected ? 'match' : 'drift';
+    // A constant the manifest pins and the implementation does not have: say so where the row is read.
+    const why = declared && status !== 'match' ? `declared ${expected} in the manifest${note ? `; ${note}` : ''}` : note;
     rows.push({
       constant,
       expected,
       detected: detected ?? 'undetermined',
-      status: detected === undefined ? 'undetermined' : detected === expected ? 'match' : 'drift',
+      status,
       requests: s.requests - spent,
-      ...(note ? { note } : {}),
+      ...(why ? { note: why } : {}),
+      ...(declared ? { declared: true as const } : {}),
     });
     spent = s.requests;
   };
@@ -122,11 +194,12 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   //    on every length from 0 to 24.
   let est: Estimator | undefined;
   let estimateNote: string | undefined;
+  const maxCharsPerToken = Math.max(8, x.estimator.charsPerToken);
   try {
-    let standing = candidates();
+    let standing = candidates(maxCharsPerToken, x.estimator);
     const observed: string[] = [];
     for (;;) {
-      const n = splittingLength(standing);
+      const n = splittingLength(standing, maxCharsPerToken === 8 ? ESTIMATE_LENGTHS : estimateLengths(maxCharsPerToken));
       if (n === undefined) break;
       const seen = await s.ask(ROOMY_BUDGET, [{ block_id: 'p', source: 'coverage', content: 'e'.repeat(n), priority: 0 }]);
       if (!seen.admitted.includes('p')) throw new ProbeError(`one block of ${n} characters was not admitted at budget ${ROOMY_BUDGET}`);
@@ -138,10 +211,10 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   } catch (e) {
     estimateNote = failed(e);
   }
-  row('chars_per_token', String(SPEC_ESTIMATOR.charsPerToken), est ? String(est.charsPerToken) : undefined, estimateNote);
-  row('estimate_rounding', describeRounding(SPEC_ESTIMATOR), est ? describeRounding(est) : undefined, estimateNote);
-  const e = est ?? SPEC_ESTIMATOR;
-  const assumed = est ? undefined : 'assuming the spec estimate, which could not be detected';
+  row('chars_per_token', String(x.estimator.charsPerToken), est ? String(est.charsPerToken) : undefined, estimateNote, d?.chars_per_token !== undefined);
+  row('estimate_rounding', describeRounding(x.estimator), est ? describeRounding(est) : undefined, estimateNote);
+  const e = est ?? x.estimator;
+  const assumed = est ? undefined : `assuming the ${d?.chars_per_token !== undefined ? 'declared' : 'spec'} estimate, which could not be detected`;
 
   // 2. The length unit: astral characters are 1 code point, 2 UTF-16 units, 4 UTF-8 bytes.
   try {
@@ -161,20 +234,24 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
 
   // 3. Tier budgets at B = 1000, one source at a time. A higher-priority block G
   //    of another tier, too big for any tier, takes the pool when X is set aside,
-  //    so X is admitted exactly when its own tier admits it.
+  //    leaving it at most 3 tokens, so X is admitted exactly when its own tier
+  //    admits it. The pool is B less the remainder a declared split leaves.
   const B = TIER_PROBE_BUDGET;
+  const expectedBudget = (tier: Tier): number => specTierBudget(B, tier, x.percent);
+  const expectedPool = TIERS.reduce((sum, t) => sum + expectedBudget(t), 0);
+  const unknown = x.sources.find((p) => p.label.endsWith('(unknown)'))!.source;
   const budgetOf = new Map<string, number | undefined>();
   const sourceNotes = new Map<string, string>();
-  for (const p of PROBED_SOURCES) {
-    const other = p.expected === 'knowledge' ? 'coverage' : 'knowledge';
+  for (const p of x.sources) {
     try {
-      const g: ProbeBlock = { block_id: 'g', source: other, content: text(e, B - 3, 'g'), priority: 2 };
-      const t = await largestAdmitted(
-        async (x) => (await s.ask(B, [g, { block_id: 'x', source: p.source, content: text(e, x, 'x'), priority: 1 }])).admitted.includes('x'),
-        4,
-        B - 4,
-        specTierBudget(B, p.expected),
-      );
+      const taker = poolTaker(x, p.expected, expectedPool - 3, expectedBudget, unknown);
+      if (taker === undefined) throw new ProbeError(`no tier but ${p.expected} has a budget below ${expectedPool - 3} of ${B} and a source to send a block from`);
+      const g: ProbeBlock = { block_id: 'g', source: taker.source, content: text(e, expectedPool - 3, 'g'), priority: 2 };
+      const admits = async (cost: number, big: ProbeBlock = g): Promise<boolean> =>
+        (await s.ask(B, [big, { block_id: 'x', source: p.source, content: text(e, cost, 'x'), priority: 1 }])).admitted.includes('x');
+      let t = await largestAdmitted((c) => admits(c), 4, B - 4, expectedBudget(p.expected));
+      // A declared share of 0: a 1-token block refused while G takes the whole pool shows a tier budget of exactly 0.
+      if (t === undefined && expectedBudget(p.expected) < 4 && !(await admits(1, { ...g, content: text(e, expectedPool, 'g') }))) t = 0;
       budgetOf.set(p.source, t);
       if (t === undefined) sourceNotes.set(p.source, 'no block of 4 tokens or more was admitted by this source\'s tier');
     } catch (x) {
@@ -187,7 +264,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   // A tier's budget: the one most of its listed sources show.
   const tierBudget = new Map<Tier, number | undefined>();
   for (const tier of TIERS) {
-    const seen = Object.entries(SOURCE_TO_TIER)
+    const seen = [...x.listed]
       .filter(([, t]) => t === tier)
       .map(([src]) => budgetOf.get(src))
       .filter((x): x is number => x !== undefined);
@@ -198,9 +275,15 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   }
   for (const tier of TIERS) {
     const t = tierBudget.get(tier);
-    row(`tier_fraction.${tier}`, fraction(specTierBudget(B, tier), B), t === undefined ? undefined : fraction(t, B), t === undefined ? 'no listed source of this tier admitted a block of 4 tokens or more' : assumed);
+    row(
+      `tier_fraction.${tier}`,
+      fraction(expectedBudget(tier), B),
+      t === undefined ? undefined : fraction(t, B),
+      t === undefined ? (x.sources.some((p) => p.expected === tier) ? 'no listed source of this tier admitted a block of 4 tokens or more' : 'no source is listed in this tier, so its budget cannot be seen') : assumed,
+      d?.tier_fractions !== undefined,
+    );
   }
-  for (const p of PROBED_SOURCES) {
+  for (const p of x.sources) {
     const t = budgetOf.get(p.source);
     let detected: string | undefined;
     let note = sourceNotes.get(p.source);
@@ -214,7 +297,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
         note = `tiers ${tiers.join(' and ')} have the same budget ${t} of ${B}`;
       }
     }
-    row(`tier_of[${p.label}]`, p.expected, detected, note);
+    row(`tier_of[${p.label}]`, p.expected, detected, note, p.declared);
   }
   // Spread the per-source requests over their rows, for the table.
   const perSource = rows.filter((r) => r.constant.startsWith('tier_'));
@@ -223,8 +306,11 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   // 4. The overflow pool and the remainder: the largest single block at a budget
   //    whose tier budgets leave a remainder. Without a pool it is the tier's
   //    budget; with one, B - remainder; with the remainder in it, B.
-  const working = tierBudget.get('working');
-  const known = TIERS.map((t) => tierBudget.get(t));
+  // A tier no source is listed in shows its budget only through the pool: the expected one stands in for it here.
+  const unseen = TIERS.filter((t) => ![...x.listed.values()].includes(t));
+  const known = TIERS.map((t) => tierBudget.get(t) ?? (unseen.includes(t) ? expectedBudget(t) : undefined));
+  const working = known[TIERS.indexOf('working')];
+  const standIn = unseen.length > 0 ? `; assuming the expected budget of ${unseen.join(', ')}, which no listed source can show` : '';
   let pool: string | undefined;
   let remainder: string | undefined;
   let poolNote: string | undefined;
@@ -260,12 +346,14 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
       }
     }
   }
+  if (poolNote !== undefined) poolNote += standIn;
   row('overflow_pool', 'present', pool, poolNote);
   row('remainder_in_pool', 'no', remainder, poolNote);
 
   // 5. The tie-break: two equal-priority blocks of one source where only one fits.
   try {
-    const w = working ?? specTierBudget(B, 'working');
+    const coverageTier = x.listed.get('coverage') ?? 'working';
+    const w = tierBudget.get(coverageTier) ?? expectedBudget(coverageTier);
     const rem1000 = B - known.reduce<number>((x, y) => x + (y ?? 0), 0);
     const poolSize = remainder === 'yes' ? B : B - rem1000;
     const c = pool === 'absent' ? w : Math.max(w + 1, Math.floor(poolSize / 2) + 1);
@@ -306,7 +394,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
     row('ttl_zero', 'never expires', undefined, failed(x));
   }
 
-  return { implementation: manifest, requests: s.requests, drift: rows.some((r) => r.status !== 'match'), constants: rows };
+  return { implementation: manifest, requests: s.requests, drift: rows.some((r) => r.status !== 'match'), ...(d ? { declared: d } : {}), constants: rows };
 }
 
 /** The table as text: one line per constant. */
@@ -317,13 +405,15 @@ export function formatProbe(r: ProbeReport): string {
   const line = (cells: string[]): string => cells.map((c, i) => c + ' '.repeat(widths[i]! - [...c].length)).join('  ').trimEnd();
   const notes = r.constants.filter((x) => x.note && x.status !== 'match').map((x) => `  ${x.constant}: ${x.note}`);
   const drifted = r.constants.filter((x) => x.status !== 'match').length;
+  const against = r.declared ? 'the declared constants and the specification' : 'the specification';
   return [
     `constants of ${r.implementation.name} ${r.implementation.version} (${r.requests} requests)`,
+    ...(r.declared ? [`declared in its manifest: ${constantsText(r.declared)}`] : []),
     '',
     line(head),
     ...body.map(line),
     ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
     '',
-    drifted === 0 ? 'no drift: every constant matches the specification' : `DRIFT: ${drifted} constant${drifted === 1 ? ' differs' : 's differ'} from the specification or could not be determined`,
+    drifted === 0 ? `no drift: every constant matches ${against}` : `DRIFT: ${drifted} constant${drifted === 1 ? ' differs' : 's differ'} from ${against} or could not be determined`,
   ].join('\n');
 }

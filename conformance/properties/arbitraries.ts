@@ -7,11 +7,21 @@
 import fc from 'fast-check';
 import { BLOCK_STATUSES, MAX_BUDGET, SOURCE_TO_TIER } from '../../reference/index.js';
 import type { Block } from '../../reference/index.js';
+import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
+import { declaredConstants } from '../declared.js';
 
 /** What the implementation declares: members are generated only for declared capabilities. */
 export interface GenContext {
   profiles: readonly string[];
   capabilities: readonly string[];
+  /** Declared constants that are not the specification's (SPEC section 17): the reference answers with them. */
+  constants?: DeclaredConstants;
+}
+
+/** The generation context of a manifest. */
+export function genContext(manifest: Manifest): GenContext {
+  const constants = declaredConstants(manifest);
+  return { profiles: manifest.profiles, capabilities: manifest.capabilities, ...(constants ? { constants } : {}) };
 }
 
 /** A protocol block (reference/types.ts); `status` widened to string so corruptions can write any. */
@@ -44,12 +54,17 @@ const WRONG_CASE_SOURCES = ['Memory', 'TACTICS', 'Knowledge', 'WAF_INFO', 'Episo
 // withCrossShrink: a shrunk counterexample falls back to the plainest piece that still fails.
 const shrinkToFirst = { withCrossShrink: true } as const;
 
-export const source: fc.Arbitrary<string> = fc.oneof(
-  shrinkToFirst,
-  { weight: 3, arbitrary: fc.constantFrom(...TIER_SOURCES) },
-  { weight: 1, arbitrary: fc.constantFrom(...WRONG_CASE_SOURCES) },
-  { weight: 1, arbitrary: fc.constantFrom(...OTHER_SOURCES) },
-);
+/** Sources: the listed ones, with the sources a declaration adds or moves listed too (SPEC section 17). */
+function sources(listed: readonly string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    shrinkToFirst,
+    { weight: 3, arbitrary: fc.constantFrom(...listed) },
+    { weight: 1, arbitrary: fc.constantFrom(...WRONG_CASE_SOURCES) },
+    { weight: 1, arbitrary: fc.constantFrom(...OTHER_SOURCES) },
+  );
+}
+
+export const source: fc.Arbitrary<string> = sources(TIER_SOURCES);
 
 /** One code point each, so a content's code-point length is its number of units. */
 const contentUnit: fc.Arbitrary<string> = fc.oneof(
@@ -64,10 +79,10 @@ const contentUnit: fc.Arbitrary<string> = fc.oneof(
 /** A content of exactly `n` code points. */
 const contentOfLength = (n: number): fc.Arbitrary<string> => fc.string({ unit: contentUnit, minLength: n, maxLength: n });
 
-/** Lengths near multiples of 4, where floor, ceil and round and the length unit disagree. */
-const exactLengthContent: fc.Arbitrary<string> = fc
-  .tuple(fc.integer({ min: 0, max: 16 }), fc.constantFrom(-1, 0, 1, 2))
-  .chain(([k, d]) => contentOfLength(Math.max(0, 4 * k + d)));
+/** Lengths near multiples of the chars per token, where floor, ceil and round and the length unit disagree. */
+const exactLengthContentOf = (charsPerToken: number): fc.Arbitrary<string> =>
+  fc.tuple(fc.integer({ min: 0, max: 16 }), fc.constantFrom(-1, 0, 1, 2)).chain(([k, d]) => contentOfLength(Math.max(0, charsPerToken * k + d)));
+const exactLengthContent = exactLengthContentOf(4);
 
 /** Text that looks like structure or instructions; content is data (REN-4). */
 const HOSTILE = [
@@ -87,12 +102,22 @@ const hostileContent: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom(...HOSTILE), fc.string({ unit: contentUnit, maxLength: 20 }), fc.boolean())
   .map(([h, p, before]) => (before ? h + p : p + h));
 
-export const content: fc.Arbitrary<string> = fc.oneof(
-  shrinkToFirst,
-  { weight: 6, arbitrary: exactLengthContent },
-  { weight: 2, arbitrary: hostileContent },
-  { weight: 1, arbitrary: fc.constant('') },
-);
+function contents(exact: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.oneof(shrinkToFirst, { weight: 6, arbitrary: exact }, { weight: 2, arbitrary: hostileContent }, { weight: 1, arbitrary: fc.constant('') });
+}
+
+export const content: fc.Arbitrary<string> = contents(exactLengthContent);
+
+/** Source and content pieces for a context: the plain ones unless constants are declared, so a seed gives the same requests as ever. */
+function pieces(ctx: GenContext): { source: fc.Arbitrary<string>; content: fc.Arbitrary<string> } {
+  const c = ctx.constants;
+  if (!c) return { source, content };
+  const declared = Object.keys(c.source_to_tier ?? {}).filter((s) => !TIER_SOURCES.includes(s));
+  return {
+    source: declared.length > 0 ? sources([...TIER_SOURCES, ...declared]) : source,
+    content: c.chars_per_token !== undefined && c.chars_per_token !== 4 ? contents(exactLengthContentOf(c.chars_per_token)) : content,
+  };
+}
 
 /** A small set so that ties are common; -0 ties with 0 (NUM-5). */
 export const priority: fc.Arbitrary<number> = fc.oneof(
@@ -150,7 +175,7 @@ function capabilityMembers(ctx: GenContext): fc.Arbitrary<Partial<GenBlock>> {
 export function block(at: number, ctx: GenContext, profile: 'tiered' | 'ranked'): fc.Arbitrary<GenBlock> {
   const extra = profile === 'tiered' ? capabilityMembers(ctx) : fc.constant({});
   return fc
-    .tuple(fc.record({ block_id: blockId, source, content, priority }), expiry(at), extra)
+    .tuple(fc.record({ block_id: blockId, ...pieces(ctx), priority }), expiry(at), extra)
     .map(([core, exp, more]) => ({ ...core, ...exp, ...more }));
 }
 

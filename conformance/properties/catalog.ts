@@ -17,7 +17,7 @@ import type { Capability } from '../../reference/index.js';
 import { describeMismatch } from '../judge.js';
 import { markedContext } from '../markers.js';
 import { reasonClass } from '../reasons.js';
-import type { Implementation } from '../../protocol/types.js';
+import type { DeclaredConstants, Implementation } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';
 import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
@@ -45,9 +45,9 @@ export interface PropertyDef<T> {
   requests(input: T): unknown[];
 }
 
-/** The reference's answer with the implementation's declared capabilities. */
-export function referenceAnswer(req: unknown, capabilities: readonly string[]): Answer {
-  const out = referenceAssemble(req, { capabilities: capabilities as Capability[] });
+/** The reference's answer with the implementation's declared capabilities, and its declared constants (SPEC section 17). */
+export function referenceAnswer(req: unknown, capabilities: readonly string[], constants?: DeclaredConstants): Answer {
+  const out = referenceAssemble(req, { capabilities: capabilities as Capability[], ...(constants ? { constants } : {}) });
   if (isErrorAnswer(out)) return { kind: 'error', code: out.error.code, message: out.error.message, value: out };
   return { kind: 'result', value: out as ResultAnswer['value'] };
 }
@@ -119,6 +119,7 @@ function differentialRequirements(gen: GenContext): string[] {
   if (gen.capabilities.includes('lifecycle')) out.push(...range('LIF', 1, 4));
   if (gen.capabilities.includes('working_context')) out.push(...range('WC', 1, 5));
   if (gen.capabilities.includes('omission_markers')) out.push(...range('MRK', 1, 4));
+  if (gen.constants) out.push('DECL-2', 'DECL-3');
   return out;
 }
 
@@ -136,7 +137,7 @@ const differential = onOneRequest({
   requirements: differentialRequirements,
   async check(env, req) {
     const wc = withWorkingContext(req, env.gen);
-    const expected = comparableView(referenceAnswer(req, env.gen.capabilities), wc);
+    const expected = comparableView(referenceAnswer(req, env.gen.capabilities, env.gen.constants), wc);
     const actual = comparableView(await answer(env, req), wc);
     const d = viewDifference(expected, actual);
     if (d.members.length > 0) {
@@ -172,7 +173,7 @@ const partition = onOneRequest({
 const budget = onOneRequest({
   name: 'budget',
   description: 'estimated_tokens is at most the budget and equals the summed cost of the included blocks.',
-  requirements: (gen) => ['TIER-9', 'NUM-2', 'RES-3', ...(ranked(gen) ? ['RANK-4', 'RANK-5'] : [])],
+  requirements: (gen) => ['TIER-9', 'NUM-2', 'RES-3', ...(ranked(gen) ? ['RANK-4', 'RANK-5'] : []), ...(gen.constants ? ['DECL-2'] : [])],
   async check(env, req) {
     const r = await resultFor(env, req);
     if (!r) return;
@@ -182,7 +183,7 @@ const budget = onOneRequest({
     let sum: number;
     if (isRanked) {
       sum = blocks.length === 0 ? 0 : estimateTokens(RANKED_HEADER) + blocks.reduce((s, b) => s + estimateTokens(lineOf(b)), 0);
-    } else sum = blocks.reduce((s, b) => s + estimateTokens(b.content), 0);
+    } else sum = blocks.reduce((s, b) => s + estimateTokens(b.content, env.gen.constants?.chars_per_token), 0);
     if (r.total_budget !== req.budget) fail('total_budget is not the request budget (RES-3)', { total_budget: req.budget }, { total_budget: r.total_budget });
     if (r.estimated_tokens > req.budget) fail(`estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (${isRanked ? 'RANK-4' : 'TIER-9'})`, { estimated_tokens: `<= ${req.budget}` }, { estimated_tokens: r.estimated_tokens });
     if (r.estimated_tokens !== sum) fail(`estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (${isRanked ? 'RANK-5' : 'TIER-9'})`, { estimated_tokens: sum }, { estimated_tokens: r.estimated_tokens });

@@ -6,6 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
+import { genContext } from './arbitraries.js';
 import type { GenContext } from './arbitraries.js';
 import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';
@@ -39,7 +40,7 @@ const SHRINK_BUDGET_MS = 30_000;
 const SHRINK_TIMEOUTS = 1;
 
 export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<CaseResult[]> {
-  const gen: GenContext = { profiles: manifest.profiles, capabilities: manifest.capabilities };
+  const gen = genContext(manifest);
   const defs = PROPERTIES.filter((def) => !opts.only || opts.only.includes(def.name));
   const results: CaseResult[] = new Array(defs.length);
   // Side by side, a property stuck on a timeout does not hold up the others (over stdio each gets its own process).
@@ -58,7 +59,7 @@ export async function runProperties(impl: Implementation, manifest: Manifest, op
 export async function replayProperty(name: string, impl: Implementation, manifest: Manifest, opts: { seed: number; path: string; timeoutMs: number }): Promise<CaseResult> {
   const def = PROPERTIES.find((p) => p.name === name);
   if (!def) throw new Error(`no property named ${name}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`);
-  const gen: GenContext = { profiles: manifest.profiles, capabilities: manifest.capabilities };
+  const gen = genContext(manifest);
   return runProperty(def, impl, gen, { runs: 1, seed: opts.seed, timeoutMs: opts.timeoutMs }, opts.path);
 }
 
@@ -137,7 +138,7 @@ async function requestToSave(env: PropertyEnv, requests: unknown[]): Promise<unk
     const wc = withWorkingContext(req, env.gen);
     try {
       const actual = comparableView(await ask(env.impl, req, env.gen.capabilities, env.timeoutMs), wc);
-      if (!isDeepStrictEqual(actual, comparableView(referenceAnswer(req, env.gen.capabilities), wc))) return req;
+      if (!isDeepStrictEqual(actual, comparableView(referenceAnswer(req, env.gen.capabilities, env.gen.constants), wc))) return req;
     } catch {
       return req;
     }

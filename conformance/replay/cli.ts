@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../cli/main.js';
 import { intOption } from '../cli/run.js';
-import { formatFailure, shellQuote, summaryTable } from '../runner/console.js';
+import { formatFailure, implementationLine, shellQuote, summaryTable } from '../runner/console.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import type { OpenedImplementation } from '../runner/open.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
@@ -86,8 +86,7 @@ const PRINTED_FAILURES = 20;
 
 /** Prints the failures, the summary and the reports written; the exit status (0 or 1). */
 export async function finish(report: Report, values: Values, opened: Opened, what: string): Promise<number> {
-  const m = report.implementation;
-  console.log(`${m.name} ${m.version} via ${opened.adapter} (${opened.target}); profiles [${m.profiles.join(', ')}], capabilities [${m.capabilities.join(', ')}]`);
+  console.log(implementationLine(report, opened.adapter, opened.target));
   const failing = report.cases.filter((c) => FAILING.has(c.status));
   for (const c of failing.slice(0, PRINTED_FAILURES)) console.log(`\n${formatFailure(c)}`);
   const s = report.summary;

@@ -13,6 +13,7 @@ import type { Answer } from '../properties/answers.js';
 import { PROPERTIES } from '../properties/catalog.js';
 import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
 import { readAnswer } from '../properties/answers.js';
+import { genContext } from '../properties/arbitraries.js';
 import type { Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
 
@@ -115,7 +116,7 @@ async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unkno
 export async function judgeRecorded(impl: Implementation, manifest: Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
   const why = recordedSkipReason(request, manifest);
   if (why !== undefined) return { verdict: { status: 'skip', message: why, requirements: [] }, ms: 0 };
-  const gen = { profiles: manifest.profiles, capabilities: manifest.capabilities };
+  const gen = genContext(manifest);
   const t0 = performance.now();
   let ms = 0;
   const outcomes: Outcome[] = [];

@@ -9,6 +9,7 @@ import { estimateTokens, MAX_BUDGET, RANKED_HEADER, utcDate } from '../../refere
 import { profileOf } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
 import { referenceAnswer } from '../properties/catalog.js';
+import { declaredConstants } from '../declared.js';
 import { summarize } from '../../protocol/types.js';
 import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../../protocol/types.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
@@ -113,7 +114,7 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
     while (next < budgets.length) {
       const i = next++;
       const request = { ...(o.request as Obj), budget: budgets[i] };
-      const reference = referenceAnswer(request, o.manifest.capabilities);
+      const reference = referenceAnswer(request, o.manifest.capabilities, declaredConstants(o.manifest));
       // An implementation that hangs would cost the time limit at every budget: past a few, the rest are not asked.
       if (stalled >= MAX_STALLS) {
         out[i] = { verdict: { status: 'skip', message: `not asked: the implementation timed out or crashed at ${MAX_STALLS} budgets`, requirements: [] }, ms: 0, reference };

@@ -3,7 +3,7 @@
  * lines in CI logs), every failure with what it takes to act on it, and a
  * summary table. Text from implementations is hostile: escapes are stripped.
  */
-import { shownStatuses, stripAnsi } from '../../report/text.js';
+import { constantsText, profileNames, shownStatuses, stripAnsi } from '../../report/text.js';
 import { compact, firstDifference } from '../judge.js';
 import { STATUSES } from '../../protocol/types.js';
 import type { CaseResult, Report, Status } from '../../protocol/types.js';
@@ -71,6 +71,14 @@ export function formatFailure(c: CaseResult): string {
 }
 
 /** Statuses per area (first id segment), then the total. */
+/** What ran, first on the terminal: the implementation, how it was reached, and what it declares (declared constants on a line of their own). */
+export function implementationLine(report: Report, adapter: string, target: string): string {
+  const m = report.implementation;
+  const line = `${m.name} ${m.version} via ${adapter} (${target}); profiles [${profileNames(report).join(', ')}], capabilities [${m.capabilities.join(', ')}]`;
+  const constants = report.run?.constants;
+  return constants ? `${line}\ndeclared constants: ${constantsText(constants)} (SPEC section 17: judged against the reference computed with them)` : line;
+}
+
 export function summaryTable(report: Report): string {
   const areas = new Map<string, Record<Status, number>>();
   for (const c of report.cases) {

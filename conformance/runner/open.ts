@@ -10,6 +10,7 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
 import { UsageError } from '../cli/main.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
+import { constantsProblems } from '../../reference/index.js';
 import { shellQuote } from './console.js';
 import type { AdapterName, Implementation, Manifest } from '../../protocol/types.js';
 
@@ -67,10 +68,15 @@ function readManifest(file: string): Manifest {
   return checkManifest(value, file);
 }
 
+/** The manifest schema, then what it cannot say: declared tier shares summing to at most 100, and tiered declared with them (DECL-1). */
 function checkManifest(value: unknown, from: string): Manifest {
   const valid = validators.manifest();
   if (!valid(value)) throw new UsageError(`the manifest from ${from} is not valid: ${formatErrors(valid.errors).join('; ')}`);
-  return value as Manifest;
+  const m = value as Manifest;
+  const problems = m.constants === undefined ? [] : constantsProblems(m.constants);
+  if (m.constants !== undefined && !m.profiles.includes('tiered')) problems.push({ path: '', message: 'declared constants are those of profile tiered, which the manifest does not declare' });
+  if (problems.length > 0) throw new UsageError(`the manifest from ${from} is not valid: ${problems.map((p) => `/constants${p.path}: ${p.message}`).join('; ')}`);
+  return m;
 }
 
 /**

@@ -4,6 +4,7 @@
  * failure is an Outcome, and anything that still throws becomes that case's
  * `error`.
  */
+import { declaredConstants } from '../declared.js';
 import { judge, skipReason } from '../judge.js';
 import { holdsIn } from '../spec-version.js';
 import { byId, summarize } from '../../protocol/types.js';
@@ -70,6 +71,7 @@ export function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; 
     description: c.description,
     tags: c.tags,
     ...(c.since !== undefined ? { since: c.since } : {}),
+    ...(v.derived !== undefined && v.status !== 'skip' ? { declared_constants: v.derived } : {}),
     duration_ms: Math.round(r.ms * 1000) / 1000,
   };
   if (v.status === 'pass') return out;
@@ -118,7 +120,8 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   let props: CaseResult[] = [];
   if (withProperties) {
     const { PROPERTIES, runProperties } = await import('../properties/index.js');
-    const gen = { profiles: o.manifest.profiles, capabilities: o.manifest.capabilities };
+    const { genContext } = await import('../properties/arbitraries.js');
+    const gen = genContext(o.manifest);
     const only = PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
     if (only.length > 0) {
       o.onProgress?.(done, total, `properties (${only.length} × ${o.properties} runs${repeat > 1 ? `, ${repeat} times` : ''})`);
@@ -145,6 +148,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   o.onProgress?.(done, total, '');
 
   const all = [...results, ...props];
+  const constants = declaredConstants(o.manifest);
   return {
     kit: { name: 'ctxconform', version: KIT_VERSION, spec: SPEC_VERSION },
     implementation: o.manifest,
@@ -157,6 +161,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
       filter: o.filter ?? null,
       ...(spec !== undefined ? { spec } : {}),
       ...(repeat > 1 ? { repeat } : {}),
+      ...(constants ? { constants } : {}),
       started_at: started.toISOString(),
       duration_ms: Math.round(performance.now() - t0),
     },

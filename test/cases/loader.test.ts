@@ -178,7 +178,7 @@ describe('SPEC ids', () => {
     const exp1 = reqs.find((r) => r.id === 'EXP-1')!;
     expect(exp1.section).toMatch(/Profile `tiered`/);
     expect(exp1.text).toMatch(/^A block is expired exactly when .* never expires\.$/);
-    expect(CASE_EXEMPT_PREFIXES).toEqual(['PROTO', 'MAPI', 'PROBE']);
+    expect(CASE_EXEMPT_PREFIXES).toEqual(['PROTO', 'MAPI', 'PROBE', 'DECL']);
   });
 
   it('reads continuation lines and stops at the next bullet or heading', () => {
