@@ -55,7 +55,8 @@ export function expectedMembers(profile: string, capabilities: readonly string[]
 export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verdict {
   const constants = c.profile === 'tiered' ? declaredConstants(manifest) : undefined;
   if (constants === undefined) return judgeAsWritten(c, outcome, manifest);
-  const caps = manifest.capabilities;
+  // A case written without markers is matched against a context without them (markerMismatch), so its values come from the reference without them too.
+  const caps = c.capabilities.includes('omission_markers') ? manifest.capabilities : manifest.capabilities.filter((k) => k !== 'omission_markers');
   const d = expectationUnder(c, constants, caps, (expect, r) => matcherMismatches({ ...c, expect }, r as ResultLike, caps).map((m) => m.member));
   if (d.derived.length === 0) return judgeAsWritten(c, outcome, manifest);
   const v = judgeAsWritten({ ...c, expect: d.expect }, outcome, manifest);
