@@ -230,21 +230,17 @@ function capSegments(s: Selection, order: ArrayLike<number>, max: number | null)
 
 /**
  * MRK-1, MRK-3: the blocks shown in the context with markers, by the ranking
- * key: those admitted and those omitted for room, each of which renders as a
- * marker where it would have stood. Undefined when nothing was omitted for
- * room, so the context is the plain one (MRK-4).
+ * key. Every block of the ranking order (the live non-pinned ones, after the
+ * filters) ends admitted or omitted for room, so with markers all of them are
+ * shown, each omitted one as its marker where it would have stood. Undefined
+ * when nothing was omitted for room: the context is the plain one (MRK-4).
  */
 function markedFor(s: Selection, order: ArrayLike<number>): number[] | undefined {
-  const shown: number[] = [];
-  let marks = 0;
   for (let j = 0; j < order.length; j++) {
-    const i = order[j]!;
-    const state = s.state[i];
-    if (state === OMITTED_FOR_BUDGET || state === OMITTED_FOR_SEGMENTS) marks++;
-    else if (state !== REQUIRED && state !== TIER && state !== OVERFLOW) continue;
-    shown.push(i);
+    const state = s.state[order[j]!];
+    if (state === OMITTED_FOR_BUDGET || state === OMITTED_FOR_SEGMENTS) return Array.from(order);
   }
-  return marks > 0 ? shown : undefined;
+  return undefined;
 }
 
 function idsOf(r: NormalRequest, blocks: readonly number[]): string[] {
