@@ -26,6 +26,12 @@ import { encodeRequest } from './wire.js';
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** stderr kept per case (its tail). */
 export const STDERR_TAIL_BYTES = 4096;
+/**
+ * stderr kept per process, so a request's window survives the lines of the
+ * requests in flight after it: a window up to this long is cut to its first and
+ * last STDERR_TAIL_BYTES / 2, where its own lines and its last words are.
+ */
+const STDERR_KEPT_BYTES = 64 * 1024;
 /** With --manifest there is no describe answer to wait for: a process still alive after this has started. */
 const START_GRACE_MS = 1000;
 
@@ -83,6 +89,14 @@ interface Proc {
   answered: boolean;
   /** Requests written to it, so a late read of stderr knows how many joined meanwhile. */
   written: number;
+  /**
+   * Set from an answer until the end of its event-loop turn: the requests
+   * written in that turn. A process that logs before it answers has both in
+   * its pipes when the answer is read, but its stderr may be read after the
+   * next request went out; stderr read in the same turn is the answered
+   * request's, not theirs.
+   */
+  answerTurn: Pending[] | undefined;
 }
 
 /** How long stderr must stay quiet, and how long to wait at most, before a failing case's stderr is read. */
@@ -206,13 +220,14 @@ export class StdioImplementation implements Implementation {
     }) as ChildProcessWithoutNullStreams;
     live.add(child);
     hookSignals();
-    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false, written: 0 };
+    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false, written: 0, answerTurn: undefined };
     this.proc = proc;
     child.stdout.on('data', (d: Buffer) => this.onStdout(proc, d));
     child.stderr.on('data', (d: Buffer) => {
       proc.stderrTotal += d.length;
-      const joined = Buffer.concat([proc.stderrTail, d.length > STDERR_TAIL_BYTES ? d.subarray(d.length - STDERR_TAIL_BYTES) : d]);
-      proc.stderrTail = joined.length > STDERR_TAIL_BYTES ? joined.subarray(joined.length - STDERR_TAIL_BYTES) : joined;
+      if (proc.answerTurn) for (const p of proc.answerTurn) p.stderrFrom += d.length;
+      const joined = Buffer.concat([proc.stderrTail, d.length > STDERR_KEPT_BYTES ? d.subarray(d.length - STDERR_KEPT_BYTES) : d]);
+      proc.stderrTail = joined.length > STDERR_KEPT_BYTES ? joined.subarray(joined.length - STDERR_KEPT_BYTES) : joined;
     });
     // A broken pipe: usually the process is exiting, and its exit (with the code) is the better
     // message; a process that closed its input but lives on is a crash of its own.
@@ -238,6 +253,7 @@ export class StdioImplementation implements Implementation {
     for (const q of this.queue) q.others++;
     p.others = this.queue.length;
     p.stderrFrom = proc.stderrTotal;
+    proc.answerTurn?.push(p);
     this.queue.push(p);
   }
 
@@ -247,11 +263,18 @@ export class StdioImplementation implements Implementation {
     proc.child.stdin.write(line);
   }
 
+  /** What the process wrote to stderr since byte `from`, at most STDERR_TAIL_BYTES of it (and a line saying what was left out). */
   private stderrSince(proc: Proc | undefined, from: number): string | undefined {
     if (!proc) return undefined;
-    const n = Math.min(proc.stderrTotal - from, proc.stderrTail.length);
-    if (n <= 0) return undefined;
-    return proc.stderrTail.subarray(proc.stderrTail.length - n).toString('utf8');
+    const size = proc.stderrTotal - from;
+    if (size <= 0) return undefined;
+    const tail = proc.stderrTail;
+    if (size <= STDERR_TAIL_BYTES) return tail.subarray(tail.length - size).toString('utf8');
+    // Its start is gone: the last words.
+    if (size > tail.length) return tail.subarray(tail.length - STDERR_TAIL_BYTES).toString('utf8');
+    const half = STDERR_TAIL_BYTES / 2;
+    const window = tail.subarray(tail.length - size);
+    return `${window.subarray(0, half).toString('utf8')}\n[... ${size - 2 * half} bytes of stderr left out ...]\n${window.subarray(size - half).toString('utf8')}`;
   }
 
   private exitDetail(proc: Proc): string {
@@ -350,6 +373,12 @@ export class StdioImplementation implements Implementation {
 
   private onLine(proc: Proc, raw: string): void {
     proc.answered = true;
+    if (!proc.answerTurn) {
+      proc.answerTurn = [];
+      setImmediate(() => {
+        proc.answerTurn = undefined;
+      });
+    }
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
     let msg: unknown;
@@ -405,6 +434,9 @@ export class StdioImplementation implements Implementation {
     while (seen !== w.proc.stderrTotal && performance.now() < until && !w.proc.exited) {
       seen = w.proc.stderrTotal;
       await new Promise((r) => setTimeout(r, STDERR_QUIET_MS));
+      // Timers run before the loop polls its pipes: after a stall (a loaded machine) stderr
+      // written long ago may still be unread, so let one poll pass before judging it quiet.
+      await new Promise((r) => setImmediate(r));
     }
     return this.withStderr(w.proc, w.pending, w.proc.written - w.writtenThen).stderr;
   }

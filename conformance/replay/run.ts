@@ -11,7 +11,7 @@ import type { AdapterName, CaseResult, Implementation, Manifest, ReplayInfo, Rep
 import { judgeRecorded } from './judge.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { readRecorded } from './read.js';
-import { reportOf } from './report.js';
+import { reportOf } from '../runner/envelope.js';
 
 /** One recorded file, or one request of it (`FILE:LINE`). */
 export interface ReplaySource {

@@ -14,7 +14,7 @@ import { summarize } from '../../protocol/types.js';
 import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../../protocol/types.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { judgeRecorded } from './judge.js';
-import { reportOf } from './report.js';
+import { reportOf } from '../runner/envelope.js';
 import type { Judged } from './judge.js';
 
 type Obj = Record<string, unknown>;

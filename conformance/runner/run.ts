@@ -4,13 +4,12 @@
  * failure is an Outcome, and anything that still throws becomes that case's
  * `error`.
  */
-import { declaredConstants } from '../declared.js';
 import { judge, skipReason } from '../judge.js';
 import { holdsIn } from '../spec-version.js';
 import { byId, summarize } from '../../protocol/types.js';
 import type { AdapterName, CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
 import type { GoldenCase, Verdict } from '../types.js';
-import { KIT_VERSION, SPEC_VERSION } from '../version.js';
+import { reportOf } from './envelope.js';
 import { idMatcher, inShard } from './filter.js';
 import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './repeat.js';
 import type { CaseRun, CombinedRun } from './repeat.js';
@@ -148,24 +147,21 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   o.onProgress?.(done, total, '');
 
   const all = [...results, ...props];
-  const constants = declaredConstants(o.manifest);
-  return {
-    kit: { name: 'ctxconform', version: KIT_VERSION, spec: SPEC_VERSION },
-    implementation: o.manifest,
+  return reportOf({
+    manifest: o.manifest,
+    ...(o.adapter ? { adapter: o.adapter } : {}),
+    ...(o.target ? { target: o.target } : {}),
     run: {
-      ...(o.adapter ? { adapter: o.adapter } : {}),
-      ...(o.target ? { target: o.target } : {}),
       seed: o.seed,
       properties_runs: props.length > 0 ? o.properties : 0,
       shard: o.shard ? `${o.shard.index}/${o.shard.total}` : null,
       filter: o.filter ?? null,
       ...(spec !== undefined ? { spec } : {}),
       ...(repeat > 1 ? { repeat } : {}),
-      ...(constants ? { constants } : {}),
-      started_at: started.toISOString(),
-      duration_ms: Math.round(performance.now() - t0),
     },
+    started,
+    durationMs: performance.now() - t0,
     summary: summarize(all),
     cases: all,
-  };
+  });
 }

@@ -33,6 +33,21 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** `ctxconform serve --port 0 ...args` started, with the URL it prints. */
+async function serve(...args: string[]): Promise<{ server: ReturnType<typeof spawn>; url: string }> {
+  const server = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'serve', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout!.on('data', (d: Buffer) => {
+      out += String(d);
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+  });
+  return { server, url };
+}
+
 const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
 it('a reader that stops early (ctxconform list | head -1) ends the command quietly, exit 0', () => {
@@ -152,17 +167,8 @@ describe('ctxconform run', () => {
   });
 
   it('serve prints its URL, and run --http against it passes every case', async () => {
-    const server = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { server, url } = await serve();
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        server.stdout.on('data', (d: Buffer) => {
-          out += String(d);
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-      });
       const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
         const c = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'run', '--http', url, '--cases', casesDir, '--properties', '0'], { cwd: root, env: { ...process.env, CI: 'true' } });
         let stdout = '';
@@ -179,17 +185,8 @@ describe('ctxconform run', () => {
 
   it('serve --capabilities declares and applies exactly those: markers on request, an unknown name refused', async () => {
     expect(cli('serve', '--capabilities', 'pinned,bogus').stderr).toMatch(/--capabilities: unknown bogus; known: .*omission_markers/);
-    const server = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'serve', '--port', '0', '--capabilities', 'pinned,omission_markers'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { server, url } = await serve('--capabilities', 'pinned,omission_markers');
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        server.stdout.on('data', (d: Buffer) => {
-          out += String(d);
-          const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
-      });
       expect(((await (await fetch(`${url}/describe`)).json()) as { capabilities: string[] }).capabilities).toEqual(['pinned', 'omission_markers']);
       const body = JSON.stringify({ now: 0, budget: 0, blocks: [{ block_id: 'a', source: 'memory', content: 'x', priority: 1 }] });
       const answer = (await (await fetch(`${url}/assemble`, { method: 'POST', body })).json()) as Record<string, unknown>;

@@ -115,11 +115,29 @@ describe('stdio faults (one case affected, the run goes on)', () => {
       expect(second.stderr!.length).toBeLessThanOrEqual(4096);
       expect(second.stderr!.length).toBeGreaterThan(4000);
       expect(second.stderr).toMatch(/the last words before the answer\n$/);
+      expect(second.stderr).not.toContain('the first words');
     } finally {
       await impl.close();
     }
     const r = await runFault('stderr-flood');
     expect(r.summary.pass).toBe(FAULT_CASES.length);
+  });
+
+  it('stderr of 16 KiB: its first and last 2 KiB, and a line naming the bytes left out between them', async () => {
+    const impl = new StdioImplementation({ command: `STDERR_FLOOD_KIB=16 ${command('stderr-flood', '-16k')}`, timeoutMs: 5000 });
+    await impl.open();
+    try {
+      await impl.assemble(FAULT_CASES[0]!.request, { timeoutMs: 5000 });
+      // As the runner reads it for a failing case: once the stream is quiet.
+      const stderr = await impl.stderrFor(await impl.assemble(FAULT_CASES[1]!.request, { timeoutMs: 5000 }));
+      const written = 'the first words of the request\n'.length + 16 * 1024 + 'the last words before the answer\n'.length;
+      expect(stderr).toMatch(/^the first words of the request\n/);
+      expect(stderr).toMatch(/the last words before the answer\n$/);
+      expect(stderr).toContain(`\n[... ${written - 4096} bytes of stderr left out ...]\n`);
+      expect(stderr!.length).toBeLessThan(4096 + 60);
+    } finally {
+      await impl.close();
+    }
   });
 
   for (const concurrency of [1, 4]) {

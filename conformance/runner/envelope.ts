@@ -1,4 +1,4 @@
-/** The Report a replay or a sweep makes: the envelope every command's report shares, and its own member. */
+/** The envelope every command's Report shares (run, replay, sweep): kit, implementation, run, summary, cases. */
 import { declaredConstants } from '../declared.js';
 import { KIT_VERSION, SPEC_VERSION } from '../version.js';
 import type { AdapterName, CaseResult, Manifest, Report, Summary } from '../../protocol/types.js';
@@ -11,7 +11,10 @@ export function reportOf(o: {
   durationMs: number;
   summary: Summary;
   cases: CaseResult[];
-  extra: Pick<Report, 'replay'> | Pick<Report, 'sweep'>;
+  /** The command's own members of `run` (seed, shard, filter ...). */
+  run?: Omit<NonNullable<Report['run']>, 'adapter' | 'target' | 'constants' | 'started_at' | 'duration_ms'>;
+  /** The command's own top-level member (replay, sweep). */
+  extra?: Pick<Report, 'replay'> | Pick<Report, 'sweep'>;
 }): Report {
   const constants = declaredConstants(o.manifest);
   return {
@@ -20,6 +23,7 @@ export function reportOf(o: {
     run: {
       ...(o.adapter ? { adapter: o.adapter } : {}),
       ...(o.target ? { target: o.target } : {}),
+      ...o.run,
       ...(constants ? { constants } : {}),
       started_at: o.started.toISOString(),
       duration_ms: Math.round(o.durationMs),
