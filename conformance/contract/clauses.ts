@@ -116,7 +116,3 @@ export type ClauseId = (typeof CLAUSES)[number]['id'];
 
 /** A need of a clause as an exchange reports it: `MAPI-5:truncated`. */
 export type Facet = `${ClauseId}:${string}`;
-
-export function clause(id: ClauseId): Clause {
-  return CLAUSES.find((c) => c.id === id)!;
-}

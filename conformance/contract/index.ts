@@ -17,7 +17,7 @@ import { CLAUSES, type ClauseId, type Facet } from './clauses.js';
 import { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';
 import { shrink } from './shrink.js';
 
-export { CLAUSES, clause, type Clause, type ClauseId, type Facet, type Need } from './clauses.js';
+export { CLAUSES, type Clause, type ClauseId, type Facet, type Need } from './clauses.js';
 export { checkExchange, type CheckOutcome, type Exchange, type Finding, type IngestedMemory } from './check.js';
 export { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';
 export { workingContextProblems } from './schema.js';

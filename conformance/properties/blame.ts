@@ -36,9 +36,10 @@ const sameSet = (a: unknown, b: unknown): boolean =>
 /**
  * The requirements behind the differing `members` of two comparable views
  * (answers.ts `comparableView`): `expected` from the reference, `actual` from
- * the implementation.
+ * the implementation. `capabilities`: the implementation's, for the
+ * requirements a capability adds (omission_markers: a context holds markers).
  */
-export function requirementsBehind(members: readonly string[], request: unknown, expected: Record<string, unknown>, actual: Record<string, unknown>): string[] {
+export function requirementsBehind(members: readonly string[], request: unknown, expected: Record<string, unknown>, actual: Record<string, unknown>, capabilities: readonly string[] = []): string[] {
   const ranked = profileOf(request) === 'ranked';
   const u = usesOf(request);
   const out = new Set<string>();
@@ -59,6 +60,8 @@ export function requirementsBehind(members: readonly string[], request: unknown,
         break;
       case 'context':
         add(...(ranked ? ['RANK-2', 'RANK-3', 'RANK-5'] : ['REN-1', 'REN-2', 'REN-3', 'TIER-5', ...(u.pinned ? ['PIN-4'] : [])]), 'REN-4');
+        // With markers the context also shows each omission for room, where it would have stood.
+        if (!ranked && capabilities.includes('omission_markers')) add('MRK-1', 'MRK-2', 'MRK-3');
         break;
       case 'estimated_tokens':
         add('NUM-1', 'NUM-2', ...(ranked ? ['RANK-5'] : ['TIER-9']));

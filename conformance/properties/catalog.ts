@@ -145,7 +145,7 @@ const differential = onOneRequest({
       const lines = d.members.includes('error')
         ? [describeMismatch({ member: 'answer', expected, actual })]
         : d.members.map((member) => describeMismatch({ member, expected: d.expected[member], actual: d.actual[member] }));
-      throw new PropertyFailure(`differs from the reference in ${d.members.join(', ')}:\n${lines.join('\n')}`, 'fail', d.expected, d.actual, requirementsBehind(d.members, req, expected, actual));
+      throw new PropertyFailure(`differs from the reference in ${d.members.join(', ')}:\n${lines.join('\n')}`, 'fail', d.expected, d.actual, requirementsBehind(d.members, req, expected, actual, env.gen.capabilities));
     }
   },
 });

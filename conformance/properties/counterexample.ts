@@ -10,7 +10,10 @@ import { CAPABILITIES } from '../../reference/index.js';
 import { reasonClass } from '../reasons.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
-import type { Expectation } from '../types.js';
+import type { Expectation, GoldenCase } from '../types.js';
+import type { Implementation, Manifest } from '../../protocol/types.js';
+import type { Result } from '../../reference/index.js';
+import { judge } from '../judge.js';
 import { SPEC_VERSION } from '../version.js';
 import { referenceAnswer } from './catalog.js';
 
@@ -32,18 +35,32 @@ export function capabilitiesUsed(request: unknown): string[] {
   return CAPABILITIES.filter((c) => used.has(c));
 }
 
-/** The reference's answer as a case expectation: the error, or what the differential property compares. */
+/**
+ * The reference's answer as a case expectation: the error, or what the
+ * differential property compares; with working_context, its members too.
+ */
 export function expectationFromReference(request: unknown, capabilities: readonly string[]): Expectation {
   const a = referenceAnswer(request, capabilities);
   if (a.kind === 'error') return { error: a.code as Expectation['error'] };
   const omissions: Record<string, string> = {};
   for (const o of a.value.omissions) omissions[o.block_id] = reasonClass(o.reason) ?? o.reason;
-  return {
+  const core: Expectation = {
     included: a.value.included,
     omissions,
     omission_order: a.value.omissions.map((o) => o.block_id),
     estimated_tokens: a.value.estimated_tokens,
     context: a.value.context,
+  };
+  // The reference's own answer: its working_context members are the reference's types.
+  const v = a.value as unknown as Result;
+  if (!capabilities.includes('working_context') || v.segments === undefined) return core;
+  return {
+    ...core,
+    total_budget: v.total_budget,
+    segments: v.segments.map((g) => ({ block_id: g.block_id, source: g.source, tier: g.tier, tokens: g.tokens, score: g.score, reason: g.reason })),
+    warnings: (v.warnings ?? []).map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) })),
+    truncated: v.truncated!,
+    generated_at: v.generated_at!,
   };
 }
 
@@ -63,10 +80,11 @@ export interface CounterexampleInfo {
   origin?: { found: string; name: string; tag: string };
 }
 
-/** The YAML text of the case (first line: the schema association for editors). */
-function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
+/** The case, as its file will hold it; `workingContext` adds that capability and its members to what it checks. */
+function counterexampleDoc(info: CounterexampleInfo, workingContext = false): Omit<GoldenCase, 'id' | 'file'> {
   const capabilities = capabilitiesUsed(info.request);
-  const profile = isObj(info.request) && info.request.profile === 'ranked' ? 'ranked' : 'tiered';
+  if (workingContext) capabilities.push('working_context');
+  const profile: GoldenCase['profile'] = isObj(info.request) && info.request.profile === 'ranked' ? 'ranked' : 'tiered';
   const firstLine = info.message.split('\n')[0]!.replace(/\s+/g, ' ').trim();
   const doc = {
     description: `Regression found by ${info.origin?.found ?? `the ${info.property} property (seed ${info.seed}, path ${info.path})`}: the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
@@ -80,6 +98,11 @@ function counterexampleYaml(info: CounterexampleInfo, dir: string): string {
   };
   const valid = caseValidator();
   if (!valid(doc)) throw new Error(`counterexample case is not valid against case.schema.json: ${formatErrors(valid.errors).join('; ')}`);
+  return doc;
+}
+
+/** The YAML text of the case (first line: the schema association for editors). */
+function counterexampleYaml(doc: Omit<GoldenCase, 'id' | 'file'>, dir: string): string {
   const schema = relative(dir, CASE_SCHEMA_PATH).split('\\').join('/');
   return `# yaml-language-server: $schema=${schema}\n` + visibleYaml(doc);
 }
@@ -108,11 +131,38 @@ export function visibleYaml(value: unknown): string {
   });
 }
 
-export function saveCounterexample(info: CounterexampleInfo, dir: string): SavedCase {
+export function saveCounterexample(info: CounterexampleInfo, dir: string, doc = counterexampleDoc(info)): SavedCase {
   mkdirSync(dir, { recursive: true });
   const seed = info.seed < 0 ? `m${-info.seed}` : String(info.seed);
   const file = join(dir, `${info.origin?.name ?? `${info.property}-${seed}`}.yaml`);
-  const text = counterexampleYaml(info, dir);
+  const text = counterexampleYaml(doc, dir);
   writeFileSync(file, text);
   return { file, text };
+}
+
+/** The implementation a counterexample was found on, asked again for the saved case. */
+export interface CaseCheck {
+  impl: Implementation;
+  manifest: Manifest;
+  timeoutMs: number;
+}
+
+/**
+ * Saves the counterexample as a case only when the case fails on the
+ * implementation it was found on: a case holds one answer's core members (and
+ * with working_context, those too), so a failure seen only across answers
+ * (REQ-2) or in what no case matcher holds would otherwise be saved as a case
+ * that passes, a regression test that tests nothing. Returns the line for the
+ * result's message.
+ */
+export async function saveIfFailing(info: CounterexampleInfo, dir: string, check: CaseCheck): Promise<string> {
+  const docs = [counterexampleDoc(info)];
+  const profile = docs[0]!.profile;
+  if (profile === 'tiered' && check.manifest.capabilities.includes('working_context')) docs.push(counterexampleDoc(info, true));
+  for (const doc of docs) {
+    const outcome = await check.impl.assemble(doc.request, { timeoutMs: check.timeoutMs });
+    const verdict = judge({ id: 'counterexample', file: '', ...doc }, outcome, check.manifest);
+    if (verdict.status !== 'pass' && verdict.status !== 'skip') return `saved as ${saveCounterexample(info, dir, doc).file}`;
+  }
+  return 'not saved as a case: the implementation passes a case of this request (its answer, asked once, has what the reference has in every member a case checks), so the failure shows only across answers or in what no case holds';
 }

@@ -11,7 +11,7 @@ import type { GenContext } from './arbitraries.js';
 import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';
 import { PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
-import { saveCounterexample } from './counterexample.js';
+import { saveIfFailing } from './counterexample.js';
 
 export { PROPERTIES } from './catalog.js';
 export type { PropertyDef } from './catalog.js';
@@ -48,7 +48,7 @@ export async function runProperties(impl: Implementation, manifest: Manifest, op
   const lane = async (): Promise<void> => {
     while (next < defs.length) {
       const i = next++;
-      results[i] = await runProperty(defs[i]!, impl, gen, opts);
+      results[i] = await runProperty(defs[i]!, impl, manifest, gen, opts);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, defs.length)) }, lane));
@@ -60,10 +60,10 @@ export async function replayProperty(name: string, impl: Implementation, manifes
   const def = PROPERTIES.find((p) => p.name === name);
   if (!def) throw new Error(`no property named ${name}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`);
   const gen = genContext(manifest);
-  return runProperty(def, impl, gen, { runs: 1, seed: opts.seed, timeoutMs: opts.timeoutMs }, opts.path);
+  return runProperty(def, impl, manifest, gen, { runs: 1, seed: opts.seed, timeoutMs: opts.timeoutMs }, opts.path);
 }
 
-async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen: GenContext, opts: PropertyOptions, replayPath?: string): Promise<CaseResult> {
+async function runProperty(def: PropertyDef<unknown>, impl: Implementation, manifest: Manifest, gen: GenContext, opts: PropertyOptions, replayPath?: string): Promise<CaseResult> {
   const base = { id: `property/${def.name}`, kind: 'property' as const, requirements: def.requirements(gen), description: def.description };
   if (!def.applies(gen)) {
     return { ...base, status: 'skip', duration_ms: 0, message: `not applicable to profiles [${gen.profiles.join(', ')}]` };
@@ -120,11 +120,12 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, gen:
   };
   if (opts.saveCounterexamples && requests.length > 0) {
     const request = await requestToSave(env, requests);
-    const saved = saveCounterexample(
+    const saved = await saveIfFailing(
       { property: def.name, requirements: result.requirements, seed: opts.seed, path, message: failure.message, request },
       opts.saveCounterexamples,
+      { impl, manifest, timeoutMs: opts.timeoutMs },
     );
-    result.message += `\nsaved as ${saved.file}`;
+    result.message += `\n${saved}`;
   }
   return result;
 }

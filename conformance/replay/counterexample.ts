@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { compact } from '../judge.js';
-import { saveCounterexample } from '../properties/counterexample.js';
+import { saveIfFailing } from '../properties/counterexample.js';
 import type { Implementation, Manifest, Status } from '../../protocol/types.js';
 import { judgeRecorded } from './judge.js';
 import { shrinkRecorded } from './shrink.js';
@@ -48,19 +48,16 @@ export async function shrinkAndSave(o: ShrinkAndSave): Promise<{ request: unknow
     const v = (await judgeOf(s.request)).verdict;
     const requirements = v.requirements.length > 0 ? v.requirements : o.requirements;
     if (requirements.length === 0) return { request: s.request, note: `${note}\nnot saved as a case: the failure names no requirement` };
-    const saved = saveCounterexample(
-      {
-        property: o.tag,
-        requirements,
-        seed: 0,
-        path: '',
-        message: v.message ?? o.status,
-        request: s.request,
-        origin: { found: `${o.found} (shrunk)`, name: o.name, tag: o.tag },
-      },
-      o.dir,
-    );
-    note += `\nsaved as ${saved.file}`;
+    const info = {
+      property: o.tag,
+      requirements,
+      seed: 0,
+      path: '',
+      message: v.message ?? o.status,
+      request: s.request,
+      origin: { found: `${o.found} (shrunk)`, name: o.name, tag: o.tag },
+    };
+    note += '\n' + (await saveIfFailing(info, o.dir, { impl: o.impl, manifest: o.manifest, timeoutMs: o.timeoutMs }));
   }
   return { request: s.request, note };
 }

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { capabilitiesUsed, expectationFromReference, saveCounterexample, visibleYaml } from '../../conformance/properties/counterexample.js';
+import { capabilitiesUsed, expectationFromReference, saveCounterexample, saveIfFailing, visibleYaml } from '../../conformance/properties/counterexample.js';
+import { fromFunctions } from '../../adapters/inprocess.js';
+import { assemble as referenceAssemble } from '../../reference/index.js';
+import type { Manifest } from '../../protocol/types.js';
 import { permuted, twinContent } from '../../conformance/properties/catalog.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../../conformance/cases/schema.js';
 import { validators } from '../../protocol/schemas.js';
@@ -86,6 +89,60 @@ describe('saveCounterexample', () => {
     expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ confidence: 1 }] })).toEqual(['constraints']);
     expect(capabilitiesUsed({ profile: 'ranked', now: 0, budget: 1, blocks: [] })).toEqual([]);
     expect(capabilitiesUsed([])).toEqual([]);
+  });
+});
+
+describe('saveIfFailing: a saved case fails on the implementation it was found on, or it is not saved', () => {
+  const request = {
+    now: 1000,
+    budget: 40,
+    blocks: [
+      { block_id: 'a', source: 'memory', content: 'a fact worth keeping', priority: 2 },
+      { block_id: 'b', source: 'notes', content: 'a note', priority: 1 },
+    ],
+  };
+  const manifest: Manifest = { name: 't', version: '0', profiles: ['tiered'], capabilities: ['working_context'] };
+  const info = { property: 'differential', requirements: ['WC-2'], seed: 5, path: '0', message: 'Differs from the reference in segments', request };
+  const reference = (req: unknown) => referenceAssemble(req, { capabilities: ['working_context'] });
+
+  it('a difference only in working_context members: saved with that capability and its members, and it fails', async () => {
+    // Right in every core member; the tier of each segment is wrong.
+    const impl = fromFunctions((req) => {
+      const out = reference(req) as { segments?: { tier: string }[] };
+      for (const s of out.segments ?? []) s.tier = 'working';
+      return out;
+    }, undefined, manifest);
+    const dir = join(tmp, 'wc');
+    const line = await saveIfFailing(info, dir, { impl, manifest, timeoutMs: 5000 });
+    expect(line).toBe(`saved as ${join(dir, 'differential-5.yaml')}`);
+    const doc = YAML.parse(readFileSync(join(dir, 'differential-5.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(caseValidator()(doc)).toBe(true);
+    expect(doc.capabilities).toEqual(['working_context']);
+    expect(doc.expect).toMatchObject({
+      segments: [
+        { block_id: 'a', source: 'memory', tier: 'longterm', reason: 'tier' },
+        { block_id: 'b', source: 'notes', tier: 'working', reason: 'tier' },
+      ],
+      truncated: false,
+      generated_at: 1000,
+      total_budget: 40,
+    });
+  });
+
+  it('a difference in a core member: saved without working_context, so implementations without it run the case too', async () => {
+    const impl = fromFunctions((req) => ({ ...(reference(req) as object), estimated_tokens: 0 }), undefined, manifest);
+    const dir = join(tmp, 'core');
+    expect(await saveIfFailing(info, dir, { impl, manifest, timeoutMs: 5000 })).toMatch(/^saved as /);
+    const doc = YAML.parse(readFileSync(join(dir, 'differential-5.yaml'), 'utf8')) as Record<string, unknown>;
+    expect(doc.capabilities).toEqual([]);
+    expect(doc.expect).not.toHaveProperty('segments');
+  });
+
+  it('an implementation whose one answer is right (the failure was across answers): not saved, and says why', async () => {
+    const impl = fromFunctions(reference, undefined, manifest);
+    const dir = join(tmp, 'right');
+    expect(await saveIfFailing(info, dir, { impl, manifest, timeoutMs: 5000 })).toMatch(/^not saved as a case: the implementation passes a case of this request/);
+    expect(() => readFileSync(join(dir, 'differential-5.yaml'))).toThrow();
   });
 });
 
