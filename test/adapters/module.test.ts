@@ -36,7 +36,7 @@ describe('openImplementation', () => {
     );
     const o = await openImplementation({ module: mod });
     expect(o).toMatchObject({ adapter: 'module', target: mod, manifest: { name: 'm' } });
-    expect(await o.impl.assemble({ budget: -1 }, { timeoutMs: 100 })).toMatchObject({ kind: 'error', code: 'invalid_request', message: 'negative' });
+    expect(await o.impl.assemble({ budget: -1 }, { timeoutMs: 5000 })).toMatchObject({ kind: 'error', code: 'invalid_request', message: 'negative' });
   });
 
   it('usage errors: no assemble export, no describe without --manifest, a module that throws on import', async () => {
@@ -69,9 +69,10 @@ describe('openImplementation', () => {
          return ref(r, { capabilities: [] });
        }`,
     );
-    const o = await openImplementation({ module: mod, timeoutMs: 500 });
+    // Long enough that a loaded CI machine does not turn a slow answer (or a restarted worker's load) into a timeout.
+    const o = await openImplementation({ module: mod, timeoutMs: 2000 });
     try {
-      const r = await runSuite({ cases: FAULT_CASES, impl: o.impl, manifest: o.manifest, timeoutMs: 500, concurrency: 1, properties: 0, seed: 1 });
+      const r = await runSuite({ cases: FAULT_CASES, impl: o.impl, manifest: o.manifest, timeoutMs: 2000, concurrency: 1, properties: 0, seed: 1 });
       const by = Object.fromEntries(r.cases.map((c) => [c.id, c]));
       expect(by['fault/a-single']!.status).toBe('pass');
       expect(by['fault/b-expired']!.status).toBe('pass');
