@@ -6,23 +6,32 @@ import { parseArgs } from 'node:util';
 import { createAssembleServer, listen } from '../../adapters/http-server.js';
 import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, describe } from '../../reference/index.js';
 import type { Capability } from '../../reference/index.js';
+import type { DeclaredConstants } from '../../protocol/types.js';
+import { readManifest } from '../runner/open.js';
 import { EXIT_OK, UsageError } from './main.js';
 
-export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1] [--capabilities LIST]';
+export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1] [--capabilities LIST | --manifest FILE]';
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' }, capabilities: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { port: { type: 'string' }, host: { type: 'string' }, capabilities: { type: 'string' }, manifest: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(
-      `usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.\n--capabilities the ones to apply and declare, comma-separated, to mirror your manifest (default ${DEFAULT_CAPABILITIES.join(',')}; also: omission_markers; "" for none).`,
+      `usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.\n--capabilities the ones to apply and declare, comma-separated, to mirror your manifest (default ${DEFAULT_CAPABILITIES.join(',')}; also: omission_markers; "" for none).\n--manifest FILE your manifest: the reference applies and declares its capabilities and its declared constants (SPEC section 17), the reference as your team tuned it.`,
     );
     return EXIT_OK;
   }
-  const capabilities = capabilityList(values.capabilities);
+  if (values.manifest !== undefined && values.capabilities !== undefined) throw new UsageError('give --capabilities or --manifest, not both: the manifest lists the capabilities');
+  const mirrored = values.manifest === undefined ? undefined : readManifest(values.manifest);
+  const capabilities = mirrored ? capabilityList(mirrored.capabilities.join(',')) : capabilityList(values.capabilities);
+  const constants: DeclaredConstants | undefined = mirrored?.constants;
+  const manifest = { ...describe(), ...(mirrored ? { profiles: mirrored.profiles } : {}), capabilities: [...capabilities], ...(constants !== undefined ? { constants } : {}) };
   const portText = values.port ?? '8080';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port needs 0..65535, not ${JSON.stringify(portText)}`);
   const host = values.host ?? '127.0.0.1';
-  const server = createAssembleServer({ assemble: (r) => assemble(r, { capabilities }), describe: () => ({ ...describe(), capabilities: [...capabilities] }) });
+  const server = createAssembleServer({ assemble: (r) => assemble(r, { capabilities, ...(constants !== undefined ? { constants } : {}) }), describe: () => manifest });
   let url: string;
   try {
     url = await listen(server, Number(portText), host);

@@ -58,7 +58,8 @@ export interface OpenedImplementation {
   target: string;
 }
 
-function readManifest(file: string): Manifest {
+/** A manifest file (`--manifest`), checked; a UsageError naming the file when it cannot be read or is not valid. */
+export function readManifest(file: string): Manifest {
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));

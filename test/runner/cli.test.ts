@@ -196,6 +196,27 @@ describe('ctxconform run', () => {
     }
   });
 
+  it('serve --manifest mirrors a tuned manifest: its profiles, capabilities and constants, declared and applied', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxconform-serve-'));
+    const file = join(dir, 'tuned.json');
+    const constants = { chars_per_token: 3, tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 10 }, source_to_tier: { notes: 'knowledge' } };
+    writeFileSync(file, JSON.stringify({ name: 'acme', version: '2.3.0', profiles: ['tiered'], capabilities: ['pinned'], constants }));
+    expect(cli('serve', '--manifest', file, '--capabilities', 'pinned').stderr).toMatch(/give --capabilities or --manifest, not both/);
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ name: 'acme', version: '1', profiles: ['tiered'], capabilities: [], constants: { chars_per_token: 0 } }));
+    expect(cli('serve', '--manifest', join(dir, 'bad.json')).stderr).toMatch(/bad\.json is not valid: .*chars_per_token/);
+    const { server, url } = await serve('--manifest', file);
+    try {
+      expect(await (await fetch(`${url}/describe`)).json()).toMatchObject({ name: 'ctxconform-reference', profiles: ['tiered'], capabilities: ['pinned'], constants });
+      // 9 code points cost 3 tokens at 3 characters a token; at the spec's 4 they would cost 2.
+      const body = JSON.stringify({ now: 0, budget: 100, blocks: [{ block_id: 'a', source: 'notes', content: 'nine char', priority: 1 }] });
+      const answer = (await (await fetch(`${url}/assemble`, { method: 'POST', body })).json()) as Record<string, unknown>;
+      expect(answer).toMatchObject({ included: ['a'], estimated_tokens: 3 });
+    } finally {
+      server.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('plain progress lines when CI=true', () => {
     const r = cli('run', '--cases', casesDir, '--properties', '0');
     expect(r.stderr).toMatch(/^progress: \d+\/6/m);
