@@ -48,8 +48,9 @@ what to run:
   --spec vN               only the cases that hold in spec version vN (since <= vN;
                           default: every case, up to this kit's ${SPEC_VERSION})
   --repeat N              send every case N times and replay every property's seed N
-                          times; answers that differ make the case flaky (REQ-2),
-                          which fails the run like fail (default 1)
+                          times (with --memory-api, run the contract N times); answers
+                          that differ make the case flaky (REQ-2), which fails the run
+                          like fail (default 1)
   --properties N          runs per property (default 100; 0 disables)
   --seed N                property seed (default 1)
   --shard I/N             run the I-th of N slices (properties run in shard 1)
@@ -238,7 +239,7 @@ export async function run(argv: string[]): Promise<number> {
     await opened.impl.close();
   }
   if (memoryApi) {
-    report = await addContractResults(report, memoryApi, { timeoutMs, runs: properties, seed, ...(values.filter !== undefined ? { filter: values.filter } : {}), ...(shard ? { shard } : {}) });
+    report = await addContractResults(report, memoryApi, { timeoutMs, runs: properties, seed, ...(values.filter !== undefined ? { filter: values.filter } : {}), ...(shard ? { shard } : {}), ...(repeat > 1 ? { repeat } : {}) });
   }
 
   let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.has(c.status));

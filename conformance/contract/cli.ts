@@ -8,7 +8,8 @@ import { UsageError } from '../cli/main.js';
 import { shellQuote } from '../runner/console.js';
 import { idMatcher } from '../runner/filter.js';
 import { summarize } from '../../protocol/types.js';
-import type { Implementation, Manifest, Report } from '../../protocol/types.js';
+import type { CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
+import { combinePropertyRounds } from '../runner/repeat.js';
 import { runContract } from './index.js';
 
 export const MEMORY_API_OPTIONS = {
@@ -69,13 +70,18 @@ export function openMemoryApiTarget(values: Record<string, unknown>, timeoutMs: 
 export async function addContractResults(
   report: Report,
   t: MemoryApiTarget,
-  o: { timeoutMs: number; runs: number; seed: number; filter?: string; shard?: { index: number; total: number } },
+  o: { timeoutMs: number; runs: number; seed: number; filter?: string; shard?: { index: number; total: number }; repeat?: number },
 ): Promise<Report> {
   if (o.shard && o.shard.index !== 1) return report;
   const matches = idMatcher(o.filter);
   const t0 = performance.now();
   const chosen = { ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}), ...(t.task !== undefined ? { task: t.task } : {}), ...(t.marker !== undefined ? { marker: t.marker } : {}) };
-  const results = (await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r));
+  // --repeat: the whole contract again from the same seed, each round in scopes of its own; a clause judged differently is flaky.
+  const rounds: CaseResult[][] = [];
+  for (let i = 0; i < Math.max(1, o.repeat ?? 1); i++) {
+    rounds.push((await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r)));
+  }
+  const results = rounds.length === 1 ? rounds[0]! : combinePropertyRounds(rounds);
   // The key itself never goes into a report.
   const rerun = (id: string) =>
     [
@@ -92,6 +98,7 @@ export async function addContractResults(
       String(o.seed),
       '--timeout',
       String(o.timeoutMs),
+      ...(rounds.length > 1 ? ['--repeat', String(rounds.length)] : []),
     ].join(' ');
   for (const r of results) if (r.status !== 'pass' && r.status !== 'skip') r.rerun = rerun(r.id);
   const cases = [...report.cases, ...results];

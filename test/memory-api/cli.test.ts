@@ -55,6 +55,30 @@ describe('ctxconform run --memory-api', () => {
     expect(out.join('\n')).toContain('MAPI-10');
   });
 
+  it('--repeat runs the contract again in fresh scopes: a clause judged differently between rounds is flaky and fails the run', async () => {
+    // Faithful in the first contract run it sees, wrong about truncated (MAPI-4) in later ones.
+    const json = join(mkdtempSync(join(tmpdir(), 'ctxc-mapi-')), 'report.json');
+    const once = await startMemoryService({ variant: 'wrong-truncated-after-first-run' });
+    try {
+      // Run once, it passes: the fault shows only on a second run.
+      expect(await run(['--memory-api', once.url, '--cases', 'none', '--properties', '0', '--json', json, '--quiet'])).toBe(0);
+    } finally {
+      await once.close();
+    }
+    service = await startMemoryService({ variant: 'wrong-truncated-after-first-run' });
+    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--repeat', '2', '--json', json, '--quiet'])).toBe(1);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+    const flaky = report.cases.filter((c) => c.status === 'flaky');
+    expect(flaky.map((c) => c.id)).toEqual(['contract/truncated-flag']);
+    expect(flaky[0]!.requirements).toEqual(expect.arrayContaining(['MAPI-4', 'REQ-2']));
+    expect(flaky[0]!.message).toMatch(/2 times gave 2 different answers/);
+    expect(flaky[0]!.answers!.map((a) => [a.repeats, a.status])).toEqual([[[1], 'pass'], [[2], 'fail']]);
+    expect(flaky[0]!.rerun).toMatch(/--repeat 2$/);
+    expect(report.summary.flaky).toBe(1);
+    // Every other clause was judged alike in both rounds.
+    expect(report.cases.filter((c) => c.kind === 'contract' && c.status !== 'flaky').every((c) => c.status === 'pass')).toBe(true);
+  });
+
   it('shows per clause how many exchanges tested it, in the terminal and in the Markdown report', async () => {
     service = await startMemoryService();
     const dir = mkdtempSync(join(tmpdir(), 'ctxc-mapi-'));
