@@ -81,7 +81,7 @@ export async function addContractResults(
   for (let i = 0; i < Math.max(1, o.repeat ?? 1); i++) {
     rounds.push((await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r)));
   }
-  const results = rounds.length === 1 ? rounds[0]! : combinePropertyRounds(rounds);
+  const results = rounds.length === 1 ? rounds[0]! : combineContractRounds(rounds);
   // The key itself never goes into a report.
   const rerun = (id: string) =>
     [
@@ -110,6 +110,22 @@ export async function addContractResults(
   };
 }
 
+/**
+ * The rounds of --repeat as one result per clause (compared by status, as
+ * properties are). A flaky clause says how many exchanges tested it in the
+ * round that tested it most, not only in the round that broke it.
+ */
+function combineContractRounds(rounds: CaseResult[][]): CaseResult[] {
+  return combinePropertyRounds(rounds).map((r, j) => {
+    if (r.status !== 'flaky') return r;
+    const tested = Math.max(...rounds.map((round) => round[j]!.exchanges_tested ?? 0));
+    return { ...r, exchanges_tested: tested };
+  });
+}
+
+/** The clause a contract result stands for: its MAPI id (a flaky one cites REQ-2 too). */
+const clauseIds = (c: CaseResult): string => c.requirements.filter((id) => id.startsWith('MAPI-')).join(', ');
+
 /** The contract results as the terminal shows them: one line per clause, with how many exchanges tested it. */
 export function clauseTable(report: Report): string {
   const rows = report.cases.filter((c) => c.kind === 'contract');
@@ -117,7 +133,7 @@ export function clauseTable(report: Report): string {
   const exchanges = Math.max(0, ...rows.map((c) => c.num_runs ?? 0));
   const cells = rows.map((c) => {
     const why = c.status === 'skip' ? (c.message ?? '').replace(/^MAPI-\d+ /, '') : '';
-    return [c.requirements.join(', '), c.id, c.status, String(c.exchanges_tested ?? 0), why];
+    return [clauseIds(c), c.id, c.status, String(c.exchanges_tested ?? 0), why];
   });
   const head = ['clause', 'result', 'status', 'tested by'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));

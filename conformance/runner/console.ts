@@ -61,7 +61,11 @@ export function formatFailure(c: CaseResult): string {
     if (typeof c.expected === 'string' && typeof c.actual === 'string') lines.push(indent(firstDifference(c.expected, c.actual)));
     else lines.push(indent(`expected ${stripAnsi(compact(c.expected, 400))}, got ${stripAnsi(compact(c.actual, 400))}`));
   }
-  if (c.counterexample !== undefined) lines.push(indent(`counterexample (seed ${c.seed ?? '?'}, path ${c.path ?? '?'}): ${compact(c.counterexample, 400)}`));
+  if (c.counterexample !== undefined) {
+    // A replayed or swept request, or a contract scenario, has no fast-check path (or no seed).
+    const where = [c.seed !== undefined ? `seed ${c.seed}` : '', c.path ? `path ${c.path}` : ''].filter(Boolean).join(', ');
+    lines.push(indent(`counterexample${where ? ` (${where})` : ''}: ${compact(c.counterexample, 400)}`));
+  }
   if (c.stderr) {
     const tail = stripAnsi(c.stderr).trimEnd().split('\n').slice(-8).join('\n');
     lines.push(indent(`stderr (tail):\n${indent(tail, '  ')}`));

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../conformance/cli/run.js';
 import { UsageError } from '../../conformance/cli/main.js';
@@ -66,7 +66,8 @@ describe('ctxconform run --memory-api', () => {
       await once.close();
     }
     service = await startMemoryService({ variant: 'wrong-truncated-after-first-run' });
-    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--repeat', '2', '--json', json, '--quiet'])).toBe(1);
+    const md = join(dirname(json), 'report.md');
+    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--repeat', '2', '--json', json, '--markdown', md, '--quiet'])).toBe(1);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     const flaky = report.cases.filter((c) => c.status === 'flaky');
     expect(flaky.map((c) => c.id)).toEqual(['contract/truncated-flag']);
@@ -75,6 +76,10 @@ describe('ctxconform run --memory-api', () => {
     expect(flaky[0]!.answers!.map((a) => [a.repeats, a.status])).toEqual([[[1], 'pass'], [[2], 'fail']]);
     expect(flaky[0]!.rerun).toMatch(/--repeat 2$/);
     expect(report.summary.flaky).toBe(1);
+    // How many exchanges tested it: the round that tested it most; the clause column shows its MAPI id alone.
+    expect(flaky[0]!.exchanges_tested).toBeGreaterThan(1);
+    expect(out.join('\n')).toMatch(new RegExp(`^MAPI-4 +contract/truncated-flag +flaky +${flaky[0]!.exchanges_tested}$`, 'm'));
+    expect(readFileSync(md, 'utf8')).toContain(`| MAPI-4 | \`contract/truncated-flag\` | 🎲 flaky | ${flaky[0]!.exchanges_tested} |  |`);
     // Every other clause was judged alike in both rounds.
     expect(report.cases.filter((c) => c.kind === 'contract' && c.status !== 'flaky').every((c) => c.status === 'pass')).toBe(true);
   });

@@ -56,6 +56,13 @@ describe('console output', () => {
     );
   });
 
+  it('a counterexample line names the seed and path it has, and no placeholder for what it lacks', () => {
+    const base = { kind: 'property' as const, status: 'fail' as const, requirements: [], duration_ms: 1, message: 'm', counterexample: { budget: 1 } };
+    expect(formatFailure({ ...base, id: 'property/p', seed: 3, path: '0:1' })).toContain('    counterexample (seed 3, path 0:1): {"budget":1}');
+    expect(formatFailure({ ...base, id: 'contract/answers', kind: 'contract', seed: 1 })).toContain('    counterexample (seed 1): {"budget":1}');
+    expect(formatFailure({ ...base, id: 'replay/x.jsonl:2', kind: 'replay' })).toContain('    counterexample: {"budget":1}');
+  });
+
   it('the summary table counts statuses per area and in total', () => {
     const c = (id: string, status: 'pass' | 'fail' | 'skip'): Report['cases'][number] => ({ id, kind: 'case', status, requirements: [], duration_ms: 0 });
     const report = {
