@@ -138,18 +138,28 @@ export function uniqueIdOrder(ids: readonly string[], sketch?: IdSketch): Uint32
     for (const id of ids) sketch.add(id);
   }
   const sorted = stableSortByKey(idKeys(ids, sketch));
-  const order = sorted.indices;
+  if (!sortTiedRuns(ids, sorted)) return null;
+  const out = indexArray(m, 'idOrder');
+  out.set(sorted.indices);
+  return out;
+}
 
-  // Runs with the same key: order them by the whole id; two equal ids end up side by side.
+/**
+ * Runs with the same key, ordered by the whole id; false when two ids are
+ * equal (they end up side by side). A function of its own: the engine
+ * compiles this loop while it runs, and code compiled that way inside
+ * uniqueIdOrder was thrown away at the calls after the loop, on every request.
+ */
+function sortTiedRuns(ids: readonly string[], sorted: Keyed): boolean {
+  const { indices, low, high } = sorted;
+  const m = indices.length;
   for (let j = 0; j < m; ) {
     let end = j + 1;
-    while (end < m && sorted.low[end] === sorted.low[j] && sorted.high[end] === sorted.high[j]) end++;
-    if (end - j > 1 && !sortRun(ids, order.subarray(j, end))) return null;
+    while (end < m && low[end] === low[j] && high[end] === high[j]) end++;
+    if (end - j > 1 && !sortRun(ids, indices.subarray(j, end))) return false;
     j = end;
   }
-  const out = indexArray(m, 'idOrder');
-  out.set(order);
-  return out;
+  return true;
 }
 
 /** Sorts `run` by the whole ids; false when two of them are equal. */
