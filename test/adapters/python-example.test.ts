@@ -4,6 +4,9 @@
  * tiered core case must pass and every other case must be skipped, not failed.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { encodeRequest } from '../../adapters/wire.js';
@@ -41,6 +44,36 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
       }
     } finally {
       await opened.impl.close();
+    }
+  });
+
+  it('--constants FILE: tuned constants applied and declared pass the tiered core; the same answers without the declaration fail', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctxconform-py-'));
+    const constants = { chars_per_token: 3, tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 10 }, source_to_tier: { notes: 'knowledge' } };
+    writeFileSync(join(dir, 'tuned.json'), JSON.stringify(constants));
+    writeFileSync(join(dir, 'undeclared.json'), JSON.stringify({ name: 'py', version: '1', profiles: ['tiered'], capabilities: [] }));
+    const { cases } = loadCorpus();
+    const core = cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0);
+    const stdio = `python3 "${impl}" --constants "${join(dir, 'tuned.json')}"`;
+    try {
+      for (const manifest of [undefined, join(dir, 'undeclared.json')]) {
+        const opened = await openImplementation({ stdio, timeoutMs: 5000, ...(manifest ? { manifest } : {}) });
+        try {
+          const r = await runSuite({ cases: core, impl: opened.impl, manifest: opened.manifest, timeoutMs: 5000, concurrency: 8, properties: 0, seed: 1 });
+          if (manifest === undefined) {
+            expect(opened.manifest.constants).toEqual(constants);
+            expect(r.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => c.id)).toEqual([]);
+            expect(r.summary.pass).toBeGreaterThan(100);
+          } else {
+            // Judged against the spec's constants, the tuned answers are wrong wherever the constants decide.
+            expect(r.summary.fail).toBeGreaterThan(10);
+          }
+        } finally {
+          await opened.impl.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -6,6 +6,10 @@ one JSON request per line on stdin, one JSON answer per line on stdout.
 It declares no capability, so ctxconform skips the cases of `pinned`,
 `constraints`, `lifecycle`, `working_context` and of the `ranked` profile.
 Python's `str` already counts and orders by code point (SPEC NUM-1, NUM-4).
+
+`python3 impl.py --constants FILE` runs it with tuned constants (SPEC section 17):
+FILE holds a manifest's `constants` object (chars_per_token, tier_fractions,
+source_to_tier), which it applies and declares in its manifest.
 """
 import io
 import json
@@ -185,7 +189,23 @@ def answer(msg):
     return {"id": rid, "error": {"code": "unknown_op", "message": "unknown op %r" % (op,)}}
 
 
+def declare_constants(path):
+    """Apply and declare the constants in the JSON file at `path` (SPEC DECL-1..3)."""
+    global CHARS_PER_TOKEN, TIER_PERCENT, SOURCE_TO_TIER
+    with open(path, encoding="utf-8") as f:
+        constants = json.load(f)
+    CHARS_PER_TOKEN = constants.get("chars_per_token", CHARS_PER_TOKEN)
+    TIER_PERCENT = dict(TIER_PERCENT, **constants.get("tier_fractions", {}))
+    SOURCE_TO_TIER = dict(SOURCE_TO_TIER, **constants.get("source_to_tier", {}))
+    MANIFEST["constants"] = constants
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--constants":
+        declare_constants(sys.argv[2])
+    elif len(sys.argv) != 1:
+        print("usage: impl.py [--constants FILE]", file=sys.stderr)
+        sys.exit(2)
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogatepass")
     out = sys.stdout
     while True:
