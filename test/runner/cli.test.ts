@@ -57,6 +57,16 @@ it('a reader that stops early (ctxconform list | head -1) ends the command quiet
   expect(r.status).toBe(0);
 }, 30_000);
 
+it('a failing run piped into head -1 still writes its report and exits 1: a closed pipe never turns a verdict into 0', () => {
+  const json = join(mkdtempSync(join(tmpdir(), 'ctxconform-pipe-')), 'r.json');
+  const failing = join(root, 'test/fixtures/broken/ceil-estimate.ts');
+  const cmd = `"${process.execPath}" "${join(root, 'bin/ctxconform.mjs')}" run --module "${failing}" --properties 0 --json "${json}" | head -1; exit \${PIPESTATUS[0]}`;
+  const r = spawnSync('bash', ['-c', cmd], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+  expect(r.status).toBe(1);
+  expect((JSON.parse(readFileSync(json, 'utf8')) as Report).summary.fail).toBeGreaterThan(0);
+}, 60_000);
+
 describe('ctxconform run', () => {
   it('exit 0 against the reference; the JSON report validates and names the kit', () => {
     const json = join(tmp, 'ok.json');
