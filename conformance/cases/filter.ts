@@ -120,11 +120,16 @@ export function areaOfId(id: string): string {
  * requirement SPEC.md does not define, an area with no case. A typo would
  * otherwise select nothing, or exclude nothing, and pass in silence.
  */
-export function filterProblems(filter: Filter, known: { tags: Iterable<string>; requirements: Iterable<string>; areas: Iterable<string> }): string[] {
+export function filterProblems(filter: Filter, known: { tags: Iterable<string>; requirements: Iterable<string>; areas: Iterable<string>; ids?: Iterable<string> }): string[] {
   const pools: Record<Exclude<SelectorKind, 'id'>, string[]> = { tag: [...known.tags], req: [...known.requirements], area: [...known.areas] };
+  const ids = known.ids === undefined ? undefined : [...known.ids];
   const out: string[] = [];
   for (const a of filter.terms.flat()) {
-    if (a.kind === 'id') continue;
+    if (a.kind === 'id') {
+      // `tirs/*` for `tiers/*`: a glob that matches no id selects (or excludes) nothing.
+      if (ids !== undefined && !ids.some(a.test)) out.push(`"${a.value}": no case, property or contract clause has an id it matches (areas: ${[...new Set(pools.area)].sort().join(', ')})`);
+      continue;
+    }
     const pool = pools[a.kind];
     if (pool.some(a.test)) continue;
     const what = a.kind === 'tag' ? 'no case has the tag' : a.kind === 'req' ? 'SPEC.md defines no requirement' : 'no case is in the area';
@@ -137,14 +142,15 @@ export function filterProblems(filter: Filter, known: { tags: Iterable<string>; 
 /**
  * Read `expr` and check its names against the cases at hand and SPEC.md;
  * throws FilterError naming the term. Properties and contract clauses are the
- * areas `property` and `contract`.
+ * areas `property` and `contract`; `otherIds` are their ids, for the id globs.
  */
-export function checkedFilter(expr: string, cases: readonly { id: string; tags: readonly string[] }[]): Filter {
+export function checkedFilter(expr: string, cases: readonly { id: string; tags: readonly string[] }[], otherIds: readonly string[] = []): Filter {
   const filter = parseFilter(expr);
   const problems = filterProblems(filter, {
     tags: cases.flatMap((c) => c.tags),
     requirements: specRequirements().map((r) => r.id),
     areas: [...cases.map((c) => areaOfId(c.id)), 'property', 'contract'],
+    ids: [...cases.map((c) => c.id), ...otherIds],
   });
   if (problems.length > 0) throw new FilterError(problems.join('; '));
   return filter;

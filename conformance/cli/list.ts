@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { checkedFilter, FilterError, selects } from '../cases/filter.js';
 import { formatProblem, loadCorpus } from '../cases/load.js';
 import { holdsIn, specVersionProblem } from '../spec-version.js';
+import { propertyAndClauseIds } from '../selectable-ids.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
 import { casesDir } from './validate.js';
 
@@ -31,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
   let match: (c: (typeof cases)[number]) => boolean = () => true;
   if (values.filter !== undefined) {
     try {
-      const filter = checkedFilter(values.filter, cases);
+      const filter = checkedFilter(values.filter, cases, propertyAndClauseIds());
       match = (c) => selects(filter, c);
     } catch (e) {
       if (e instanceof FilterError) throw new UsageError(`--filter ${e.message}`);

@@ -16,6 +16,7 @@ import type { ImplementationOptions, OpenedImplementation } from '../runner/open
 import { runSuite } from '../runner/run.js';
 import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, openMemoryApiTarget } from '../contract/cli.js';
 import { specVersionProblem } from '../spec-version.js';
+import { propertyAndClauseIds } from '../selectable-ids.js';
 import { FAILING } from '../../protocol/types.js';
 import type { AdapterName, CaseResult, Report } from '../../protocol/types.js';
 import type { GoldenCase } from '../types.js';
@@ -138,10 +139,10 @@ function loadCases(dir: string | undefined): GoldenCase[] {
   return corpus.cases;
 }
 
-/** A filter naming a tag, requirement or area nothing has would select (or exclude) nothing in silence: a usage error. */
+/** A filter naming a tag, requirement or area nothing has, or an id glob no id matches, would select (or exclude) nothing in silence: a usage error. */
 function checkFilter(expr: string, cases: readonly GoldenCase[]): void {
   try {
-    checkedFilter(expr, cases);
+    checkedFilter(expr, cases, propertyAndClauseIds());
   } catch (e) {
     if (e instanceof FilterError) throw new UsageError(`--filter ${e.message}`);
     throw e;

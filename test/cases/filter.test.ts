@@ -89,6 +89,14 @@ describe('--filter', () => {
     // Properties and contract clauses are areas of their own; PROTO ids are SPEC ids even without cases.
     expect(() => checkedFilter('area:property,area:contract,req:PROTO-,req:MAPI-1', corpus)).not.toThrow();
   });
+
+  it('refuses a case-id glob that matches no id, included or excluded, and takes property and clause ids given', () => {
+    expect(() => checkedFilter('tirs/*', corpus)).toThrow(/"tirs\/\*": no case, property or contract clause has an id it matches \(areas: .*tiers/);
+    expect(() => checkedFilter('tiers/*,!tiers/no-such-case', corpus)).toThrow(/"tiers\/no-such-case": no case/);
+    expect(() => checkedFilter('tiers/*,!expiry/**', corpus)).not.toThrow();
+    expect(() => checkedFilter('property/differential', corpus)).toThrow(/no case, property or contract clause/);
+    expect(() => checkedFilter('property/differential,contract/*', corpus, ['property/differential', 'contract/schema'])).not.toThrow();
+  });
 });
 
 describe('--filter on the bundled corpus', () => {
