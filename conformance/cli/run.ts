@@ -265,11 +265,28 @@ export async function run(argv: string[]): Promise<number> {
   console.log(`\n${summaryTable(report)}`);
   for (const file of await writeAll(report, values)) console.log(`wrote ${file}`);
   const s = report.summary;
+  // Every result a skip (or none at all): nothing was put to the test, which a gate must not read as a pass,
+  // as vitest and pytest fail a run that collected no test. A shard may be empty by the luck of the split.
+  const untested = s.total === s.skip && !shard;
   // A baseline only shrinks: an entry that now passes fails the run until it is removed.
-  const ok = unexpected.length === 0 && stale.length === 0;
-  const why = ok ? 'OK' : unexpected.length === 0 ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})` : 'FAILED';
+  const ok = unexpected.length === 0 && stale.length === 0 && !untested;
+  const why = ok
+    ? 'OK'
+    : untested
+      ? `NOTHING TESTED (${s.total === 0 ? 'nothing was selected' : `all ${s.total} selected were skipped: ${topReasons(report.cases)}`})`
+      : unexpected.length === 0
+        ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
+        : 'FAILED';
   console.log(
     `\n${why}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${repeat > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
   );
   return ok ? EXIT_OK : EXIT_FAIL;
+}
+
+/** The commonest skip reasons, most frequent first, for a run in which everything was skipped. */
+function topReasons(cases: readonly CaseResult[]): string {
+  const counts = new Map<string, number>();
+  for (const c of cases) counts.set(c.message ?? 'no reason given', (counts.get(c.message ?? 'no reason given') ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  return top.map(([why, n]) => `${n} × ${why}`).join('; ') + (counts.size > 3 ? '; ...' : '');
 }

@@ -57,6 +57,21 @@ it('a reader that stops early (ctxconform list | head -1) ends the command quiet
   expect(r.status).toBe(0);
 }, 30_000);
 
+it('a run that tests nothing fails (exit 1, NOTHING TESTED with the commonest skip reasons); an empty shard does not', () => {
+  const none = cli('run', '--cases', 'none', '--properties', '0');
+  expect(none.stdout).toMatch(/^NOTHING TESTED \(nothing was selected\): 0 pass/m);
+  expect(none.status).toBe(1);
+  const manifest = join(tmp, 'ranked-only.json');
+  writeFileSync(manifest, JSON.stringify({ name: 'r', version: '1', profiles: ['ranked'], capabilities: [] }));
+  const skipped = cli('run', '--manifest', manifest, '--filter', 'tiers/*', '--properties', '0');
+  expect(skipped.stdout).toMatch(/^NOTHING TESTED \(all \d+ selected were skipped: \d+ × profile tiered is not declared by the implementation\)/m);
+  expect(skipped.status).toBe(1);
+  // Three cases over four shards: one shard is empty, and that is the split, not a gate that tested nothing.
+  const shard = cli('run', '--filter', 'tiers/budgets-at-10,tiers/budgets-at-7,expiry/boundary-equal', '--properties', '0', '--shard', '4/4');
+  expect(shard.stdout).toMatch(/^OK: 0 pass, .* of 0/m);
+  expect(shard.status).toBe(0);
+});
+
 it('a failing run piped into head -1 still writes its report and exits 1: a closed pipe never turns a verdict into 0', () => {
   const json = join(mkdtempSync(join(tmpdir(), 'ctxconform-pipe-')), 'r.json');
   const failing = join(root, 'test/fixtures/broken/ceil-estimate.ts');
