@@ -17,6 +17,7 @@
  * so instead of passing their lines off as its.
  */
 import { spawn } from 'node:child_process';
+import { readSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
@@ -89,14 +90,6 @@ interface Proc {
   answered: boolean;
   /** Requests written to it, so a late read of stderr knows how many joined meanwhile. */
   written: number;
-  /**
-   * Set from an answer until the end of its event-loop turn: the requests
-   * written in that turn. A process that logs before it answers has both in
-   * its pipes when the answer is read, but its stderr may be read after the
-   * next request went out; stderr read in the same turn is the answered
-   * request's, not theirs.
-   */
-  answerTurn: Pending[] | undefined;
 }
 
 /** How long stderr must stay quiet, and how long to wait at most, before a failing case's stderr is read. */
@@ -121,6 +114,38 @@ export interface StdioOptions {
   timeoutMs?: number;
   /** Added to a fresh process's first request; measured on describe when there is one. */
   startAllowanceMs?: number;
+}
+
+/** Keep stderr bytes read from the process: counted, and the last STDERR_KEPT_BYTES of them. */
+function keepStderr(proc: Proc, d: Buffer): void {
+  proc.stderrTotal += d.length;
+  const joined = Buffer.concat([proc.stderrTail, d.length > STDERR_KEPT_BYTES ? d.subarray(d.length - STDERR_KEPT_BYTES) : d]);
+  proc.stderrTail = joined.length > STDERR_KEPT_BYTES ? joined.subarray(joined.length - STDERR_KEPT_BYTES) : joined;
+}
+
+const drainBuffer = Buffer.alloc(64 * 1024);
+
+/**
+ * Read now what waits in the process's stderr pipe. The event loop reads the
+ * pipes in its own order: an answer can be read before the log line written
+ * just before it, and that line would then land in the window of the next
+ * request, passed off as its own (seen under load in CI). Read here, before
+ * the next request is written, it is counted before that request's window
+ * opens. Where the pipe's descriptor is not reachable, the loop's reads alone.
+ */
+function drainStderr(proc: Proc): void {
+  const fd = (proc.child.stderr as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  if (typeof fd !== 'number' || fd < 0 || proc.exited) return;
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, drainBuffer, 0, drainBuffer.length, null);
+    } catch {
+      return; // EAGAIN: nothing waiting (or the pipe is gone, which its close reports)
+    }
+    if (n <= 0) return;
+    keepStderr(proc, Buffer.from(drainBuffer.subarray(0, n)));
+  }
 }
 
 export class StdioImplementation implements Implementation {
@@ -220,15 +245,10 @@ export class StdioImplementation implements Implementation {
     }) as ChildProcessWithoutNullStreams;
     live.add(child);
     hookSignals();
-    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false, written: 0, answerTurn: undefined };
+    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false, written: 0 };
     this.proc = proc;
     child.stdout.on('data', (d: Buffer) => this.onStdout(proc, d));
-    child.stderr.on('data', (d: Buffer) => {
-      proc.stderrTotal += d.length;
-      if (proc.answerTurn) for (const p of proc.answerTurn) p.stderrFrom += d.length;
-      const joined = Buffer.concat([proc.stderrTail, d.length > STDERR_KEPT_BYTES ? d.subarray(d.length - STDERR_KEPT_BYTES) : d]);
-      proc.stderrTail = joined.length > STDERR_KEPT_BYTES ? joined.subarray(joined.length - STDERR_KEPT_BYTES) : joined;
-    });
+    child.stderr.on('data', (d: Buffer) => keepStderr(proc, d));
     // A broken pipe: usually the process is exiting, and its exit (with the code) is the better
     // message; a process that closed its input but lives on is a crash of its own.
     child.stdin.on('error', (e: NodeJS.ErrnoException) => {
@@ -248,12 +268,18 @@ export class StdioImplementation implements Implementation {
     return proc;
   }
 
-  /** Add a request to those in flight on `proc`, counting it as company for each of them. */
+  /** Add a request to those in flight on `proc`, counting it as company for each of them; it is written next. */
   private enqueue(proc: Proc, p: Pending): void {
     for (const q of this.queue) q.others++;
     p.others = this.queue.length;
-    p.stderrFrom = proc.stderrTotal;
-    proc.answerTurn?.push(p);
+    // What the process wrote to stderr before this request reaches it is not this request's,
+    // except for its first request: what a fresh process says while starting (a missing
+    // command, a failed load) explains that request's failure.
+    if (proc.written === 0) p.stderrFrom = 0;
+    else {
+      drainStderr(proc);
+      p.stderrFrom = proc.stderrTotal;
+    }
     this.queue.push(p);
   }
 
@@ -373,12 +399,6 @@ export class StdioImplementation implements Implementation {
 
   private onLine(proc: Proc, raw: string): void {
     proc.answered = true;
-    if (!proc.answerTurn) {
-      proc.answerTurn = [];
-      setImmediate(() => {
-        proc.answerTurn = undefined;
-      });
-    }
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() === '') return;
     let msg: unknown;

@@ -90,6 +90,28 @@ describe('stdio adapter', () => {
     }
   });
 
+  it("what waits unread in the stderr pipe when a request is written is not that request's, even when the answer before it was read first", async () => {
+    // Request 1 is answered at once and logs 20 ms later; request 2 logs its own line, then answers.
+    const cmd = script(
+      'late-log',
+      `if (m.op === 'describe') return out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });
+       if (m.request.n === 1) { out({ id: m.id, ok: ${JSON.stringify(RESULT)} }); setTimeout(() => process.stderr.write('late line of request 1\\n'), 20); }
+       else { process.stderr.write('own line of request 2\\n'); out({ id: m.id, ok: ${JSON.stringify(RESULT)} }); }`,
+    );
+    const impl = new StdioImplementation({ command: cmd, timeoutMs: 5000 });
+    await impl.open();
+    try {
+      await impl.assemble({ n: 1 }, { timeoutMs: 5000 });
+      // Hold the event loop while the late line arrives: it waits in the pipe, unread, as under load.
+      const until = Date.now() + 200;
+      while (Date.now() < until);
+      const second = await impl.assemble({ n: 2 }, { timeoutMs: 5000 });
+      expect(await impl.stderrFor(second)).toBe('own line of request 2\n');
+    } finally {
+      await impl.close();
+    }
+  });
+
   it('close() ends stdin, and kills a process that ignores it', async () => {
     const cmd = script('stubborn', `out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });`, `process.stdin.on('end', () => {}); setInterval(() => {}, 1000);`);
     const impl = new StdioImplementation({ command: cmd, timeoutMs: 2000 });
