@@ -455,8 +455,8 @@ export class StdioImplementation implements Implementation {
       seen = w.proc.stderrTotal;
       await new Promise((r) => setTimeout(r, STDERR_QUIET_MS));
       // Timers run before the loop polls its pipes: after a stall (a loaded machine) stderr
-      // written long ago may still be unread, so let one poll pass before judging it quiet.
-      await new Promise((r) => setImmediate(r));
+      // written long ago may still wait unread, so read it before judging the stream quiet.
+      drainStderr(w.proc);
     }
     return this.withStderr(w.proc, w.pending, w.proc.written - w.writtenThen).stderr;
   }

@@ -183,15 +183,8 @@ export interface MatrixSummary {
   implementations: Array<Omit<MatrixColumn, 'casesSpec'> & { cases_spec?: string; label: string; summary: Tally }>;
   areas: Array<{ area: string; results: Tally[] }>;
   requirements: Array<{ id: string; cases: string[]; results: Tally[] }>;
-  cases: Array<{
-    id: string;
-    area: string;
-    kind: CaseResult['kind'];
-    requirements: string[];
-    since?: string;
-    description?: string;
-    results: Array<{ status: CellStatus; message?: string; baseline?: 'known' | 'by-design'; reason?: string }>;
-  }>;
+  /** A row as the page shows it, each cell with the message in place of the whole result. */
+  cases: Array<Omit<MatrixRow, 'cells'> & { results: Array<Omit<MatrixCell, 'result'> & { message?: string }> }>;
 }
 
 const MAX_SUMMARY_MESSAGE = 500;

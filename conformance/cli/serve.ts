@@ -25,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (values.manifest !== undefined && values.capabilities !== undefined) throw new UsageError('give --capabilities or --manifest, not both: the manifest lists the capabilities');
   const mirrored = values.manifest === undefined ? undefined : readManifest(values.manifest);
-  const capabilities = mirrored ? capabilityList(mirrored.capabilities.join(',')) : capabilityList(values.capabilities);
+  const capabilities = capabilityList(mirrored ? mirrored.capabilities : values.capabilities?.split(','));
   const constants: DeclaredConstants | undefined = mirrored?.constants;
   const manifest = { ...describe(), ...(mirrored ? { profiles: mirrored.profiles } : {}), capabilities: [...capabilities], ...(constants !== undefined ? { constants } : {}) };
   const portText = values.port ?? '8080';
@@ -51,9 +51,9 @@ export async function run(argv: string[]): Promise<number> {
   return EXIT_OK;
 }
 
-function capabilityList(text: string | undefined): readonly Capability[] {
-  if (text === undefined) return DEFAULT_CAPABILITIES;
-  const names = text.split(',').map((n) => n.trim()).filter(Boolean);
+function capabilityList(given: readonly string[] | undefined): readonly Capability[] {
+  if (given === undefined) return DEFAULT_CAPABILITIES;
+  const names = given.map((n) => n.trim()).filter(Boolean);
   const unknown = names.filter((n) => !(CAPABILITIES as readonly string[]).includes(n));
   if (unknown.length > 0) throw new UsageError(`--capabilities: unknown ${unknown.join(', ')}; known: ${CAPABILITIES.join(', ')}`);
   return [...new Set(names)] as Capability[];
