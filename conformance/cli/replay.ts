@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, implementationFlags, openFrom, recordedSource } from '../replay/cli.js';
 import { replay } from '../replay/run.js';
 import type { ReplayProgress, ReplaySource } from '../replay/run.js';
-import { shellQuote } from '../runner/console.js';
+import { clearLine, redrawLine, shellQuote } from '../runner/console.js';
 import type { Report } from '../../protocol/types.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
 import { intOption } from './run.js';
@@ -61,9 +61,7 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
         const now = performance.now();
         if (now - last < 100) return;
         last = now;
-        const text = line(p);
-        const width = (stream.columns ?? 100) - 1;
-        stream.write(`\r\u001b[2K${text.length > width ? text.slice(0, width - 1) + '…' : text}`);
+        redrawLine(stream, line(p));
         drawn = true;
         return;
       }
@@ -78,7 +76,7 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
       }
     },
     end() {
-      if (interactive && drawn) stream.write('\r\u001b[2K');
+      if (interactive && drawn) clearLine(stream);
     },
   };
 }

@@ -18,6 +18,17 @@ export interface ProgressSink {
   end(): void;
 }
 
+/** Draw `text` over the terminal's current line, cut to its width. */
+export function redrawLine(stream: NodeJS.WriteStream, text: string): void {
+  const width = (stream.columns ?? 100) - 1;
+  stream.write(`\r\u001b[2K${text.length > width ? text.slice(0, width - 1) + '…' : text}`);
+}
+
+/** Clear the line redrawLine drew. */
+export function clearLine(stream: NodeJS.WriteStream): void {
+  stream.write('\r\u001b[2K');
+}
+
 /** Redrawn line on a TTY; otherwise a line at every tenth of the run, so CI logs stay short. */
 export function progress(stream: NodeJS.WriteStream, interactive: boolean): ProgressSink {
   let lastStep = 0;
@@ -25,9 +36,7 @@ export function progress(stream: NodeJS.WriteStream, interactive: boolean): Prog
   return {
     update(done, total, current) {
       if (interactive) {
-        const line = `[${String(done).padStart(String(total).length)}/${total}] ${current}`;
-        const width = (stream.columns ?? 100) - 1;
-        stream.write(`\r\u001b[2K${line.length > width ? line.slice(0, width - 1) + '…' : line}`);
+        redrawLine(stream, `[${String(done).padStart(String(total).length)}/${total}] ${current}`);
         drawn = true;
         return;
       }
@@ -38,7 +47,7 @@ export function progress(stream: NodeJS.WriteStream, interactive: boolean): Prog
       }
     },
     end() {
-      if (interactive && drawn) stream.write('\r\u001b[2K');
+      if (interactive && drawn) clearLine(stream);
     },
   };
 }
