@@ -12,20 +12,22 @@
  *      (reference-memory.ts): at most 1.5x;
  *   4. beside them, the `ranked` profile and the validation alone.
  *
- * Times are the best of several runs, the reference and the floor alternating
- * so both see the same machine load, each timed run after a collection and an
- * untimed run of the same program (see timePair).
+ * Large requests are measured one size and shape per process
+ * (reference-large.ts, which says why). Times are the best of several runs,
+ * the reference and the floor alternating so both see the same machine load,
+ * each timed run after a collection and an untimed run of the same program.
  *
  *   node --import tsx --expose-gc bench/reference.bench.ts [maxBlocks]
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { assemble, isErrorAnswer, validateRequest } from '../reference/index.js';
+import { assemble } from '../reference/index.js';
 import type { Request } from '../reference/index.js';
 import { BASELINE_COMMIT, BASELINE_STATED, loadBaseline } from './reference-baseline.js';
 import type { Assemble } from './reference-baseline.js';
 import { floor, makeRequest, SHAPES, shapeName } from './reference-workload.js';
 import type { Shape } from './reference-workload.js';
+import type { Large as LargeTimes } from './reference-large.js';
 
 const GOAL_LARGE = 1.5;
 const GOAL_SMALL = 4;
@@ -34,32 +36,6 @@ const SMALL_BLOCKS = 50;
 
 const max = Number(process.argv[2] ?? 1e6);
 const sizes = [1e5, 1e6].filter((n) => n <= max);
-const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => {});
-
-function best(xs: number[]): number {
-  return Math.min(...xs);
-}
-
-/**
- * Best times of `a` and `b`, run alternately so both see the same machine
- * load. Before each timed run: a collection, so neither pays for the other's
- * garbage, then one untimed run of the same program, since a forced
- * collection also discards the engine's optimized code.
- */
-function timePair(a: () => unknown, b: () => unknown, reps: number): [number, number] {
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    for (const [fn, out] of [[a, ta], [b, tb]] as const) {
-      gc();
-      fn();
-      const t0 = performance.now();
-      fn();
-      out.push(performance.now() - t0);
-    }
-  }
-  return [best(ta), best(tb)];
-}
 
 function table(rows: string[][]): void {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -69,56 +45,14 @@ function table(rows: string[][]): void {
 const ms = (t: number): string => `${t < 100 ? t.toFixed(1) : t.toFixed(0)} ms`;
 const ratio = (x: number): string => `${x.toFixed(2)}x`;
 
-interface Large {
-  n: number;
-  shape: Shape;
-  tiered: number;
-  floor: number;
-  validation: number;
-  validationFloor: number;
-  ranked: number;
-  rankedFloor: number;
-  /** Joining the included contents alone, in input order and in the order of the context. */
-  joinInputOrder: number;
-  joinContextOrder: number;
-}
+type Large = LargeTimes & { shape: Shape };
 
-/**
- * The included contents in input order and in the context's order. The floor
- * joins nearly in input order, which is also the order they lie in memory; the
- * context's order (REN-1: source, -priority, block_id) is unrelated to memory
- * when ids arrive shuffled, and the join then reads each content from afar.
- */
-function includedContents(req: Request): [string[], string[]] {
-  const out = assemble(req);
-  if (isErrorAnswer(out)) throw new Error(`bench request rejected: ${out.error.message}`);
-  const at = new Map(req.blocks.map((b, i) => [b.block_id, i]));
-  const rendered = out.included.map((id) => at.get(id)!);
-  const input = rendered.slice().sort((a, b) => a - b);
-  return [input.map((i) => req.blocks[i]!.content), rendered.map((i) => req.blocks[i]!.content)];
-}
-
+/** One size and shape, measured in a process of its own (reference-large.ts says why). */
 function measureLarge(n: number, shape: Shape): Large {
-  const req = makeRequest(n, shape);
-  const ranked: Request = { ...req, profile: 'ranked' };
-  for (const r of [req, ranked]) {
-    const out = assemble(r);
-    if (isErrorAnswer(out)) throw new Error(`bench request rejected: ${out.error.message}`);
-  }
-  const reps = n <= 1e5 ? 9 : 3;
-  // Untimed runs first: the compiler has seen every path before the clock starts.
-  for (let i = n <= 1e5 ? 3 : 1; i > 0; i--) {
-    assemble(req);
-    assemble(ranked);
-    validateRequest(req);
-    floor(req);
-  }
-  const [tiered, f1] = timePair(() => assemble(req), () => floor(req), reps);
-  const [validation, f2] = timePair(() => validateRequest(req), () => floor(req), reps);
-  const [rankedTime, f3] = timePair(() => assemble(ranked), () => floor(req), reps);
-  const [inInput, inContext] = includedContents(req);
-  const [joinInputOrder, joinContextOrder] = timePair(() => inInput.join('\n\n'), () => inContext.join('\n\n'), reps);
-  return { n, shape, tiered, floor: f1, validation, validationFloor: f2, ranked: rankedTime, rankedFloor: f3, joinInputOrder, joinContextOrder };
+  const script = fileURLToPath(new URL('./reference-large.ts', import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=8192', script, String(n), shape.ids, shape.priorities], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`measuring ${n} blocks (${shapeName(shape)}) failed: ${r.stderr}`);
+  return { ...(JSON.parse(r.stdout) as LargeTimes), shape };
 }
 
 /** Requests per second of `fn` over `requests`, for about `millis`. */
