@@ -18,7 +18,8 @@ export interface ResultAnswer {
     estimated_tokens: number;
     total_budget: number;
     omissions: { block_id: string; reason: string }[];
-    segments?: Record<string, unknown>[];
+    /** The members WC-2 gives a segment; the answer schema has checked their types. */
+    segments?: { block_id: string; source: string; tier: string; tokens: number; score: number; reason: string }[];
     truncated?: boolean;
     warnings?: { code: string; block_id?: string }[];
     generated_at?: number;

@@ -49,7 +49,7 @@ export interface PropertyDef<T> {
 export function referenceAnswer(req: unknown, capabilities: readonly string[], constants?: DeclaredConstants): Answer {
   const out = referenceAssemble(req, { capabilities: capabilities as Capability[], ...(constants ? { constants } : {}) });
   if (isErrorAnswer(out)) return { kind: 'error', code: out.error.code, message: out.error.message, value: out };
-  return { kind: 'result', value: out as ResultAnswer['value'] };
+  return { kind: 'result', value: out };
 }
 
 /** Whether the answer to `req` carries the working_context members (tiered only, RANK-7). */

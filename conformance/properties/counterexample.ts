@@ -12,7 +12,6 @@ import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase } from '../types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
-import type { Result } from '../../reference/index.js';
 import { judge } from '../judge.js';
 import { SPEC_VERSION } from '../version.js';
 import { referenceAnswer } from './catalog.js';
@@ -51,8 +50,7 @@ export function expectationFromReference(request: unknown, capabilities: readonl
     estimated_tokens: a.value.estimated_tokens,
     context: a.value.context,
   };
-  // The reference's own answer: its working_context members are the reference's types.
-  const v = a.value as unknown as Result;
+  const v = a.value;
   if (!capabilities.includes('working_context') || v.segments === undefined) return core;
   return {
     ...core,
