@@ -8,8 +8,8 @@
  *
  * Digits of 11 bits (10 for the top of each word), least significant first;
  * a digit that every key shares is skipped, so keys that differ in few bits
- * (small integers, many ties) take one or two passes. Each pass is a counting
- * sort, and so stable.
+ * (small integers, many ties) take one or two passes, and a word that every
+ * key shares is not moved. Each pass is a counting sort, and so stable.
  *
  * Its working memory is kept from one sort to the next: a request of a million
  * blocks would otherwise allocate some 50 MB of typed arrays per assembly,
@@ -94,15 +94,26 @@ export function stableSortByKey({ indices, low, high }: Keyed): Keyed {
       count[d] = sum;
       sum += c;
     }
-    const lo = words[0]!;
-    const hi = words[1]!;
-    const toLo = nextWords[0]!;
-    const toHi = nextWords[1]!;
-    for (let j = 0; j < m; j++) {
-      const to = count[(key[j]! >>> shift) & mask]!++;
-      nextIdx[to] = idx[j]!;
-      toLo[to] = lo[j]!;
-      toHi[to] = hi[j]!;
+    const toKey = nextWords[w]!;
+    const other = words[1 - w]!;
+    if (varying[1 - w] === 0) {
+      // The other word is the same in every key, so it reads the same in any order: it stays where it is.
+      for (let j = 0; j < m; j++) {
+        const k = key[j]!;
+        const to = count[(k >>> shift) & mask]!++;
+        nextIdx[to] = idx[j]!;
+        toKey[to] = k;
+      }
+      nextWords[1 - w] = other;
+    } else {
+      const toOther = nextWords[1 - w]!;
+      for (let j = 0; j < m; j++) {
+        const k = key[j]!;
+        const to = count[(k >>> shift) & mask]!++;
+        nextIdx[to] = idx[j]!;
+        toKey[to] = k;
+        toOther[to] = other[j]!;
+      }
     }
     [idx, nextIdx] = [nextIdx, idx];
     [words, nextWords] = [nextWords, words];
