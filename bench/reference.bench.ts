@@ -108,7 +108,8 @@ if ('error' in baseline) {
 const large: Large[] = [];
 for (const n of sizes) for (const shape of SHAPES) large.push(measureLarge(n, shape));
 
-console.log(`\nLarge requests, tiered with every capability, against the floor (best of 9 runs at 1e5, 3 at 1e6; goal <= ${GOAL_LARGE}x)`);
+const runs = sizes.map((n) => `${large.find((l) => l.n === n)!.reps} at ${n.toExponential(0)}`).join(', ');
+console.log(`\nLarge requests, tiered with every capability, against the floor (best of ${runs} timed runs; goal <= ${GOAL_LARGE}x)`);
 table([
   ['blocks', 'ids, priorities', 'reference', 'floor', 'ratio'],
   ...large.map((l) => [l.n.toExponential(0), shapeName(l.shape), ms(l.tiered), ms(l.floor), ratio(l.tiered / l.floor)]),
