@@ -84,6 +84,38 @@ table.diff td.del mark{background:var(--delm)}table.diff td.ins mark{background:
 .muted{color:var(--muted)}.known{font-size:12px;color:var(--muted);font-weight:normal}
 `;
 
+/**
+ * The filter bar's groups of buttons, in the script of both pages (this one and
+ * the matrix): the page's script defines `bar`, `state` and `apply`, then calls
+ * group(label, key, values) once per filter. A value is { value, count }, shown
+ * as "value (count)", or { value, label }. "all" comes first and is pressed.
+ */
+export const FILTER_GROUP = `  function group(label, key, values) {
+    var g = document.createElement('div');
+    g.className = 'group';
+    g.setAttribute('role', 'group');
+    g.setAttribute('aria-label', label);
+    var title = document.createElement('span');
+    title.textContent = label + ':';
+    g.appendChild(title);
+    var buttons = [];
+    [{ value: '', label: 'all' }].concat(values).forEach(function (v) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.setAttribute('data-filter-' + key, v.value);
+      b.setAttribute('aria-pressed', v.value === '' ? 'true' : 'false');
+      b.textContent = v.label || (v.value + ' (' + v.count + ')');
+      b.addEventListener('click', function () {
+        state[key] = v.value;
+        buttons.forEach(function (o) { o.setAttribute('aria-pressed', o === b ? 'true' : 'false'); });
+        apply();
+      });
+      buttons.push(b);
+      g.appendChild(b);
+    });
+    bar.appendChild(g);
+  }`;
+
 // Progressive enhancement only: without it every row and every failure is shown.
 const SCRIPT = `
 (function () {
@@ -102,31 +134,7 @@ const SCRIPT = `
     });
     shown.textContent = n + ' of ' + rows.length + ' shown';
   }
-  function group(label, key, values) {
-    var g = document.createElement('div');
-    g.className = 'group';
-    g.setAttribute('role', 'group');
-    g.setAttribute('aria-label', label);
-    var title = document.createElement('span');
-    title.textContent = label + ':';
-    g.appendChild(title);
-    var buttons = [];
-    [''].concat(values.map(function (v) { return v.value; })).forEach(function (v, i) {
-      var b = document.createElement('button');
-      b.type = 'button';
-      b.setAttribute('data-filter-' + key, v);
-      b.setAttribute('aria-pressed', v === '' ? 'true' : 'false');
-      b.textContent = v === '' ? 'all' : values[i - 1].value + ' (' + values[i - 1].count + ')';
-      b.addEventListener('click', function () {
-        state[key] = v;
-        buttons.forEach(function (o) { o.setAttribute('aria-pressed', o === b ? 'true' : 'false'); });
-        apply();
-      });
-      buttons.push(b);
-      g.appendChild(b);
-    });
-    bar.appendChild(g);
-  }
+${FILTER_GROUP}
   group('status', 'status', data.statuses);
   group('area', 'area', data.areas);
   bar.hidden = false;

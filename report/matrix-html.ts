@@ -7,7 +7,7 @@
  * script only adds filters (area, status, rows where implementations differ).
  */
 import type { CaseResult } from '../protocol/types.js';
-import { diffTable, h, htmlPage, STYLE, visible } from './html.js';
+import { diffTable, FILTER_GROUP, h, htmlPage, STYLE, visible } from './html.js';
 import { CELL_STATUSES, columnLabels, disagrees, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, Tally } from './matrix.js';
 import { clip, constantsText, isFailing, show } from './text.js';
@@ -54,31 +54,7 @@ const MATRIX_SCRIPT = `
     heads.forEach(function (tr) { tr.hidden = !seen[tr.getAttribute('data-area-head')]; });
     shown.textContent = n + ' of ' + rows.length + ' cases shown';
   }
-  function group(label, key, values) {
-    var g = document.createElement('div');
-    g.className = 'group';
-    g.setAttribute('role', 'group');
-    g.setAttribute('aria-label', label);
-    var title = document.createElement('span');
-    title.textContent = label + ':';
-    g.appendChild(title);
-    var buttons = [];
-    [{ value: '', label: 'all' }].concat(values).forEach(function (v) {
-      var b = document.createElement('button');
-      b.type = 'button';
-      b.setAttribute('data-filter-' + key, v.value);
-      b.setAttribute('aria-pressed', v.value === '' ? 'true' : 'false');
-      b.textContent = v.label || (v.value + ' (' + v.count + ')');
-      b.addEventListener('click', function () {
-        state[key] = v.value;
-        buttons.forEach(function (o) { o.setAttribute('aria-pressed', o === b ? 'true' : 'false'); });
-        apply();
-      });
-      buttons.push(b);
-      g.appendChild(b);
-    });
-    bar.appendChild(g);
-  }
+${FILTER_GROUP}
   group('rows', 'differs', [{ value: '1', label: 'where implementations differ (' + data.differing + ')' }]);
   group('status', 'status', data.statuses);
   group('area', 'area', data.areas);
