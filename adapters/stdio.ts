@@ -144,7 +144,7 @@ function drainStderr(proc: Proc): void {
       return; // EAGAIN: nothing waiting (or the pipe is gone, which its close reports)
     }
     if (n <= 0) return;
-    keepStderr(proc, Buffer.from(drainBuffer.subarray(0, n)));
+    keepStderr(proc, drainBuffer.subarray(0, n)); // keepStderr copies what it keeps
   }
 }
 

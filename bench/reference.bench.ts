@@ -47,12 +47,17 @@ const ratio = (x: number): string => `${x.toFixed(2)}x`;
 
 type Large = LargeTimes & { shape: Shape };
 
+/** What `script` (a file beside this one) prints as JSON, run in a fresh process with `args` and node's `flags`. */
+function inOwnProcess<T>(script: string, args: string[], flags: string[] = []): T {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', ...flags, path, ...args], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
 /** One size and shape, measured in a process of its own (reference-large.ts says why). */
 function measureLarge(n: number, shape: Shape): Large {
-  const script = fileURLToPath(new URL('./reference-large.ts', import.meta.url));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=8192', script, String(n), shape.ids, shape.priorities], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`measuring ${n} blocks (${shapeName(shape)}) failed: ${r.stderr}`);
-  return { ...(JSON.parse(r.stdout) as LargeTimes), shape };
+  return { ...inOwnProcess<LargeTimes>('./reference-large.ts', [String(n), shape.ids, shape.priorities], ['--max-old-space-size=8192']), shape };
 }
 
 /** Requests per second of `fn` over `requests`, for about `millis`. */
@@ -76,10 +81,7 @@ interface Memory {
 
 /** Peak RSS of a fresh process that builds the request and, for `assemble`, assembles it. */
 function peakRss(what: 'input' | 'assemble', n: number, shape: Shape): number {
-  const script = fileURLToPath(new URL('./reference-memory.ts', import.meta.url));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', script, what, String(n), shape.ids, shape.priorities], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`memory measurement failed: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { maxRss: number }).maxRss;
+  return inOwnProcess<{ maxRss: number }>('./reference-memory.ts', [what, String(n), shape.ids, shape.priorities]).maxRss;
 }
 
 // 2: small requests against today's reference, first, while both have seen only small requests: the compiler's

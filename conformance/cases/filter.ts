@@ -120,14 +120,14 @@ export function areaOfId(id: string): string {
  * requirement SPEC.md does not define, an area with no case. A typo would
  * otherwise select nothing, or exclude nothing, and pass in silence.
  */
-export function filterProblems(filter: Filter, known: { tags: Iterable<string>; requirements: Iterable<string>; areas: Iterable<string>; ids?: Iterable<string> }): string[] {
+export function filterProblems(filter: Filter, known: { tags: Iterable<string>; requirements: Iterable<string>; areas: Iterable<string>; ids: Iterable<string> }): string[] {
   const pools: Record<Exclude<SelectorKind, 'id'>, string[]> = { tag: [...known.tags], req: [...known.requirements], area: [...known.areas] };
-  const ids = known.ids === undefined ? undefined : [...known.ids];
+  const ids = [...known.ids];
   const out: string[] = [];
   for (const a of filter.terms.flat()) {
     if (a.kind === 'id') {
       // `tirs/*` for `tiers/*`: a glob that matches no id selects (or excludes) nothing.
-      if (ids !== undefined && !ids.some(a.test)) out.push(`"${a.value}": no case, property or contract clause has an id it matches (areas: ${[...new Set(pools.area)].sort().join(', ')})`);
+      if (!ids.some(a.test)) out.push(`"${a.value}": no case, property or contract clause has an id it matches (areas: ${[...new Set(pools.area)].sort().join(', ')})`);
       continue;
     }
     const pool = pools[a.kind];

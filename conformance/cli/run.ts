@@ -286,7 +286,10 @@ export async function run(argv: string[]): Promise<number> {
 /** The commonest skip reasons, most frequent first, for a run in which everything was skipped. */
 function topReasons(cases: readonly CaseResult[]): string {
   const counts = new Map<string, number>();
-  for (const c of cases) counts.set(c.message ?? 'no reason given', (counts.get(c.message ?? 'no reason given') ?? 0) + 1);
+  for (const c of cases) {
+    const why = c.message ?? 'no reason given';
+    counts.set(why, (counts.get(why) ?? 0) + 1);
+  }
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
   return top.map(([why, n]) => `${n} × ${why}`).join('; ') + (counts.size > 3 ? '; ...' : '');
 }

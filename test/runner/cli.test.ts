@@ -73,7 +73,7 @@ it('a run that tests nothing fails (exit 1, NOTHING TESTED with the commonest sk
 });
 
 it('a failing run piped into head -1 still writes its report and exits 1: a closed pipe never turns a verdict into 0', () => {
-  const json = join(mkdtempSync(join(tmpdir(), 'ctxconform-pipe-')), 'r.json');
+  const json = join(tmp, 'piped.json');
   const failing = join(root, 'test/fixtures/broken/ceil-estimate.ts');
   const cmd = `"${process.execPath}" "${join(root, 'bin/ctxconform.mjs')}" run --module "${failing}" --properties 0 --json "${json}" | head -1; exit \${PIPESTATUS[0]}`;
   const r = spawnSync('bash', ['-c', cmd], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
