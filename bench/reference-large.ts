@@ -11,7 +11,11 @@
  * docs/reference-performance.md). Every row then starts from the same heap,
  * not only the first.
  *
- *   node --import tsx --expose-gc bench/reference-large.ts N ids priorities
+ * With `tiered` as a fourth argument it times only the tiered assembly and
+ * the floor: the bench runs that in further processes of their own to see how
+ * far the ratio moves from one process to the next.
+ *
+ *   node --import tsx --expose-gc bench/reference-large.ts N ids priorities [tiered]
  */
 import { assemble, isErrorAnswer, validateRequest } from '../reference/index.js';
 import type { Request } from '../reference/index.js';
@@ -45,12 +49,16 @@ function timePair(a: () => unknown, b: () => unknown, reps: number): [number, nu
   return [best(ta), best(tb)];
 }
 
-export interface Large {
+/** The tiered assembly against the floor, in one process. */
+export interface Tiered {
   n: number;
   /** Timed runs of each program; the best is kept. */
   reps: number;
   tiered: number;
   floor: number;
+}
+
+export interface Large extends Tiered {
   validation: number;
   validationFloor: number;
   ranked: number;
@@ -75,15 +83,32 @@ function includedContents(req: Request): [string[], string[]] {
   return [input.map((i) => req.blocks[i]!.content), rendered.map((i) => req.blocks[i]!.content)];
 }
 
+const repsFor = (n: number): number => (n <= 1e5 ? 15 : 5);
+const warmUps = (n: number): number => (n <= 1e5 ? 3 : 1);
+
+function accepted(req: Request): void {
+  const out = assemble(req);
+  if (isErrorAnswer(out)) throw new Error(`bench request rejected: ${out.error.message}`);
+}
+
+function measureTiered(n: number, req: Request): Tiered {
+  accepted(req);
+  for (let i = warmUps(n); i > 0; i--) {
+    assemble(req);
+    floor(req);
+  }
+  const reps = repsFor(n);
+  const [tiered, f] = timePair(() => assemble(req), () => floor(req), reps);
+  return { n, reps, tiered, floor: f };
+}
+
 function measureLarge(n: number, req: Request): Large {
   const ranked: Request = { ...req, profile: 'ranked' };
-  for (const r of [req, ranked]) {
-    const out = assemble(r);
-    if (isErrorAnswer(out)) throw new Error(`bench request rejected: ${out.error.message}`);
-  }
-  const reps = n <= 1e5 ? 15 : 5;
+  accepted(req);
+  accepted(ranked);
+  const reps = repsFor(n);
   // Untimed runs first: the compiler has seen every path before the clock starts.
-  for (let i = n <= 1e5 ? 3 : 1; i > 0; i--) {
+  for (let i = warmUps(n); i > 0; i--) {
     assemble(req);
     assemble(ranked);
     validateRequest(req);
@@ -97,6 +122,7 @@ function measureLarge(n: number, req: Request): Large {
   return { n, reps, tiered, floor: f1, validation, validationFloor: f2, ranked: rankedTime, rankedFloor: f3, joinInputOrder, joinContextOrder };
 }
 
-const [n, ids, priorities] = process.argv.slice(2);
+const [n, ids, priorities, only] = process.argv.slice(2);
 const size = Number(n);
-console.log(JSON.stringify(measureLarge(size, makeRequest(size, { ids: ids as IdOrder, priorities: priorities as Priorities }))));
+const req = makeRequest(size, { ids: ids as IdOrder, priorities: priorities as Priorities });
+console.log(JSON.stringify(only === 'tiered' ? measureTiered(size, req) : measureLarge(size, req)));

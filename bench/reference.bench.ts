@@ -13,7 +13,10 @@
  *   4. beside them, the `ranked` profile and the validation alone.
  *
  * Large requests are measured one size and shape per process
- * (reference-large.ts, which says why). Times are the best of several runs,
+ * (reference-large.ts, which says why), and goal 1's ratio in PROCESSES
+ * processes: it moves by several percent from one process to the next, so a
+ * ratio near the goal is called on the line unless every process agrees.
+ * Times are the best of several runs,
  * the reference and the floor alternating so both see the same machine load,
  * each timed run after a collection and an untimed run of the same program.
  *
@@ -27,12 +30,19 @@ import { BASELINE_COMMIT, BASELINE_STATED, loadBaseline } from './reference-base
 import type { Assemble } from './reference-baseline.js';
 import { floor, makeRequest, SHAPES, shapeName } from './reference-workload.js';
 import type { Shape } from './reference-workload.js';
-import type { Large as LargeTimes } from './reference-large.js';
+import type { Large as LargeTimes, Tiered } from './reference-large.js';
 
 const GOAL_LARGE = 1.5;
 const GOAL_SMALL = 4;
 const GOAL_MEMORY = 1.5;
 const SMALL_BLOCKS = 50;
+/**
+ * Processes each large size and shape is timed in for goal 1. One process
+ * gives a stable best time, but the next one can differ: at 1e5 with shuffled
+ * ids and many ties, six processes gave 1.45x to 1.55x (the floor moving as
+ * much as the reference), so one process cannot say which side of 1.5x it is.
+ */
+const PROCESSES = 3;
 
 const max = Number(process.argv[2] ?? 1e6);
 const sizes = [1e5, 1e6].filter((n) => n <= max);
@@ -45,7 +55,8 @@ function table(rows: string[][]): void {
 const ms = (t: number): string => `${t < 100 ? t.toFixed(1) : t.toFixed(0)} ms`;
 const ratio = (x: number): string => `${x.toFixed(2)}x`;
 
-type Large = LargeTimes & { shape: Shape };
+/** One size and shape: every number of its first process, and goal 1's ratio in each process. */
+type Large = LargeTimes & { shape: Shape; ratios: number[] };
 
 /** What `script` (a file beside this one) prints as JSON, run in a fresh process with `args` and node's `flags`. */
 function inOwnProcess<T>(script: string, args: string[], flags: string[] = []): T {
@@ -55,9 +66,17 @@ function inOwnProcess<T>(script: string, args: string[], flags: string[] = []): 
   return JSON.parse(r.stdout) as T;
 }
 
-/** One size and shape, measured in a process of its own (reference-large.ts says why). */
+/** One size and shape, measured in a process of its own (reference-large.ts says why), then the tiered ratio in further ones. */
 function measureLarge(n: number, shape: Shape): Large {
-  return { ...inOwnProcess<LargeTimes>('./reference-large.ts', [String(n), shape.ids, shape.priorities], ['--max-old-space-size=8192']), shape };
+  const args = [String(n), shape.ids, shape.priorities];
+  const flags = ['--max-old-space-size=8192'];
+  const first = inOwnProcess<LargeTimes>('./reference-large.ts', args, flags);
+  const ratios = [first.tiered / first.floor];
+  for (let p = 1; p < PROCESSES; p++) {
+    const next = inOwnProcess<Tiered>('./reference-large.ts', [...args, 'tiered'], flags);
+    ratios.push(next.tiered / next.floor);
+  }
+  return { ...first, shape, ratios };
 }
 
 /** Requests per second of `fn` over `requests`, for about `millis`. */
@@ -112,9 +131,10 @@ for (const n of sizes) for (const shape of SHAPES) large.push(measureLarge(n, sh
 
 const runs = sizes.map((n) => `${large.find((l) => l.n === n)!.reps} at ${n.toExponential(0)}`).join(', ');
 console.log(`\nLarge requests, tiered with every capability, against the floor (best of ${runs} timed runs; goal <= ${GOAL_LARGE}x)`);
+console.log(`  (times from the first process; the ratio in each of ${PROCESSES} processes of their own)`);
 table([
-  ['blocks', 'ids, priorities', 'reference', 'floor', 'ratio'],
-  ...large.map((l) => [l.n.toExponential(0), shapeName(l.shape), ms(l.tiered), ms(l.floor), ratio(l.tiered / l.floor)]),
+  ['blocks', 'ids, priorities', 'reference', 'floor', 'ratio', 'in each process'],
+  ...large.map((l) => [l.n.toExponential(0), shapeName(l.shape), ms(l.tiered), ms(l.floor), ratio(l.tiered / l.floor), l.ratios.map((x) => x.toFixed(2)).join(' ')]),
 ]);
 console.log('\nValidation alone (validateRequest), against the floor');
 table([
@@ -147,10 +167,24 @@ if (max >= 1e6) {
 // The goals, each as the worst ratio over the shapes.
 const worst = (xs: number[]): number => Math.max(...xs);
 const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+/**
+ * Goal 1 over every shape, each timed in several processes: met when every
+ * process of every shape is within the goal, NOT met when every process of
+ * some shape is over it, and otherwise on the line, since which side it falls
+ * depends on the process.
+ */
+function verdictWithin(shapes: number[][], goal: number): string {
+  if (shapes.every((runs) => runs.every((r) => r <= goal))) return 'met';
+  if (shapes.some((runs) => runs.every((r) => r > goal))) return 'NOT met';
+  return 'on the line (some processes within the goal, some over it)';
+}
 console.log('\nGoals (issue 15), worst case over the shapes:');
 for (const n of sizes) {
-  const r = worst(large.filter((l) => l.n === n).map((l) => l.tiered / l.floor));
-  console.log(`  1. large requests at ${n.toExponential(0)}: ${ratio(r)} the floor (goal <= ${GOAL_LARGE}x): ${verdict(r <= GOAL_LARGE)}`);
+  const shapes = large.filter((l) => l.n === n).map((l) => l.ratios);
+  const median = (xs: number[]): number => xs.slice().sort((a, b) => a - b)[xs.length >> 1]!;
+  const hardest = shapes.reduce((a, b) => (median(b) > median(a) ? b : a));
+  const range = `${ratio(Math.min(...hardest))} to ${ratio(Math.max(...hardest))}`;
+  console.log(`  1. large requests at ${n.toExponential(0)}: ${range} the floor over ${PROCESSES} processes (goal <= ${GOAL_LARGE}x): ${verdictWithin(shapes, GOAL_LARGE)}`);
 }
 const speedup = rates[0]! / before;
 const floorRate = rates[contenders.length - 1]!;
