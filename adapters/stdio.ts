@@ -131,19 +131,21 @@ const drainBuffer = Buffer.alloc(64 * 1024);
  * just before it, and that line would then land in the window of the next
  * request, passed off as its own (seen under load in CI). Read here, before
  * the next request is written, it is counted before that request's window
- * opens. Where the pipe's descriptor is not reachable, the loop's reads alone.
+ * opens. Where the pipe's descriptor is not reachable, the loop's reads alone:
+ * false then, and nothing was read.
  */
-function drainStderr(proc: Proc): void {
+function drainStderr(proc: Proc): boolean {
   const fd = (proc.child.stderr as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  if (typeof fd !== 'number' || fd < 0 || proc.exited) return;
+  if (typeof fd !== 'number' || fd < 0) return false;
+  if (proc.exited) return true;
   for (;;) {
     let n: number;
     try {
       n = readSync(fd, drainBuffer, 0, drainBuffer.length, null);
     } catch {
-      return; // EAGAIN: nothing waiting (or the pipe is gone, which its close reports)
+      return true; // EAGAIN: nothing waiting (or the pipe is gone, which its close reports)
     }
-    if (n <= 0) return;
+    if (n <= 0) return true;
     keepStderr(proc, drainBuffer.subarray(0, n)); // keepStderr copies what it keeps
   }
 }
@@ -455,8 +457,9 @@ export class StdioImplementation implements Implementation {
       seen = w.proc.stderrTotal;
       await new Promise((r) => setTimeout(r, STDERR_QUIET_MS));
       // Timers run before the loop polls its pipes: after a stall (a loaded machine) stderr
-      // written long ago may still wait unread, so read it before judging the stream quiet.
-      drainStderr(w.proc);
+      // written long ago may still wait unread, so read it before judging the stream quiet;
+      // where the pipe cannot be read here, let the loop poll it once.
+      if (!drainStderr(w.proc)) await new Promise((r) => setImmediate(r));
     }
     return this.withStderr(w.proc, w.pending, w.proc.written - w.writtenThen).stderr;
   }
