@@ -1,16 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/** Every test file, relative to the repository root. */
+function testFiles(dir = 'test'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? testFiles(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * The slow group, in a project of its own so `npm run test:fast` is a quick inner loop:
+ * the pack, type-check and browser tests, the ones that run the command line
+ * (they import test/cli.ts) and the ones that start implementations as processes
+ * and wait out their faults.
+ */
+const SLOW = testFiles().filter(
+  (f) =>
+    /\.browser\.test\.ts$|^test\/(package|typecheck)/.test(f) ||
+    ['test/runner/faults.test.ts', 'test/properties/broken.test.ts', 'test/adapters/module.test.ts'].includes(f) ||
+    /from '\.\.?\/cli\.js'|from '\.\.\/\.\.\/test\/cli\.js'/.test(readFileSync(f, 'utf8')),
+);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The JSON report is what .ci/run counts; CI does not parse the console summary.
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
+      { extends: true, test: { name: 'slow', include: SLOW } },
+    ],
     coverage: {
       provider: 'v8',
-      include: ['reference/**/*.ts', 'conformance/**/*.ts', 'adapters/**/*.ts', 'report/**/*.ts'],
+      include: ['reference/**/*.ts', 'protocol/**/*.ts', 'conformance/**/*.ts', 'adapters/**/*.ts', 'report/**/*.ts'],
       // The include globs also match test/reference/ and the like: tests are not what is measured.
       exclude: ['test/**', 'bench/**'],
       reporter: ['text-summary', 'text'],

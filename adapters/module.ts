@@ -7,6 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
+import { packagePath } from '../protocol/package-root.js';
 import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 
 export class ModuleStartError extends Error {}
@@ -71,7 +72,8 @@ export class ModuleImplementation implements Implementation {
   }
 
   private start(): Live {
-    const worker = new Worker(new URL('./module-worker.mjs', import.meta.url), {
+    // The compiled worker, also when this file runs as TypeScript source (the tests): no loader to start.
+    const worker = new Worker(packagePath('dist', 'adapters', 'module-worker.js'), {
       workerData: { path: resolve(this.path) },
       stderr: true,
       stdout: true,

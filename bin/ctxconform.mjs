@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-// The kit ships TypeScript sources; tsx compiles them on load so one tree serves the repo and the package.
-import { register } from 'tsx/esm/api';
-
-register();
+// The command line runs the compiled JavaScript in dist/ (built by `npm run build`,
+// which `npm ci`, `npm install` from git and `npm pack` run through `prepare`).
 // A reader that stops early (`ctxconform run | head`) closes the pipe. Output stops there, quietly,
 // but the command goes on: a run still writes its reports and exits with its verdict, which an
 // early exit would have turned into 0.
@@ -10,5 +8,12 @@ process.stdout.on('error', (e) => {
   if (e.code !== 'EPIPE') throw e;
   process.stdout.write = () => true;
 });
-const { main } = await import('../conformance/cli/main.ts');
+let main;
+try {
+  ({ main } = await import('../dist/conformance/cli/main.js'));
+} catch (e) {
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('dist/conformance/cli/main.js')) throw e;
+  console.error('ctxconform: the compiled kit is missing (dist/); run `npm run build` in the kit\'s folder');
+  process.exit(2);
+}
 process.exitCode = await main(process.argv.slice(2));

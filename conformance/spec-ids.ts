@@ -3,7 +3,7 @@
  * case can only cite what the spec defines and coverage counts what it says.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../protocol/package-root.js';
 
 export interface SpecRequirement {
   id: string;
@@ -11,7 +11,7 @@ export interface SpecRequirement {
   text: string;
 }
 
-const SPEC_PATH = fileURLToPath(new URL('../SPEC.md', import.meta.url));
+const SPEC_PATH = packagePath('SPEC.md');
 
 /** Ids proved by the harness and contract suites (adapters, memory API, probes, declared constants), not by golden cases. */
 export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE', 'DECL']);

@@ -8,8 +8,7 @@
  *   import { defineConformanceSuite } from 'ctxconform/vitest';
  *   defineConformanceSuite({ stdio: 'python3 impl.py' });
  *
- * The package ships TypeScript: add `test: { server: { deps: { inline: ['ctxconform'] } } }`
- * to vitest.config so vite compiles it (docs/running.md).
+ * The package is compiled JavaScript with declarations: vitest needs no configuration for it.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from './cases/load.js';

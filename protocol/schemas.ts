@@ -5,19 +5,20 @@
  * conformance/cases/schema.ts) join the same ajv instance with addSchema.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { packagePath } from './package-root.js';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+// ajv and ajv-formats are CommonJS and take a tenth of a second to load: required on first
+// use, so that commands that validate nothing (`ctxconform list`, `--help`) start fast.
+const require = createRequire(import.meta.url);
 
 export const SCHEMA_NAMES = ['request', 'result', 'error', 'manifest', 'report', 'baseline', 'matrix', 'stdio'] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
 export function schemaPath(name: SchemaName): string {
-  return fileURLToPath(new URL(`./schemas/${name}.schema.json`, import.meta.url));
+  return packagePath('protocol', 'schemas', `${name}.schema.json`);
 }
 
 export function loadSchema(name: SchemaName): Record<string, unknown> {
@@ -29,7 +30,9 @@ let shared: Ajv2020 | undefined;
 /** One ajv instance holding every schema, so `$ref`s between them resolve. */
 export function ajv(): Ajv2020 {
   if (!shared) {
-    shared = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+    shared = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
     addFormats(shared);
     for (const name of SCHEMA_NAMES) shared.addSchema(loadSchema(name), `${name}.schema.json`);
   }

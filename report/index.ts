@@ -16,6 +16,7 @@ import type { Matrix } from './matrix.js';
 import { renderMatrixHtml } from './matrix-html.js';
 import { renderMatrixMarkdown } from './matrix-markdown.js';
 
+export type { Report } from '../protocol/types.js';
 export { renderBadge, renderBadgeJson, badgeColour, badgeData } from './badge.js';
 export { renderHtml } from './html.js';
 export type { HtmlOptions } from './html.js';

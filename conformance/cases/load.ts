@@ -5,11 +5,12 @@
  * (no aliases, no custom tags, no duplicate keys).
  */
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve, sep } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { isMap, isNode, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
+import { createRequire } from 'node:module';
 import type { Document, Node as YamlNode } from 'yaml';
+import { packagePath } from '../../protocol/package-root.js';
+import { precompiledCase } from './precompiled.js';
 import { caseValidator } from './schema.js';
 import { specRequirements } from '../spec-ids.js';
 import { specVersionProblem } from '../spec-version.js';
@@ -27,7 +28,12 @@ export interface Corpus {
   problems: LoadProblem[];
 }
 
-export const BUNDLED_CASES_DIR: string = fileURLToPath(new URL('../../cases', import.meta.url));
+export const BUNDLED_CASES_DIR: string = packagePath('cases');
+
+// The YAML parser is required when a file must be parsed: the bundled corpus usually comes
+// precompiled, and loading the parser costs more than reading the whole index.
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /** Expectation members that only a `working_context` result carries. */
 const WORKING_CONTEXT_MATCHERS = ['warnings', 'truncated', 'segments', 'generated_at'] as const;
@@ -67,8 +73,12 @@ function walk(dir: string, base = dir, seen = new Set<string>()): string[] {
   return out;
 }
 
-/** Load and check every case under dir. Synchronous; never throws for a bad case, only for an unreadable directory. */
-export function loadCorpus(dir: string = BUNDLED_CASES_DIR): Corpus {
+/**
+ * Load and check every case under dir. Synchronous; never throws for a bad case, only for an unreadable directory.
+ * The bundled corpus takes each unchanged file from the build's precompiled index (cases/precompiled.ts).
+ */
+export function loadCorpus(dir: string = BUNDLED_CASES_DIR, { precompiled = true }: { precompiled?: boolean } = {}): Corpus {
+  const bundled = precompiled && resolve(dir) === BUNDLED_CASES_DIR;
   const cases: GoldenCase[] = [];
   const problems: LoadProblem[] = [];
   for (const rel of walk(dir)) {
@@ -84,7 +94,13 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR): Corpus {
       problems.push({ file, line: 1, col: 1, message: `case id "${id}": each path segment must match ${ID_SEGMENT.source} (got "${bad}")` });
       continue;
     }
-    const loaded = loadCaseFile(file, id, readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    const built = bundled ? precompiledCase(rel, text) : undefined;
+    if (built) {
+      cases.push({ ...built, file });
+      continue;
+    }
+    const loaded = loadCaseFile(file, id, text);
     problems.push(...loaded.problems);
     if (loaded.case) cases.push(loaded.case);
   }
@@ -96,18 +112,18 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR): Corpus {
 
 /** Parse and check one case file's text; `case` is set only when it has no problem. */
 function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCase; problems: LoadProblem[] } {
-  const lc = new LineCounter();
+  const lc = new (yaml().LineCounter)();
   const problems: LoadProblem[] = [];
   const at = (offset: number, message: string): void => {
     const { line, col } = lc.linePos(offset);
     problems.push({ file, line, col, message });
   };
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true });
+  const doc = yaml().parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true });
   for (const e of doc.errors) at(e.pos[0], `YAML syntax error: ${firstLine(e.message)}`);
   for (const w of doc.warnings) at(w.pos[0], `YAML: ${firstLine(w.message)}`);
   if (problems.length > 0) return { problems };
   // Aliases are refused outright: a case is small, and an alias bomb must not expand.
-  visit(doc, {
+  yaml().visit(doc, {
     Alias(_key, node) {
       at(node.range?.[0] ?? 0, `YAML alias *${node.source} is not allowed in a case (write the value out)`);
     },
@@ -235,7 +251,7 @@ function pointerPath(pointer: string): (string | number)[] {
 function offsetOf(doc: Document, path: (string | number)[]): number {
   for (let n = path.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range) return node.range[0];
+    if (yaml().isNode(node) && node.range) return node.range[0];
   }
   return 0;
 }
@@ -243,9 +259,9 @@ function offsetOf(doc: Document, path: (string | number)[]): number {
 /** The key node of member `key` of the map at `path`, for errors about the member itself. */
 function keyOffset(doc: Document, path: (string | number)[], key: string): number | undefined {
   const parent = path.length === 0 ? doc.contents : doc.getIn(path, true);
-  if (!isMap(parent)) return undefined;
+  if (!yaml().isMap(parent)) return undefined;
   for (const item of parent.items) {
-    if (isPair(item) && isScalar(item.key) && item.key.value === key && item.key.range) return item.key.range[0];
+    if (yaml().isPair(item) && yaml().isScalar(item.key) && item.key.value === key && item.key.range) return item.key.range[0];
   }
   return undefined;
 }

@@ -4,11 +4,11 @@
  * the protocol's schemas. It joins the shared ajv instance on first use.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { packagePath } from '../../protocol/package-root.js';
 import { ajv, compiled } from '../../protocol/schemas.js';
 
-export const CASE_SCHEMA_PATH: string = fileURLToPath(new URL('../schemas/case.schema.json', import.meta.url));
+export const CASE_SCHEMA_PATH: string = packagePath('conformance', 'schemas', 'case.schema.json');
 
 let added = false;
 

@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { buildDemo, DemoError } from '../demo.js';
 import type { DemoInput } from '../demo.js';
 import { UsageError } from './main.js';
+import { packagePath } from '../../protocol/package-root.js';
 
 export const usage = 'ctxconform demo [--input FILE] --out FILE';
 
-const DEFAULT_INPUT = new URL('../demo/blocks.json', import.meta.url);
+const DEFAULT_INPUT = packagePath('conformance', 'demo', 'blocks.json');
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { input: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } } });

@@ -2,22 +2,25 @@
  * `ctxconform <command>`: each command lives in its own module exporting
  * `run(argv): Promise<number>` (the exit status) and `usage` (one line).
  */
-export const COMMANDS: Record<string, string> = {
-  run: 'run the conformance suite against an implementation',
-  validate: 'check every golden case against the case schema and SPEC ids',
-  list: 'list case ids with their requirement ids',
-  coverage: 'print the requirement-to-case matrix; exit 1 if an id is uncovered',
-  demo: 'assemble one block set at two budgets and write it as JSON',
-  serve: 'serve the reference assembler over HTTP',
-  constants: 'infer an implementation\'s constants from black-box answers',
-  diff: 'compare two JSON reports: fixed, regressed, new, removed',
-  merge: 'join the JSON reports of sharded runs',
-  matrix: 'compare the JSON reports of several implementations side by side',
-  baseline: 'write the baseline (known failures, with reasons) a JSON report calls for',
-  tokens: 'compare the token estimate with real tokenizers over the corpus',
-  replay: 'judge requests recorded from production (JSON lines, .gz too)',
-  scrub: 'copy recorded requests with every text replaced, answers kept',
-  sweep: 'one block set at every budget: where the implementation first differs',
+type Command = { run: (argv: string[]) => Promise<number> };
+
+/** Each command with its one-line help; its module is loaded only when it runs (`ctxconform list` never loads the runner). */
+const COMMANDS: Record<string, { about: string; load: () => Promise<Command> }> = {
+  run: { about: 'run the conformance suite against an implementation', load: () => import('./run.js') },
+  validate: { about: 'check every golden case against the case schema and SPEC ids', load: () => import('./validate.js') },
+  list: { about: 'list case ids with their requirement ids', load: () => import('./list.js') },
+  coverage: { about: 'print the requirement-to-case matrix; exit 1 if an id is uncovered', load: () => import('./coverage.js') },
+  demo: { about: 'assemble one block set at two budgets and write it as JSON', load: () => import('./demo.js') },
+  serve: { about: 'serve the reference assembler over HTTP', load: () => import('./serve.js') },
+  constants: { about: 'infer an implementation\'s constants from black-box answers', load: () => import('./constants.js') },
+  diff: { about: 'compare two JSON reports: fixed, regressed, new, removed', load: () => import('./diff.js') },
+  merge: { about: 'join the JSON reports of sharded runs', load: () => import('./merge.js') },
+  matrix: { about: 'compare the JSON reports of several implementations side by side', load: () => import('./matrix.js') },
+  baseline: { about: 'write the baseline (known failures, with reasons) a JSON report calls for', load: () => import('./baseline.js') },
+  tokens: { about: 'compare the token estimate with real tokenizers over the corpus', load: () => import('./tokens.js') },
+  replay: { about: 'judge requests recorded from production (JSON lines, .gz too)', load: () => import('./replay.js') },
+  scrub: { about: 'copy recorded requests with every text replaced, answers kept', load: () => import('./scrub.js') },
+  sweep: { about: 'one block set at every budget: where the implementation first differs', load: () => import('./sweep.js') },
 };
 
 export const EXIT_OK = 0;
@@ -29,7 +32,7 @@ export function help(): string {
   return [
     'usage: ctxconform <command> [options]',
     '',
-    ...Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d}`),
+    ...Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d.about}`),
     '',
     'ctxconform <command> --help shows the options of one command.',
   ].join('\n');
@@ -57,8 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_USAGE;
   }
   try {
-    const mod = (await import(/* @vite-ignore */ `./${cmd}.ts`)) as { run: (argv: string[]) => Promise<number> };
-    return await mod.run(rest);
+    return await (await COMMANDS[cmd]!.load()).run(rest);
   } catch (e) {
     if (e instanceof UsageError || PARSE_ARGS_CODES.has((e as { code?: string }).code ?? '')) {
       console.error(`ctxconform ${cmd}: ${(e as Error).message}`);

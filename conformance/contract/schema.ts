@@ -4,11 +4,11 @@
  * check works from an installed package without the anchor files.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { packagePath } from '../../protocol/package-root.js';
 import { ajv, formatErrors } from '../../protocol/schemas.js';
 
-export const WORKING_CONTEXT_SCHEMA_PATH = fileURLToPath(new URL('../../protocol/schemas/working-context.schema.json', import.meta.url));
+export const WORKING_CONTEXT_SCHEMA_PATH = packagePath('protocol', 'schemas', 'working-context.schema.json');
 
 let validate: ValidateFunction | undefined;
 

@@ -57,7 +57,8 @@ describe('openImplementation', () => {
   });
 
   it('isolates the module in a worker: a sync hang is a timeout, process.exit a crash, and the run goes on', async () => {
-    const reference = fileURLToPath(new URL('../../reference/index.ts', import.meta.url));
+    // A JavaScript module imports the compiled kit, as a vendor's does (no TypeScript loader is installed for it).
+    const reference = fileURLToPath(new URL('../../dist/reference/index.js', import.meta.url));
     // Misbehaves by budget: 10 loops forever (after a log line, kept as stderr), 0 exits the thread.
     const mod = file(
       'faulty.mjs',

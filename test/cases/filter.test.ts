@@ -4,18 +4,16 @@
  * refused; `run` and `list` select the same cases; cases/README.md lists
  * exactly the tags the corpus uses.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { caseSelector, checkedFilter, FilterError, parseFilter } from '../../conformance/cases/filter.js';
 import type { Selectable } from '../../conformance/cases/filter.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import type { Report } from '../../protocol/types.js';
+import { cli, ROOT } from '../cli.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const corpus = loadCorpus().cases;
 
 const ITEMS: Selectable[] = [
@@ -120,11 +118,11 @@ describe('--filter on the bundled corpus', () => {
 
   it('run and list take the same cases for one filter', () => {
     const expr = 'tag:boundary+!area:ranked,req:EXP-1';
-    const list = spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'list', '--filter', expr], { encoding: 'utf8' });
+    const list = cli('list', '--filter', expr);
     expect(list.status).toBe(0);
     const listed = list.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]);
     const json = join(mkdtempSync(join(tmpdir(), 'ctxc-filter-')), 'run.json');
-    const run = spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'run', '--filter', expr, '--properties', '0', '--json', json, '--quiet'], { encoding: 'utf8' });
+    const run = cli('run', '--filter', expr, '--properties', '0', '--json', json, '--quiet');
     expect(run.status).toBe(0);
     const ran = (JSON.parse(readFileSync(json, 'utf8')) as Report).cases.map((c) => c.id);
     expect(ran).toEqual(listed);
@@ -134,7 +132,7 @@ describe('--filter on the bundled corpus', () => {
 
   it('a filter naming a tag no case has is a usage error (exit 2) for run and list', () => {
     for (const args of [['run', '--filter', 'tag:hostil', '--properties', '0'], ['list', '--filter', 'tag:hostil']]) {
-      const r = spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), ...args], { encoding: 'utf8' });
+      const r = cli(...args);
       expect(r.status, args[0]).toBe(2);
       expect(r.stderr).toMatch(/--filter tag:hostil: no case has the tag "hostil"/);
     }
@@ -143,7 +141,7 @@ describe('--filter on the bundled corpus', () => {
 
 describe('the help and docs/running.md show each selector', () => {
   it('run --help, list --help and the docs name glob, tag:, req: (id and section), area:, ! and +', () => {
-    const help = (cmd: string) => spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), cmd, '--help'], { encoding: 'utf8' }).stdout;
+    const help = (cmd: string) => cli(cmd, '--help').stdout;
     const docs = readFileSync(join(ROOT, 'docs/running.md'), 'utf8');
     for (const needle of ["'expiry/*'", "'tag:boundary'", "'req:TIER-4'", "'req:CON-'", "'area:ranked'", "'area:tiers,!tag:rounding'", "'req:EXP-+tag:boundary'"]) expect(help('run'), needle).toContain(needle);
     for (const needle of ['tag:NAME', 'req:ID', 'req:CON-', 'area:NAME', "'area:tiers,!tag:rounding'"]) expect(help('list'), needle).toContain(needle);

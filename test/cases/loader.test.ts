@@ -3,7 +3,6 @@
  * problem is reported as file:line:col with the position of the offending
  * node, and `ctxconform validate` exits 2 and prints them.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,9 +11,9 @@ import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../conformance/
 import { globMatcher } from '../../conformance/cases/filter.js';
 import { main } from '../../conformance/cli/main.js';
 import { CASE_EXEMPT_PREFIXES, specRequirements } from '../../conformance/spec-ids.js';
+import { cli as cliBin } from '../cli.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const CLI = join(ROOT, 'bin/ctxconform.mjs');
 
 const GOOD = `description: A good case that the reference passes.
 requirements: [EXP-1]
@@ -222,7 +221,7 @@ describe('the validate, list and coverage commands', () => {
 
   it('validate exits 2 and prints file:line:col for a bad corpus (through bin/ctxconform.mjs)', () => {
     const dir = corpus({ 'a/good.yaml': GOOD, 'a/bad.yaml': GOOD + '  bogus: 1\n' });
-    const r = spawnSync(process.execPath, [CLI, 'validate', '--cases', dir], { encoding: 'utf8', cwd: ROOT });
+    const r = cliBin('validate', '--cases', dir);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${join(dir, 'a/bad.yaml')}:13:3: unknown member "expect.bogus"`);
     expect(r.stderr).toMatch(/1 problem in /);

@@ -1,7 +1,9 @@
 /**
  * What a vendor installs: `npm pack`, then the tarball in an empty project.
- * The bin, the bundled cases, the schemas and the reference must work from
- * there, and the Python example must pass through `--stdio`.
+ * The package is compiled JavaScript with type declarations (dist/, built by
+ * `prepare`): the bin, the bundled cases, the schemas and the reference must
+ * work from there under plain Node, without a TypeScript loader, and the
+ * Python example must pass through `--stdio`.
  *
  * The install is `npm ci --offline` from a lockfile made of the repo's own:
  * `npm ci` needs tarballs only, and the repo's `npm ci` has just put exactly
@@ -32,6 +34,8 @@ beforeAll(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'vendor', version: '1.0.0', private: true, type: 'module', dependencies: { ctxconform: tarball } }));
   writeFileSync(join(project, 'package-lock.json'), JSON.stringify(vendorLock(tarball)));
   execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
+  // vitest, the helper's optional peer, is the vendor's own and not in the npm cache as a tarball: the repo's copy stands in.
+  symlinkSync(join(root, 'node_modules/vitest'), join(project, 'node_modules/vitest'));
 }, 120_000);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -59,17 +63,23 @@ const npx = (...args: string[]): { status: number | null; stdout: string; stderr
 };
 
 describe('the packed kit in an empty project', () => {
-  it('holds bin, sources, cases, schemas and SPEC.md, and no tests', () => {
-    for (const f of ['bin/ctxconform.mjs', 'reference/index.ts', 'conformance/cli/run.ts', 'protocol/schemas/report.schema.json', 'adapters/stdio.ts', 'adapters/examples/python/impl.py', 'SPEC.md', 'README.md', 'package.json']) {
+  it('holds bin, compiled JavaScript with declarations, cases, schemas and SPEC.md; no TypeScript sources and no tests', () => {
+    for (const f of [
+      'bin/ctxconform.mjs', 'dist/reference/index.js', 'dist/reference/index.d.ts', 'dist/conformance/cli/run.js', 'dist/adapters/module-worker.js',
+      'dist/corpus.json', 'protocol/schemas/report.schema.json', 'conformance/schemas/case.schema.json', 'adapters/examples/python/impl.py', 'SPEC.md', 'README.md', 'package.json',
+    ]) {
       expect(files).toContain(f);
     }
     expect(files.some((f) => f.startsWith('cases/') && f.endsWith('.yaml'))).toBe(true);
-    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('bench/') || f.includes('.test.'))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('test/') || f.startsWith('bench/') || f.includes('.test.') || f.includes('tsbuildinfo'))).toEqual([]);
   });
 
-  it('installs its runtime dependencies (tsx among them) and the bin', () => {
+  it('installs its runtime dependencies and the bin, and no TypeScript loader (tsx is an optional peer)', () => {
     const installed = readdirSync(join(project, 'node_modules'));
-    for (const dep of ['ctxconform', 'tsx', 'ajv', 'yaml', 'undici', 'fast-check']) expect(installed).toContain(dep);
+    for (const dep of ['ctxconform', 'ajv', 'yaml', 'undici', 'fast-check']) expect(installed).toContain(dep);
+    expect(installed).not.toContain('tsx');
+    expect(installed).not.toContain('esbuild');
     expect(existsSync(join(project, 'node_modules/.bin/ctxconform'))).toBe(true);
   });
 
@@ -82,25 +92,57 @@ describe('the packed kit in an empty project', () => {
     expect(existsSync(join(project, 'report.json'))).toBe(true);
   });
 
+  it('runs from a clone without installing: npx --prefix CLONE', () => {
+    const r = spawnSync('npx', ['--offline', '--prefix', root, 'ctxconform', '--version'], { cwd: project, encoding: 'utf8' });
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+  });
+
   it('runs the reference with properties from the package', () => {
     const r = npx('run', '--cases', 'none', '--properties', '5');
     expect(r.stdout).toMatch(/^all\s+\d+\s+0\s+0\s+0\s+0/m);
     expect(r.status).toBe(0);
   });
 
-  it('imports the reference and the schemas as a library', () => {
-    const script = `import { assemble } from 'ctxconform'; import { validators } from 'ctxconform/schemas';
+  it('a plain Node ESM program imports the reference, the schemas, the report writers and the vitest helper', () => {
+    const script = `import { assemble } from 'ctxconform'; import { assemble as again } from 'ctxconform/reference';
+import { validators } from 'ctxconform/schemas'; import { renderBadge } from 'ctxconform/report';
+import { defineConformanceSuite } from 'ctxconform/vitest';
 const r = assemble({ now: 0, budget: 100, blocks: [{ block_id: 'a', source: 'memory', content: 'abcd', priority: 1 }] });
 const v = validators.request();
-console.log(JSON.stringify({ included: r.included, valid: v({ now: 0, budget: 1, blocks: [] }) }));`;
-    writeFileSync(join(project, 'lib.mts'), script);
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'lib.mts'], { cwd: project, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ included: ['a'], valid: true });
+console.log(JSON.stringify({ included: r.included, same: again === assemble, valid: v({ now: 0, budget: 1, blocks: [] }), badge: typeof renderBadge, suite: typeof defineConformanceSuite }));`;
+    writeFileSync(join(project, 'lib.mjs'), script);
+    const out = execFileSync(process.execPath, ['lib.mjs'], { cwd: project, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ included: ['a'], same: true, valid: true, badge: 'function', suite: 'function' });
+  });
+
+  it('its type declarations resolve through the exports for a TypeScript vendor', () => {
+    writeFileSync(
+      join(project, 'typed.mts'),
+      `import { assemble } from 'ctxconform/reference';\nimport type { Report } from 'ctxconform/report';\nconst r = assemble({ now: 0, budget: 1, blocks: [] });\nconst n: number = 'included' in r ? r.included.length : 0;\nconst s: Report['summary'] | undefined = undefined;\nexport { n, s };\n`,
+    );
+    writeFileSync(join(project, 'wrong.mts'), `import { assemble } from 'ctxconform/reference';\nconst x: string = assemble;\nexport { x };\n`);
+    // One compiler run for both: the declarations carry real types, so the wrong use is an error (not an any), and the right one none.
+    const r = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'typed.mts', 'wrong.mts'],
+      { cwd: project, encoding: 'utf8' },
+    );
+    expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrong\.mts\(2,7\): error TS2322: /)]);
+  });
+
+  it('a TypeScript module needs tsx, and says so; a JavaScript module needs nothing', () => {
+    writeFileSync(join(project, 'impl.mjs'), `export { assemble, describe } from 'ctxconform/reference';\n`);
+    const js = npx('run', '--module', 'impl.mjs', '--properties', '0', '--quiet');
+    expect(js.stdout).toMatch(/^OK: \d+ pass, 0 fail/m);
+    writeFileSync(join(project, 'impl.ts'), `export { assemble, describe } from 'ctxconform/reference';\n`);
+    const ts = npx('run', '--module', 'impl.ts', '--properties', '0');
+    expect(ts.status).toBe(2);
+    expect(ts.stderr).toMatch(/impl\.ts is TypeScript, and loading it needs tsx \(npm install --save-dev tsx\)/);
   });
 
   it('the vitest helper runs inside a vendor vitest run: passes for the Python example, fails for a broken module', () => {
-    // vitest itself is not in the npm cache as a tarball: the repo's copy stands in for the vendor's.
-    symlinkSync(join(root, 'node_modules/vitest'), join(project, 'node_modules/vitest'));
+    // A vendor whose assembler is TypeScript has tsx (the module below is); the repo's copy stands in.
+    symlinkSync(join(root, 'node_modules/tsx'), join(project, 'node_modules/tsx'));
     mkdirSync(join(project, 't'));
     const impl = join(root, 'adapters/examples/python/impl.py');
     const broken = join(root, 'test/fixtures/broken/chars-per-token-3.ts');

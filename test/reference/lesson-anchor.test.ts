@@ -1,8 +1,7 @@
 /**
- * The lesson's committed artifact and the facts of its test suite
- * (../shared/anchors/lesson7, README there). Expectations come from the anchors.
+ * The lesson's committed artifact and the facts of its test suite. The
+ * artifact and its input are published data, copied in test/fixtures/published/lesson7/.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { assemble, estimateTokens, isErrorAnswer } from '../../reference/index.js';
 import type { Block, Result } from '../../reference/index.js';
 
-const ANCHORS = new URL('../../../shared/anchors/lesson7/', import.meta.url);
-const readAnchor = (name: string): any => JSON.parse(readFileSync(new URL(name, ANCHORS), 'utf8'));
+import { cli } from '../cli.js';
+import { PUBLISHED_DIR, published } from '../published.js';
 
 const NOW = 1_700_000_000;
 const block = (id: string, source: string, content: string, priority = 1, extra: Partial<Block> = {}): Block => ({
@@ -26,9 +25,9 @@ const run = (budget: number, blocks: Block[]): Result => {
 describe('the lesson demo artifact', () => {
   it('ctxconform demo on the anchor input deep-equals the committed artifact', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'ctxc-')), 'demo.json');
-    execFileSync(process.execPath, ['bin/ctxconform.mjs', 'demo', '--input', new URL('demo-input.json', ANCHORS).pathname, '--out', out]);
+    expect(cli('demo', '--input', join(PUBLISHED_DIR, 'lesson7/demo-input.json'), '--out', out).status).toBe(0);
     const got = JSON.parse(readFileSync(out, 'utf8'));
-    const want = readAnchor('context-demo.json');
+    const want = published('lesson7/context-demo.json');
     expect(got).toEqual(want);
     expect(got.large_budget.context).toBe(want.large_budget.context);
     expect(got.small_budget.context).toBe(want.small_budget.context);

@@ -5,7 +5,6 @@
  * fails it; unreadable lines are reported and skipped, invalid requests
  * judged; the report stays bounded.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import type { CaseResult, Implementation, Manifest, Report } from '../../protoco
 import type { GoldenCase } from '../../conformance/types.js';
 import { byId } from '../../protocol/types.js';
 import { assemble, describe as referenceManifest } from '../../reference/index.js';
+import { cliWith } from '../cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BROKEN = join(root, 'test/fixtures/broken');
@@ -194,7 +194,7 @@ describe('replay on its own', () => {
 });
 
 describe('ctxconform replay', () => {
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), ...args], { cwd: tmp, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const cli = (...args: string[]) => cliWith({ cwd: tmp }, ...args);
 
   it('catches a broken implementation; the shrunk request saved as a case fails it and passes the reference', () => {
     const saved = join(tmp, 'saved');
@@ -217,10 +217,10 @@ describe('ctxconform replay', () => {
     const files = readdirSync(saved);
     expect(files).toHaveLength(2);
     expect(files.every((f) => /^replay-corpus-\d+\.yaml$/.test(f))).toBe(true);
-    const againBroken = spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'run', '--cases', saved, '--properties', '0', '--module', mod], { cwd: tmp, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const againBroken = cli('run', '--cases', saved, '--properties', '0', '--module', mod);
     expect(againBroken.status, againBroken.stdout).toBe(1);
     expect(againBroken.stdout).toMatch(/FAILED: 0 pass, 2 fail/);
-    const againReference = spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'run', '--cases', saved, '--properties', '0'], { cwd: tmp, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const againReference = cli('run', '--cases', saved, '--properties', '0');
     expect(againReference.status, againReference.stdout).toBe(0);
   });
 

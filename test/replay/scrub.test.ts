@@ -4,7 +4,6 @@
  * renaming, over the whole corpus and random requests, valid and invalid; and
  * nothing of the original text is left in the copy.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { invalidRequest } from '../../conformance/properties/corruptions.js';
 import { filler, scrubRequest } from '../../conformance/replay/scrub.js';
 import { assemble, CAPABILITIES, codePointLength, compareCodePoints, isErrorAnswer, SOURCE_TO_TIER, tierOf } from '../../reference/index.js';
 import type { Result } from '../../reference/index.js';
+import { cliWith } from '../cli.js';
 
 const SEED = 20261129;
 
@@ -197,7 +197,7 @@ describe('ctxconform scrub', () => {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-scrub-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'scrub', ...args], { cwd: tmp, encoding: 'utf8' });
+  const cli = (...args: string[]) => cliWith({ cwd: tmp }, 'scrub', ...args);
   const lines = loadCorpus()
     .cases.map((c) => encodeRequest(c.request))
     .flatMap((e) => (e.ok ? [e.json] : []));

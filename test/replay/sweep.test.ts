@@ -5,7 +5,6 @@
  * differs (found by asking at every budget), the disagreement is shrunk and
  * saved as a case that fails it, and the reports carry the chart.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +24,7 @@ import { assemble, CAPABILITIES, describe as referenceManifest, isErrorAnswer } 
 import type { Result } from '../../reference/index.js';
 import { renderHtml } from '../../report/html.js';
 import { renderMarkdown } from '../../report/markdown.js';
+import { cliWith } from '../cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MUTANT = join(root, 'test/fixtures/broken/no-overflow-pool.ts');
@@ -146,7 +146,7 @@ describe('sweep', () => {
 });
 
 describe('ctxconform sweep', () => {
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'sweep', ...args], { cwd: tmp, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const cli = (...args: string[]) => cliWith({ cwd: tmp }, 'sweep', ...args);
 
   it('exit 1 for a broken implementation, with the interval table; exit 0 for the reference', () => {
     const broken = cli('--case', CASE, '--module', MUTANT, '--json', 'sweep.json', '--html', 'sweep.html');

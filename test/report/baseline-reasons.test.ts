@@ -4,11 +4,9 @@
  * Also the `flaky` status in each writer, in merge and diff, and reports of
  * kits before it.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyBaseline, formatBaseline, loadBaselineEntries, readReport, ReportFileError, updateBaseline } from '../../conformance/baseline.js';
 import { diffReports } from '../../conformance/cli/diff.js';
@@ -22,9 +20,9 @@ import { renderHtml } from '../../report/html.js';
 import { renderJunit } from '../../report/junit.js';
 import { renderMarkdown } from '../../report/markdown.js';
 import { verdict, verdictLine } from '../../report/text.js';
+import { cli, ROOT } from '../cli.js';
 import { brokenRun, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
 let broken: Report;
 let reference: Report;
@@ -33,7 +31,6 @@ const write = (name: string, value: unknown): string => {
   writeFileSync(f, typeof value === 'string' ? value : JSON.stringify(value));
   return f;
 };
-const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), ...args], { encoding: 'utf8', cwd: ROOT });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ctxc-baseline-'));

@@ -1,5 +1,4 @@
 /** Baselines, `diff` and `merge`: the semantics CI gates on. */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +12,10 @@ import { runSuite } from '../../conformance/runner/run.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Report } from '../../protocol/types.js';
 import { verdict } from '../../report/text.js';
+import { cli } from '../cli.js';
 import { assemble as brokenAssemble, describe as brokenDescribe } from '../fixtures/reports/broken-impl.js';
 import { brokenRun, corpusCases, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
 
-const CLI = ['bin/ctxconform.mjs'];
 let dir: string;
 let reference: Report;
 let broken: Report;
@@ -24,10 +23,6 @@ const write = (name: string, value: unknown): string => {
   const f = join(dir, name);
   writeFileSync(f, JSON.stringify(value));
   return f;
-};
-const cli = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
-  const r = spawnSync(process.execPath, [...CLI, ...args], { encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
 beforeAll(async () => {
@@ -157,7 +152,9 @@ describe('merge', () => {
   it('works from the command line and writes the other formats too', async () => {
     const files = await Promise.all([1, 2].map(async (i) => write(`shard${i}.json`, await shardRun(i, 2))));
     const out = join(dir, 'merged', 'all.json');
-    const stdout = execFileSync(process.execPath, [...CLI, 'merge', ...files, '-o', out, '--junit', join(dir, 'merged', 'all.xml')], { encoding: 'utf8' });
+    const merge = cli('merge', ...files, '-o', out, '--junit', join(dir, 'merged', 'all.xml'));
+    expect(merge.status, merge.stderr).toBe(0);
+    const stdout = merge.stdout;
     const merged = JSON.parse(readFileSync(out, 'utf8')) as Report;
     expect(merged.summary.total).toBe(cases.length);
     expect(stdout).toContain(`merged 2 reports: ${cases.length} cases`);

@@ -3,13 +3,13 @@
  * broken implementation and the Python example), read back and checked
  * against the JSON report they were rendered from.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../protocol/types.js';
 import { badgeJsonPath, writeReports } from '../../report/index.js';
+import { cliWith } from '../cli.js';
 import { FIXTURE_CASES_DIR, PYTHON_EXAMPLE, pythonAvailable, referenceRun, fixtureCases } from '../fixtures/reports/build.js';
 import { all, parseXml } from './xml.js';
 
@@ -26,8 +26,8 @@ interface Run {
 
 function run(name: string, impl: string[], extra: string[] = []): Run {
   const files = { json: join(dir, name, 'report.json'), junit: join(dir, name, 'junit.xml'), markdown: join(dir, name, 'summary.md'), html: join(dir, name, 'report.html'), badge: join(dir, name, 'badge.svg') };
-  const args = ['bin/ctxconform.mjs', 'run', ...impl, '--cases', FIXTURE_CASES_DIR, '--properties', '0', '--quiet', ...Object.entries(files).flatMap(([k, f]) => [`--${k}`, f]), ...extra];
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 60_000 });
+  const args = ['run', ...impl, '--cases', FIXTURE_CASES_DIR, '--properties', '0', '--quiet', ...Object.entries(files).flatMap(([k, f]) => [`--${k}`, f]), ...extra];
+  const r = cliWith({ timeout: 60_000 }, ...args);
   const report = existsSync(files.json) ? (JSON.parse(readFileSync(files.json, 'utf8')) as Report) : (undefined as unknown as Report);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, files, report };
 }

@@ -4,11 +4,9 @@
  * merged by case id; the JSON summary against its schema; the Markdown and
  * HTML as text (the browser test runs the page).
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { summarize } from '../../protocol/types.js';
@@ -18,10 +16,10 @@ import type { Matrix, MatrixInput } from '../../report/matrix.js';
 import { renderMatrixHtml } from '../../report/matrix-html.js';
 import { renderMatrixMarkdown } from '../../report/matrix-markdown.js';
 import { areaOf } from '../../report/text.js';
+import { cli } from '../cli.js';
 import { matrixRuns, pythonAvailable } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
 let runs: MatrixInput[];
 let m: Matrix;
@@ -89,7 +87,7 @@ describe('buildMatrix', () => {
     const oldFile = join(dir, 'old.json');
     writeFileSync(oldFile, JSON.stringify({ ...now, kit: { ...now.kit, version: '0.0.9' }, summary: oldSummary, cases: oldCases }));
     writeFileSync(join(dir, 'now.json'), JSON.stringify(now));
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'matrix', oldFile, join(dir, 'now.json'), '--json', join(dir, 'old-new.json')], { encoding: 'utf8', cwd: ROOT });
+    const r = cli('matrix', oldFile, join(dir, 'now.json'), '--json', join(dir, 'old-new.json'));
     expect(r.status, r.stderr).toBe(0);
     const s = JSON.parse(readFileSync(join(dir, 'old-new.json'), 'utf8')) as ReturnType<typeof matrixSummary>;
     const ranked = now.cases.filter((c) => c.id.startsWith('ranked/')).length;
@@ -182,7 +180,7 @@ describe('the HTML matrix as text', () => {
       return f;
     });
     const out = (f: string) => join(dir, 'out', f);
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'matrix', ...files, '--html', out('m.html'), '--markdown', out('m.md'), '--json', out('m.json')], { encoding: 'utf8', cwd: ROOT });
+    const r = cli('matrix', ...files, '--html', out('m.html'), '--markdown', out('m.md'), '--json', out('m.json'));
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(`${runs.length} implementations, ${m.rows.length} cases`);
     expect(r.stdout).toMatch(/ctxconform-reference 1\.0\.0 +(\d+)\/\1 \(100%\) +kit /);
@@ -193,12 +191,12 @@ describe('the HTML matrix as text', () => {
   it('refuses a file that is not a report (exit 2) and notes a shard', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"cases": 1}');
-    const r = spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'matrix', bad], { encoding: 'utf8', cwd: ROOT });
+    const r = cli('matrix', bad);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/bad\.json: not a ctxconform JSON report/);
     const shard = join(dir, 'shard.json');
     writeFileSync(shard, JSON.stringify({ ...runs[0]!.report, run: { ...runs[0]!.report.run, shard: '1/2' } } satisfies Report));
-    const s = spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'matrix', shard], { encoding: 'utf8', cwd: ROOT });
+    const s = cli('matrix', shard);
     expect(s.status).toBe(0);
     expect(s.stderr).toContain('is shard 1/2 of a run');
   });

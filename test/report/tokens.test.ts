@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { run as runTokens } from '../../conformance/cli/tokens.js';
 import { writeReports } from '../../report/index.js';
 import { ENCODINGS, markerOverhead, measureCases, median, percentile, tokenTable } from '../../conformance/tokens.js';
 import type { GoldenCase } from '../../conformance/types.js';
+import { cli } from '../cli.js';
 import { FIXTURE_CASES_DIR, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
 
 describe('token statistics', () => {
@@ -81,7 +81,7 @@ describe('token statistics', () => {
 
   it('prints the table and writes it as JSON from the command line', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'ctxc-tokens-')), 't', 'tokens.json');
-    const r = spawnSync(process.execPath, ['bin/ctxconform.mjs', 'tokens', '--cases', FIXTURE_CASES_DIR, '--json', out], { encoding: 'utf8' });
+    const r = cli('tokens', '--cases', FIXTURE_CASES_DIR, '--json', out);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('estimate/real token ratio over 7 non-empty reference contexts');
     expect(r.stdout).toMatch(/^o200k_base +\d\.\d{3} +\d\.\d{3} +\d\.\d{3}/m);

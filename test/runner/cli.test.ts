@@ -3,7 +3,8 @@
  * what a failure prints, the JSON report against its schema, filter, shard,
  * baseline and properties.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +15,7 @@ import { stringify } from 'yaml';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { KIT_VERSION } from '../../conformance/version.js';
+import { cli, CLI_SHELL, cliSpawn } from '../cli.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,14 +30,9 @@ for (const c of FAULT_CASES) {
   writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, since: c.since, tags: ['fault'], request: c.request, expect: c.expect }));
 }
 
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
 /** `ctxconform serve --port 0 ...args` started, with the URL it prints. */
-async function serve(...args: string[]): Promise<{ server: ReturnType<typeof spawn>; url: string }> {
-  const server = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'serve', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+async function serve(...args: string[]): Promise<{ server: ChildProcess; url: string }> {
+  const server = cliSpawn(['serve', '--port', '0', ...args]);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     server.stdout!.on('data', (d: Buffer) => {
@@ -51,7 +48,7 @@ async function serve(...args: string[]): Promise<{ server: ReturnType<typeof spa
 const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
 it('a reader that stops early (ctxconform list | head -1) ends the command quietly, exit 0', () => {
-  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${join(root, 'bin/ctxconform.mjs')}" list | head -1; exit \${PIPESTATUS[0]}`], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', `${CLI_SHELL} list | head -1; exit \${PIPESTATUS[0]}`], { cwd: root, encoding: 'utf8' });
   expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
   expect(r.stdout.split('\n')[0]).toMatch(/^[a-z-]+\/[a-z0-9-]+ /);
   expect(r.status).toBe(0);
@@ -75,7 +72,7 @@ it('a run that tests nothing fails (exit 1, NOTHING TESTED with the commonest sk
 it('a failing run piped into head -1 still writes its report and exits 1: a closed pipe never turns a verdict into 0', () => {
   const json = join(tmp, 'piped.json');
   const failing = join(root, 'test/fixtures/broken/ceil-estimate.ts');
-  const cmd = `"${process.execPath}" "${join(root, 'bin/ctxconform.mjs')}" run --module "${failing}" --properties 0 --json "${json}" | head -1; exit \${PIPESTATUS[0]}`;
+  const cmd = `${CLI_SHELL} run --module "${failing}" --properties 0 --json "${json}" | head -1; exit \${PIPESTATUS[0]}`;
   const r = spawnSync('bash', ['-c', cmd], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
   expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
   expect(r.status).toBe(1);
@@ -195,9 +192,9 @@ describe('ctxconform run', () => {
     const { server, url } = await serve();
     try {
       const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
-        const c = spawn(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'run', '--http', url, '--cases', casesDir, '--properties', '0'], { cwd: root, env: { ...process.env, CI: 'true' } });
+        const c = cliSpawn(['run', '--http', url, '--cases', casesDir, '--properties', '0']);
         let stdout = '';
-        c.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+        c.stdout!.on('data', (d: Buffer) => (stdout += String(d)));
         c.on('exit', (status) => resolve({ status, stdout }));
       });
       expect(r.stdout).toMatch(/via http \(http:\/\/127\.0\.0\.1:\d+\)/);

@@ -3,7 +3,6 @@
  * N sends become one verdict, properties replaying their seed, and the runner
  * and the CLI end to end against implementations that keep state (REQ-2).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +16,7 @@ import { runSuite } from '../../conformance/runner/run.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { CaseResult, Manifest, Report } from '../../protocol/types.js';
 import { assemble, isErrorAnswer } from '../../reference/index.js';
+import { cli } from '../cli.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
 const CORE: Manifest = { name: 'core', version: '1', profiles: ['tiered'], capabilities: [] };
@@ -162,7 +162,6 @@ describe('run --repeat (CLI)', () => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, since: c.since, request: c.request, expect: c.expect }));
   }
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
 
   it('exit 1 with the flaky cases, their answers and a rerun that repeats; the reports count them apart', () => {
     const json = join(tmp, 'flaky.json');

@@ -2,11 +2,9 @@
  * Spec versions: `since` on a case, `--spec vN` running the cases that hold in
  * vN, and the version shown in every report.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { runSuite } from '../../conformance/runner/run.js';
@@ -16,9 +14,8 @@ import type { Report } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJunit } from '../../report/junit.js';
 import { renderMarkdown } from '../../report/markdown.js';
+import { cli } from '../cli.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('spec versions', () => {
   it('reads vN, orders by N, and refuses what this kit does not know', () => {
@@ -63,7 +60,6 @@ describe('spec versions', () => {
 
   it('run --spec: v1 runs the whole corpus; a later or malformed version is a usage error', () => {
     const json = join(mkdtempSync(join(tmpdir(), 'ctxc-spec-')), 'r.json');
-    const cli = (...args: string[]) => spawnSync(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), ...args], { encoding: 'utf8', cwd: ROOT });
     const ok = cli('run', '--spec', 'v1', '--properties', '0', '--json', json, '--quiet');
     expect(ok.status).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
