@@ -24,6 +24,11 @@ const SLOW = testFiles().filter(
 
 export default defineConfig({
   test: {
+    // Most test files wait on processes they start (the CLI, implementations over stdio):
+    // more files in flight than cores keeps both cores busy. Files share one module graph
+    // per worker (no isolation): the kit keeps no state a test could leak into another.
+    maxWorkers: 3,
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // The JSON report is what .ci/run counts; CI does not parse the console summary.

@@ -1,14 +1,20 @@
 /**
  * The protocol's JSON Schemas (protocol/schemas/), compiled once with ajv
  * (draft 2020-12) and exported so adapters, report writers and vendors
- * validate exactly what the runner does. Other schemas (the case format,
- * conformance/cases/schema.ts) join the same ajv instance with addSchema.
+ * validate exactly what the runner does. Other folders' schemas (the case
+ * format, the WorkingContext answer) join with registerSchema.
+ *
+ * The build compiles every validator the kit uses into dist/validators.cjs
+ * (ajv's standalone code), so a command validates without compiling schemas;
+ * that file is used only while the schema files it was built from are
+ * unchanged, and ajv compiles at run time otherwise.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { packagePath } from './package-root.js';
+import { packagePath, PACKAGE_ROOT } from './package-root.js';
 
 // ajv and ajv-formats are CommonJS and take a tenth of a second to load: required on first
 // use, so that commands that validate nothing (`ctxconform list`, `--help`) start fast.
@@ -25,32 +31,84 @@ export function loadSchema(name: SchemaName): Record<string, unknown> {
   return JSON.parse(readFileSync(schemaPath(name), 'utf8')) as Record<string, unknown>;
 }
 
+/** Schema documents of other folders, by the name refs use (`case.schema.json`), with their files. */
+const registered = new Map<string, string>();
+
+/** Add a schema document (a file of the package) under a name that `compiled(name)` and `$ref`s use. */
+export function registerSchema(name: string, path: string): void {
+  if (registered.get(name) === path) return;
+  if (registered.has(name)) throw new Error(`schema ${name} is already registered from ${registered.get(name)!}`);
+  registered.set(name, path);
+  shared?.addSchema(JSON.parse(readFileSync(path, 'utf8')) as object, name);
+}
+
+/** Every schema document: the protocol's, then the registered ones, as [name, file]. */
+export function schemaDocuments(): [string, string][] {
+  return [...SCHEMA_NAMES.map((n): [string, string] => [`${n}.schema.json`, schemaPath(n)]), ...registered];
+}
+
+/** A fresh ajv instance with the kit's options and every schema document (`source` keeps the code, for the build's standalone file). */
+export function createAjv(options: { source?: boolean } = {}): Ajv2020 {
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+  const instance = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, ...(options.source ? { code: { source: true } } : {}) });
+  addFormats(instance);
+  for (const [name, path] of schemaDocuments()) instance.addSchema(JSON.parse(readFileSync(path, 'utf8')) as object, name);
+  return instance;
+}
+
 let shared: Ajv2020 | undefined;
 
 /** One ajv instance holding every schema, so `$ref`s between them resolve. */
 export function ajv(): Ajv2020 {
-  if (!shared) {
-    const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-    const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
-    shared = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-    addFormats(shared);
-    for (const name of SCHEMA_NAMES) shared.addSchema(loadSchema(name), `${name}.schema.json`);
-  }
+  shared ??= createAjv();
   return shared;
+}
+
+export const PRECOMPILED_VALIDATORS = packagePath('dist', 'validators.cjs');
+export const PRECOMPILED_INPUTS = packagePath('dist', 'validators.json');
+
+/** What dist/validators.cjs was built from: each schema file (relative to the package) and its hash. */
+export function schemaInputs(files: readonly string[]): [string, string][] {
+  return files.map((f) => [f.slice(PACKAGE_ROOT.length + 1).split('\\').join('/'), createHash('sha1').update(readFileSync(f)).digest('hex')]);
+}
+
+let precompiled: Record<string, ValidateFunction> | null | undefined;
+
+function precompiledValidator(ref: string): ValidateFunction | undefined {
+  if (precompiled === undefined) {
+    precompiled = null;
+    if (existsSync(PRECOMPILED_INPUTS) && existsSync(PRECOMPILED_VALIDATORS)) {
+      const built = JSON.parse(readFileSync(PRECOMPILED_INPUTS, 'utf8')) as [string, string][];
+      const now = schemaInputs(built.map(([f]) => packagePath(f)).filter((f) => existsSync(f)));
+      if (JSON.stringify(now) === JSON.stringify(built)) precompiled = require(PRECOMPILED_VALIDATORS) as Record<string, ValidateFunction>;
+    }
+  }
+  return precompiled?.[ref];
 }
 
 const cache = new Map<string, ValidateFunction>();
 
-/** The validator of a schema the shared instance holds, by `$id`-like name (`case.schema.json#/$defs/X`). */
+/** The validator of a schema the kit holds, by `$id`-like name (`case.schema.json#/$defs/X`). */
 export function compiled(ref: string): ValidateFunction {
   let v = cache.get(ref);
   if (!v) {
-    v = ajv().getSchema(ref);
+    v = precompiledValidator(ref) ?? ajv().getSchema(ref);
     if (!v) throw new Error(`no schema ${ref}`);
     cache.set(ref, v);
   }
   return v;
 }
+
+/** Every ref the kit compiles: what the build puts in dist/validators.cjs. */
+export const KIT_REFS: readonly string[] = [
+  ...SCHEMA_NAMES.filter((n) => n !== 'stdio' && n !== 'result').map((n) => `${n}.schema.json`),
+  'stdio.schema.json#/$defs/Request',
+  'stdio.schema.json#/$defs/Answer',
+  'result.schema.json#/$defs/TieredResult',
+  'result.schema.json#/$defs/RankedResult',
+  'result.schema.json#/$defs/TieredWorkingContextResult',
+];
 
 export const validators = {
   request: (): ValidateFunction => compiled('request.schema.json'),

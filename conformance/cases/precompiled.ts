@@ -4,6 +4,8 @@
  * should not. A file is taken from here only when its bytes hash to what was
  * compiled, and the whole index only when SPEC.md and the case schema are the
  * ones it was compiled against; anything else is parsed and checked afresh.
+ * Only the compiled kit reads it: the index is as good as the loader that made
+ * it, and the TypeScript sources (the tests) may be newer than the last build.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { CASE_SCHEMA_PATH } from './schema.js';
 import type { GoldenCase } from '../types.js';
 
 export const PRECOMPILED_PATH: string = packagePath('dist', 'corpus.json');
+const COMPILED = import.meta.url.endsWith('.js');
 
 type StoredCase = Omit<GoldenCase, 'file'>;
 
@@ -56,7 +59,7 @@ let index: Index | null | undefined;
 export function precompiledCase(rel: string, text: string): StoredCase | undefined {
   if (index === undefined) {
     index = null;
-    if (existsSync(PRECOMPILED_PATH)) {
+    if (COMPILED && existsSync(PRECOMPILED_PATH)) {
       const read = JSON.parse(readFileSync(PRECOMPILED_PATH, 'utf8')) as Index;
       if (read.inputs === inputsHash()) index = read;
     }

@@ -3,19 +3,16 @@
  * the WorkingContext facts (protocol/schemas/working-context.schema.json), so the
  * check works from an installed package without the anchor files.
  */
-import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv';
 import { packagePath } from '../../protocol/package-root.js';
-import { ajv, formatErrors } from '../../protocol/schemas.js';
+import { compiled, formatErrors, registerSchema } from '../../protocol/schemas.js';
 
 export const WORKING_CONTEXT_SCHEMA_PATH = packagePath('protocol', 'schemas', 'working-context.schema.json');
 
-let validate: ValidateFunction | undefined;
-
-/** Compiled once into the kit's shared ajv instance (same options and formats as every other schema). */
-function workingContextValidator(): ValidateFunction {
-  validate ??= ajv().compile(JSON.parse(readFileSync(WORKING_CONTEXT_SCHEMA_PATH, 'utf8')) as object);
-  return validate;
+/** One of the kit's schemas (same options and formats as every other). */
+export function workingContextValidator(): ValidateFunction {
+  registerSchema('working-context.schema.json', WORKING_CONTEXT_SCHEMA_PATH);
+  return compiled('working-context.schema.json');
 }
 
 /** The problems of an assemble-context answer body, one readable line each; empty when valid. */
