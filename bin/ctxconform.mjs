@@ -10,9 +10,9 @@ process.stdout.on('error', (e) => {
 });
 let main;
 try {
-  ({ main } = await import('../dist/conformance/cli/main.js'));
+  ({ main } = await import('../dist/cli/main.js'));
 } catch (e) {
-  if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('dist/conformance/cli/main.js')) throw e;
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('dist/cli/main.js')) throw e;
   console.error('ctxconform: the compiled kit is missing (dist/); run `npm run build` in the kit\'s folder');
   process.exit(2);
 }

@@ -3,8 +3,12 @@
  * what an adapter hands back (Outcome, Implementation), and the report the
  * runner writes and report/ renders. Adapters and report writers import them
  * from here, never from the runner's folder. The JSON shapes are the schemas
- * beside this file: protocol/schemas/*.schema.json.
+ * beside this file: protocol/schemas/*.schema.json. The request and result
+ * themselves are in assembly.ts, re-exported here.
  */
+import type { DeclaredConstants } from './assembly.js';
+
+export * from './assembly.js';
 
 /** `flaky`: answers differed between the repeats of `--repeat N` (REQ-2); it fails a run like `fail`. */
 export type Status = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'flaky' | 'skip';
@@ -18,21 +22,6 @@ export interface Manifest {
   capabilities: string[];
   /** Declared constants of profile tiered (SPEC section 17); absent: the specification's. */
   constants?: DeclaredConstants;
-}
-
-export type TierName = 'working' | 'episodic' | 'longterm' | 'knowledge';
-
-/**
- * The table constants of profile `tiered` a manifest may declare
- * (manifest.schema.json#/$defs/Constants); an absent member is the
- * specification's. The reference takes the same shape (TieredConstants).
- */
-export interface DeclaredConstants {
-  chars_per_token?: number;
-  /** Whole percentages, every tier, summing to at most 100. */
-  tier_fractions?: Record<TierName, number>;
-  /** Sources added to the tier map or moved (case-sensitive). */
-  source_to_tier?: Record<string, TierName>;
 }
 
 /**

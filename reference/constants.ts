@@ -1,4 +1,4 @@
-import type { Tier } from './types.js';
+import type { Tier } from '../protocol/assembly.js';
 
 /** SPEC NUM-2: the estimate divides code points by this. */
 export const CHARS_PER_TOKEN = 4;

@@ -1,5 +1,5 @@
 import { CHARS_PER_TOKEN, DEFAULT_TIER, SOURCE_TO_TIER, TIER_PERCENT } from './constants.js';
-import type { Tier } from './types.js';
+import type { Tier } from '../protocol/assembly.js';
 import { codePointLength } from './unicode.js';
 
 /** SPEC NUM-2: max(1, floor(codepoints / 4)); an empty string costs 1. Declared constants may change the 4 (section 17). */

@@ -4,14 +4,16 @@
  */
 import { assembleRanked } from './ranked.js';
 import { assembleTiered } from './tiered.js';
-import { DEFAULT_CAPABILITIES } from './types.js';
-import type { AssembleOptions, Capability, ErrorAnswer, Problem, Result } from './types.js';
+import type { Capability, ErrorAnswer, Problem, Result } from '../protocol/assembly.js';
+import { DEFAULT_CAPABILITIES } from './options.js';
+import type { AssembleOptions } from './options.js';
 import { withKeptArrays } from './block-arrays.js';
 import { constantsProblems, SPEC_TUNING, tuningOf } from './tuning.js';
 import { readRequest } from './validate.js';
 
 export * from './constants.js';
-export * from './types.js';
+export * from '../protocol/assembly.js';
+export * from './options.js';
 export { estimateTokens, tierOf, tierBudget, isExpired } from './estimate.js';
 export { codePointLength, compareCodePoints } from './unicode.js';
 export { pointer } from './validate.js';

@@ -3,7 +3,7 @@ import { estimateTokens } from './estimate.js';
 import { LARGE } from './block-arrays.js';
 import { stableSort } from './merge-sort.js';
 import { byPriorityStable } from './rank-sort.js';
-import type { Omission, Result } from './types.js';
+import type { Omission, Result } from '../protocol/assembly.js';
 import { isDated } from './validate.js';
 import type { NormalRequest } from './validate.js';
 

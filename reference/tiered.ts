@@ -19,7 +19,7 @@ import { stableSort } from './merge-sort.js';
 import { NO_PREFERENCES, rankComparator, rankOrder, renderOrderFromRanked } from './order.js';
 import { SPEC_TUNING } from './tuning.js';
 import type { Tuning } from './tuning.js';
-import type { Capability, Constraints, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from './types.js';
+import type { Capability, Constraints, ErrorAnswer, Omission, Result, Segment, SegmentReason, Warning } from '../protocol/assembly.js';
 import { DISPUTED, STALE, SUPERSEDED } from './validate.js';
 import type { NormalRequest } from './validate.js';
 

@@ -5,7 +5,7 @@
  */
 import { CHARS_PER_TOKEN, DEFAULT_TIER, SOURCE_TO_TIER, TIER_PERCENT, TIERS } from './constants.js';
 import { tierOf as specTierOf } from './estimate.js';
-import type { Problem, TieredConstants, Tier } from './types.js';
+import type { DeclaredConstants, Problem, Tier } from '../protocol/assembly.js';
 import { pointer } from './validate.js';
 
 /** DECL-1: the largest declarable chars per token. */
@@ -78,7 +78,7 @@ export function constantsProblems(constants: unknown): Problem[] {
 }
 
 /** A valid declaration (constantsProblems gave []) as selection reads it; SPEC_TUNING when it declares nothing. */
-export function tuningOf(constants: TieredConstants): Tuning {
+export function tuningOf(constants: DeclaredConstants): Tuning {
   const { chars_per_token, tier_fractions, source_to_tier } = constants;
   if (chars_per_token === undefined && tier_fractions === undefined && source_to_tier === undefined) return SPEC_TUNING;
   // A Map, not an object: a declared source named __proto__ is a source like any other.

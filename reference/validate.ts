@@ -3,8 +3,8 @@ import { isExpired } from './estimate.js';
 import { bytes, counts, doubles, LARGE } from './block-arrays.js';
 import type { Bytes, Counts, Numbers } from './block-arrays.js';
 import { IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
-import { BLOCK_STATUSES, PROFILES } from './types.js';
-import type { Block, Constraints, Problem, Profile, Request, Status } from './types.js';
+import { BLOCK_STATUSES, PROFILES } from '../protocol/assembly.js';
+import type { Block, BlockStatus, Constraints, Problem, Profile, Request } from '../protocol/assembly.js';
 import { codePointLength, compareCodePoints } from './unicode.js';
 
 /**
@@ -135,7 +135,7 @@ function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: 
   const pinned = b.pinned;
   c.bool(pinned, 'pinned');
   const status = b.status;
-  const statusIndex = status === undefined ? ACTIVE : BLOCK_STATUSES.indexOf(status as Status);
+  const statusIndex = status === undefined ? ACTIVE : BLOCK_STATUSES.indexOf(status as BlockStatus);
   if (statusIndex < 0) {
     c.add('status', `"status" must be one of ${BLOCK_STATUSES.join(', ')}, got ${typeof status === 'string' ? JSON.stringify(status) : describeValue(status)}`);
   }

@@ -2,7 +2,7 @@
  * Text helpers every writer shares. Strings in a report come from cases and
  * from implementations under test, so each writer treats them as hostile.
  */
-import type { CaseResult, DeclaredConstants, Report, Status, TierName } from '../protocol/types.js';
+import type { CaseResult, DeclaredConstants, Report, Status, Tier } from '../protocol/types.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
@@ -132,7 +132,7 @@ export function verdict(report: Report): Verdict {
 /** What a run with declared constants is called wherever its profile is named (SPEC section 17): never plain `tiered`. */
 export const DECLARED_PROFILE = 'tiered with declared constants';
 
-const TIER_NAMES: readonly TierName[] = ['working', 'episodic', 'longterm', 'knowledge'];
+const TIER_NAMES: readonly Tier[] = ['working', 'episodic', 'longterm', 'knowledge'];
 
 /** The declared constants tiered was judged with, when they are not the specification's (run.constants). */
 export function declaredConstants(report: Pick<Report, 'run'>): DeclaredConstants | undefined {

@@ -6,7 +6,7 @@
  * `working-context-api`); conformance/contract/ checks the contract instead.
  */
 import { randomBytes } from 'node:crypto';
-import type { Block, Request } from '../../reference/types.js';
+import type { Block, Request } from '../../protocol/types.js';
 import type { Implementation, Manifest, Outcome } from '../../protocol/types.js';
 import { JsonClient, type CallRecord } from './http.js';
 import { MemoryService } from './service.js';

@@ -3,7 +3,7 @@
  * each checked for the shape the adapter needs and recorded for the report.
  * The full contract checks live in conformance/contract/.
  */
-import type { Block } from '../../reference/types.js';
+import type { Block } from '../../protocol/types.js';
 import type { Outcome } from '../../protocol/types.js';
 import type { CallRecord, JsonClient } from './http.js';
 import type { AssembleContextRequest, DurableMemoryObject, IngestRequest, IngestResult, MemoryRef, Scope, WorkingContext } from './wire.js';

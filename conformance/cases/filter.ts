@@ -14,7 +14,7 @@
  * atoms) holds: `area:tiers,!tag:rounding` is every tiers case but the
  * rounding ones; `req:EXP-+tag:boundary` the expiry boundaries.
  */
-import { specRequirements } from '../spec-ids.js';
+import { specRequirements } from '../spec.js';
 
 /** What a filter looks at. Properties and contract clauses have no tags. */
 export interface Selectable {

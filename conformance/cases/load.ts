@@ -12,8 +12,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import { packagePath } from '../../protocol/package-root.js';
 import { precompiledCase } from './precompiled.js';
 import { caseValidator } from './schema.js';
-import { specRequirements } from '../spec-ids.js';
-import { specVersionProblem } from '../spec-version.js';
+import { specRequirements, specVersionProblem } from '../spec.js';
 import type { GoldenCase } from '../types.js';
 
 export interface LoadProblem {

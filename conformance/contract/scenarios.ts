@@ -5,7 +5,7 @@
  * random requests from a fixed seed.
  */
 import fc from 'fast-check';
-import type { Block, Request } from '../../reference/types.js';
+import type { Block, Request } from '../../protocol/types.js';
 
 export interface Scenario {
   name: string;

@@ -4,7 +4,7 @@
  * breaks. Each try is a full exchange with the service, so the tries are
  * bounded; fast-check's own shrinker cannot start from a chained value.
  */
-import type { Request } from '../../reference/types.js';
+import type { Request } from '../../protocol/types.js';
 import type { Scenario } from './scenarios.js';
 
 /** Every scenario one step smaller than `sc`. */

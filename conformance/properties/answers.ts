@@ -6,24 +6,14 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { reasonClass } from '../reasons.js';
+import { reasonClass } from '../judge/reasons.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
-import type { Implementation, Outcome, Status } from '../../protocol/types.js';
+import type { Implementation, Outcome, Result, Status } from '../../protocol/types.js';
 
 export interface ResultAnswer {
   kind: 'result';
-  value: {
-    context: string;
-    included: string[];
-    estimated_tokens: number;
-    total_budget: number;
-    omissions: { block_id: string; reason: string }[];
-    /** The members WC-2 gives a segment; the answer schema has checked their types. */
-    segments?: { block_id: string; source: string; tier: string; tokens: number; score: number; reason: string }[];
-    truncated?: boolean;
-    warnings?: { code: string; block_id?: string }[];
-    generated_at?: number;
-  };
+  /** A result the answer schema has checked (RES-1, WC-2). */
+  value: Result;
 }
 export interface ErrorAnswer {
   kind: 'error';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { BLOCK_STATUSES, MAX_BUDGET, SOURCE_TO_TIER } from '../../reference/index.js';
 import type { Block } from '../../reference/index.js';
 import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
-import { declaredConstants } from '../declared.js';
+import { declaredConstants } from '../judge/expectation.js';
 
 /** What the implementation declares: members are generated only for declared capabilities. */
 export interface GenContext {

@@ -14,9 +14,9 @@ import {
   utcDate,
 } from '../../reference/index.js';
 import type { Capability } from '../../reference/index.js';
-import { describeMismatch } from '../judge.js';
-import { markedContext } from '../markers.js';
-import { reasonClass } from '../reasons.js';
+import { describeMismatch } from '../judge/judge.js';
+import { markedContext } from '../judge/markers.js';
+import { reasonClass } from '../judge/reasons.js';
 import type { DeclaredConstants, Implementation } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';

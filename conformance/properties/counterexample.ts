@@ -7,13 +7,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import YAML from 'yaml';
 import { CAPABILITIES } from '../../reference/index.js';
-import { reasonClass } from '../reasons.js';
+import { reasonClass } from '../judge/reasons.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase } from '../types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
-import { judge } from '../judge.js';
-import { SPEC_VERSION } from '../version.js';
+import { judge } from '../judge/judge.js';
+import { SPEC_VERSION } from '../spec.js';
 import { referenceAnswer } from './catalog.js';
 
 type Obj = Record<string, unknown>;

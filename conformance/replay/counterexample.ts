@@ -4,7 +4,7 @@
  * replay, sweep and property counterexamples are the same kind of case).
  */
 import { basename } from 'node:path';
-import { compact } from '../judge.js';
+import { compact } from '../judge/judge.js';
 import { saveIfFailing } from '../properties/counterexample.js';
 import type { Implementation, Manifest, Status } from '../../protocol/types.js';
 import { judgeRecorded } from './judge.js';

@@ -7,7 +7,7 @@
  * request and a random one are held to exactly the same rules.
  */
 import { validateRequest } from '../../reference/index.js';
-import { skipReason } from '../judge.js';
+import { skipReason } from '../judge/judge.js';
 import { profileOf, PropertyFailure } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
 import { PROPERTIES } from '../properties/catalog.js';

@@ -9,7 +9,7 @@
  * scrubbing, the saved case holds no recorded text at all.
  */
 import fc from 'fast-check';
-import { scrubRequest } from './scrub.js';
+import { scrubRequest } from '../scrub/scrub.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);

@@ -4,7 +4,7 @@
  * summary table. Text from implementations is hostile: escapes are stripped.
  */
 import { constantsText, profileNames, shownStatuses, stripAnsi } from '../../report/text.js';
-import { compact, firstDifference } from '../judge.js';
+import { compact, firstDifference } from '../judge/judge.js';
 import { STATUSES } from '../../protocol/types.js';
 import type { CaseResult, Report, Status } from '../../protocol/types.js';
 

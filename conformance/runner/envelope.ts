@@ -1,6 +1,6 @@
 /** The envelope every command's Report shares (run, replay, sweep): kit, implementation, run, summary, cases. */
-import { declaredConstants } from '../declared.js';
-import { KIT_VERSION, SPEC_VERSION } from '../version.js';
+import { declaredConstants } from '../judge/expectation.js';
+import { KIT_VERSION, SPEC_VERSION } from '../spec.js';
 import type { AdapterName, CaseResult, Manifest, Report, Summary } from '../../protocol/types.js';
 
 export function reportOf(o: {

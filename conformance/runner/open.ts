@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { ModuleStartError, openModuleWorker } from '../../adapters/module.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
-import { UsageError } from '../cli/main.js';
+import { UsageError } from '../usage.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { constantsProblems } from '../../reference/index.js';
 import { shellQuote } from './console.js';

@@ -7,7 +7,7 @@
  * alone would have been judged: the verdict of one send would be luck.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { compact } from '../judge.js';
+import { compact } from '../judge/judge.js';
 import type { CaseResult, Outcome, RepeatAnswer, Status } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
 

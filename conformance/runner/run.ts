@@ -4,8 +4,8 @@
  * failure is an Outcome, and anything that still throws becomes that case's
  * `error`.
  */
-import { judge, skipReason } from '../judge.js';
-import { holdsIn } from '../spec-version.js';
+import { judge, skipReason } from '../judge/judge.js';
+import { holdsIn } from '../spec.js';
 import { byId, summarize } from '../../protocol/types.js';
 import type { AdapterName, CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
 import type { GoldenCase, Verdict } from '../types.js';

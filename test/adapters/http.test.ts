@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssembleServer, listen, MAX_REQUEST_BYTES } from '../../adapters/http-server.js';
-import { UsageError } from '../../conformance/cli/main.js';
+import { UsageError } from '../../conformance/usage.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { Report, Status } from '../../protocol/types.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../conformance/cli/main.js';
+import { UsageError } from '../../conformance/usage.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StdioImplementation } from '../../adapters/stdio.js';
-import { UsageError } from '../../conformance/cli/main.js';
+import { UsageError } from '../../conformance/usage.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-stdio-'));

@@ -14,7 +14,7 @@ import { HttpImplementation } from '../../adapters/http.js';
 import { StdioImplementation } from '../../adapters/stdio.js';
 import { encodeRequest, UNSENDABLE } from '../../adapters/wire.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
-import { judge } from '../../conformance/judge.js';
+import { judge } from '../../conformance/judge/judge.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';

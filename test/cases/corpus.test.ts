@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../conformance/cases/load.js';
-import { judge, skipReason } from '../../conformance/judge.js';
-import { isCaseExempt, specRequirements } from '../../conformance/spec-ids.js';
+import { judge, skipReason } from '../../conformance/judge/judge.js';
+import { isCaseExempt, specRequirements } from '../../conformance/spec.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Manifest } from '../../protocol/types.js';
 

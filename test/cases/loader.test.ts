@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../conformance/cases/load.js';
 import { globMatcher } from '../../conformance/cases/filter.js';
-import { main } from '../../conformance/cli/main.js';
-import { CASE_EXEMPT_PREFIXES, specRequirements } from '../../conformance/spec-ids.js';
+import { main } from '../../cli/main.js';
+import { CASE_EXEMPT_PREFIXES, specRequirements } from '../../conformance/spec.js';
 import { cli as cliBin } from '../cli.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
-import { judge, skipReason } from '../../conformance/judge.js';
+import { judge, skipReason } from '../../conformance/judge/judge.js';
 import { runProperties } from '../../conformance/properties/index.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { DeclaredConstants, Manifest } from '../../protocol/types.js';

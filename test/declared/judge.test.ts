@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { assemble } from '../../reference/index.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
-import { declaredConstants, isSpecConstants } from '../../conformance/declared.js';
-import { judge, skipReason } from '../../conformance/judge.js';
+import { declaredConstants, isSpecConstants } from '../../conformance/judge/expectation.js';
+import { judge, skipReason } from '../../conformance/judge/judge.js';
 import { judgeRecorded } from '../../conformance/replay/judge.js';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { mutant } from '../fixtures/broken/mutant.js';

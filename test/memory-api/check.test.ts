@@ -208,7 +208,7 @@ describe('contract checks: a misbehaving service never takes down the run', () =
 
 describe('the clauses are the ones SPEC.md section 16 defines', () => {
   it('same ids, same order, all in section 16', async () => {
-    const { specRequirements } = await import('../../conformance/spec-ids.js');
+    const { specRequirements } = await import('../../conformance/spec.js');
     const { CLAUSES } = await import('../../conformance/contract/index.js');
     const mapi = specRequirements().filter((r) => r.id.startsWith('MAPI-'));
     expect(mapi.map((r) => r.id)).toEqual(CLAUSES.map((c) => c.id));

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { run } from '../../conformance/cli/run.js';
-import { UsageError } from '../../conformance/cli/main.js';
+import { run } from '../../cli/run.js';
+import { UsageError } from '../../conformance/usage.js';
 import type { Report } from '../../protocol/types.js';
 import { startMemoryService, type FakeService } from '../fixtures/memory-service/server.js';
 

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { fromFunctions, openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { judge } from '../../conformance/judge.js';
+import { judge } from '../../conformance/judge/judge.js';
 import { replayProperty, runProperties } from '../../conformance/properties/index.js';
 import { caseValidator } from '../../conformance/cases/schema.js';
 import { validators } from '../../protocol/schemas.js';

@@ -8,18 +8,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assemble, CAPABILITIES, constantsProblems, estimateTokens, isErrorAnswer, TIER_PERCENT, tierBudget } from '../../reference/index.js';
-import type { Result, TieredConstants, Tier } from '../../reference/index.js';
+import type { Result, DeclaredConstants, Tier } from '../../reference/index.js';
 import { request } from '../../conformance/properties/arbitraries.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import { NOW, TIER_BUDGET, block, tiered } from './helpers.js';
 
-const TUNED: TieredConstants = {
+const TUNED: DeclaredConstants = {
   chars_per_token: 3,
   tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 10 },
   source_to_tier: { notes: 'knowledge' },
 };
 
-function withConstants(req: unknown, constants: TieredConstants): Result {
+function withConstants(req: unknown, constants: DeclaredConstants): Result {
   const a = assemble(req, { constants });
   if (isErrorAnswer(a)) throw new Error(a.error.message);
   return a;
@@ -29,7 +29,7 @@ const TIERS: Tier[] = ['working', 'episodic', 'longterm', 'knowledge'];
 const tier = fc.constantFrom(...TIERS);
 
 /** Any valid declaration: each member absent or present, shares summing to at most 100. */
-const constants: fc.Arbitrary<TieredConstants> = fc.record(
+const constants: fc.Arbitrary<DeclaredConstants> = fc.record(
   {
     chars_per_token: fc.integer({ min: 1, max: 16 }),
     tier_fractions: fc
@@ -46,7 +46,7 @@ const constants: fc.Arbitrary<TieredConstants> = fc.record(
 
 describe('declared constants in the reference (SPEC section 17)', () => {
   it('is exactly itself with no declaration, an empty one, or the specification\'s values declared', () => {
-    const spec: TieredConstants = { chars_per_token: 4, tier_fractions: { ...TIER_PERCENT }, source_to_tier: { memory: 'longterm', waf_info: 'knowledge' } };
+    const spec: DeclaredConstants = { chars_per_token: 4, tier_fractions: { ...TIER_PERCENT }, source_to_tier: { memory: 'longterm', waf_info: 'knowledge' } };
     fc.assert(
       fc.property(request({ profiles: ['tiered', 'ranked'], capabilities: CAPABILITIES }), (req) => {
         const plain = JSON.stringify(assemble(req));
@@ -94,14 +94,14 @@ describe('declared constants in the reference (SPEC section 17)', () => {
 
   it('keeps sources case-sensitive and reads a declared __proto__ as a source like any other', () => {
     // As JSON.parse reads a manifest: __proto__ an own member.
-    const c: TieredConstants = { tier_fractions: { working: 10, episodic: 10, longterm: 10, knowledge: 70 }, source_to_tier: JSON.parse('{"__proto__": "knowledge", "notes": "knowledge"}') as Record<string, Tier> };
+    const c: DeclaredConstants = { tier_fractions: { working: 10, episodic: 10, longterm: 10, knowledge: 70 }, source_to_tier: JSON.parse('{"__proto__": "knowledge", "notes": "knowledge"}') as Record<string, Tier> };
     const r = withConstants(tiered(100, [block('p', '__proto__', 'x'.repeat(200)), block('m', 'NOTES', 'y'), block('c', 'constructor', 'z')]), c);
     expect(r.segments?.map((s) => [s.block_id, s.tier])).toEqual([['m', 'working'], ['p', 'knowledge'], ['c', 'working']]);
   });
 
   it('keeps the remainder out of the pool when the shares sum to less than 100', () => {
     // 50/20/20/0 = 90: at budget 100 the tiers hold 90 and the pool of an empty request is 90, never 100.
-    const c: TieredConstants = { tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 0 } };
+    const c: DeclaredConstants = { tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 0 } };
     const r = withConstants(tiered(100, [block('k', 'knowledge', 'x'.repeat(4 * 91))]), c);
     expect(r.omissions).toEqual([{ block_id: 'k', reason: TIER_BUDGET }]);
     const fits = withConstants(tiered(100, [block('k', 'knowledge', 'x'.repeat(4 * 90))]), c);

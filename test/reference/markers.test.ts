@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markedContext } from '../../conformance/markers.js';
+import { markedContext } from '../../conformance/judge/markers.js';
 import { request } from '../../conformance/properties/arbitraries.js';
 import { assemble, DEFAULT_CAPABILITIES, isErrorAnswer, isExpired } from '../../reference/index.js';
 import type { Capability, Result } from '../../reference/index.js';

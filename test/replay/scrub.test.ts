@@ -17,7 +17,7 @@ import { loadCorpus } from '../../conformance/cases/load.js';
 import { replay } from '../../conformance/replay/run.js';
 import { request } from '../../conformance/properties/arbitraries.js';
 import { invalidRequest } from '../../conformance/properties/corruptions.js';
-import { filler, scrubRequest } from '../../conformance/replay/scrub.js';
+import { filler, scrubRequest } from '../../conformance/scrub/scrub.js';
 import { assemble, CAPABILITIES, codePointLength, compareCodePoints, isErrorAnswer, SOURCE_TO_TIER, tierOf } from '../../reference/index.js';
 import type { Result } from '../../reference/index.js';
 import { cliWith } from '../cli.js';

@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModule } from '../../adapters/inprocess.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
-import { sweep } from '../../conformance/replay/sweep.js';
+import { sweep } from '../../conformance/sweep/sweep.js';
 import { renderHtml } from '../../report/html.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../conformance/cli/main.js';
+import { main } from '../../cli/main.js';
 import { stringify } from 'yaml';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
-import { KIT_VERSION } from '../../conformance/version.js';
+import { KIT_VERSION } from '../../conformance/spec.js';
 import { cli, CLI_SHELL, cliSpawn } from '../cli.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 

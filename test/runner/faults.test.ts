@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StdioImplementation } from '../../adapters/stdio.js';
 import { encodeRequest } from '../../adapters/wire.js';
-import { UsageError } from '../../conformance/cli/main.js';
+import { UsageError } from '../../conformance/usage.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { Report, Status } from '../../protocol/types.js';

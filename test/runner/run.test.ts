@@ -7,7 +7,7 @@ import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Manifest } from '../../protocol/types.js';
-import { KIT_VERSION } from '../../conformance/version.js';
+import { KIT_VERSION } from '../../conformance/spec.js';
 import { assemble } from '../../reference/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 

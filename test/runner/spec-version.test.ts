@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import { holdsIn, specNumber, specVersionProblem } from '../../conformance/spec-version.js';
+import { holdsIn, specNumber, specVersionProblem } from '../../conformance/spec.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Report } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';

@@ -9,13 +9,13 @@ import { estimateTokens, MAX_BUDGET, RANKED_HEADER, utcDate } from '../../refere
 import { profileOf } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
 import { referenceAnswer } from '../properties/catalog.js';
-import { declaredConstants } from '../declared.js';
+import { declaredConstants } from '../judge/expectation.js';
 import { summarize } from '../../protocol/types.js';
 import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../../protocol/types.js';
-import { caseName, shrinkAndSave } from './counterexample.js';
-import { judgeRecorded } from './judge.js';
+import { caseName, shrinkAndSave } from '../replay/counterexample.js';
+import { judgeRecorded } from '../replay/judge.js';
 import { reportOf } from '../runner/envelope.js';
-import type { Judged } from './judge.js';
+import type { Judged } from '../replay/judge.js';
 
 type Obj = Record<string, unknown>;
 interface BlockLike {

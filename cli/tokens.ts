@@ -6,13 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readReport, ReportFileError } from '../baseline.js';
-import { formatProblem, loadCorpus } from '../cases/load.js';
-import type { Report } from '../../protocol/types.js';
-import { formatRatio } from '../../report/text.js';
-import { markerOverhead, measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../tokens.js';
-import type { TokenTable } from '../../protocol/types.js';
-import { UsageError } from './main.js';
+import { readReport, ReportFileError } from '../conformance/baseline.js';
+import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
+import type { Report } from '../protocol/types.js';
+import { formatRatio } from '../report/text.js';
+import { markerOverhead, measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../conformance/tokens.js';
+import type { TokenTable } from '../protocol/types.js';
+import { UsageError } from '../conformance/usage.js';
 
 export const usage = 'ctxconform tokens [--cases DIR] [--json FILE] [--report REPORT.json --html FILE]';
 
@@ -74,7 +74,7 @@ with the table as its last section.`,
     console.log(`\nwrote ${values.json}`);
   }
   if (report && values.html) {
-    const { writeReports } = await import('../../report/index.js');
+    const { writeReports } = await import('../report/index.js');
     writeReports(report, { html: values.html }, { tokens: table });
     console.log(`wrote ${values.html}`);
   }

@@ -7,11 +7,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatProbe, probeConstants } from '../probe/index.js';
-import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
-import { KIT_VERSION } from '../version.js';
-import { UsageError } from './main.js';
-import { intOption } from './run.js';
+import { formatProbe, probeConstants } from '../conformance/constants/index.js';
+import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../conformance/runner/open.js';
+import { KIT_VERSION } from '../conformance/spec.js';
+import { UsageError } from '../conformance/usage.js';
+import { intOption } from '../conformance/usage.js';
 
 export const usage = 'ctxconform constants [--impl reference | --module FILE | --stdio CMD | --http URL] [--manifest FILE] [--timeout MS] [--json FILE]';
 

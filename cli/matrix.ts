@@ -4,12 +4,12 @@
  * case a report lacks is "not run"), as HTML, Markdown and a JSON summary.
  */
 import { parseArgs } from 'node:util';
-import { writeMatrix } from '../../report/index.js';
-import { buildMatrix, columnLabels, tallyText } from '../../report/matrix.js';
-import { stripAnsi } from '../../report/text.js';
-import { readReport, ReportFileError } from '../baseline.js';
-import { KIT_VERSION } from '../version.js';
-import { EXIT_OK, UsageError } from './main.js';
+import { writeMatrix } from '../report/index.js';
+import { buildMatrix, columnLabels, tallyText } from '../report/matrix.js';
+import { stripAnsi } from '../report/text.js';
+import { readReport, ReportFileError } from '../conformance/baseline.js';
+import { KIT_VERSION } from '../conformance/spec.js';
+import { EXIT_OK, UsageError } from '../conformance/usage.js';
 
 export const usage = 'ctxconform matrix A.json B.json ... [--html FILE] [--markdown FILE] [--json FILE]';
 

@@ -3,7 +3,7 @@
  * them, written from the spec (not from the reference): which omissions leave
  * a marker (MRK-1), its bytes (MRK-2) and where it stands (MRK-3).
  */
-import { compareCodePoints } from '../reference/index.js';
+import { compareCodePoints } from '../../reference/index.js';
 import { reasonClass } from './reasons.js';
 
 /** MRK-2: the line after the block's header, by reason class. */

@@ -3,14 +3,14 @@
  * the pieces conformance/cli/run.ts needs, kept here so the command itself only
  * gains a few lines.
  */
-import { DEFAULT_MARKER, openMemoryApi, memoryApiManifest } from '../../adapters/memory-api/index.js';
-import { UsageError } from '../cli/main.js';
-import { shellQuote } from '../runner/console.js';
-import { idMatcher } from '../runner/filter.js';
-import { summarize } from '../../protocol/types.js';
-import type { CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
-import { combinePropertyRounds } from '../runner/repeat.js';
-import { runContract } from './index.js';
+import { DEFAULT_MARKER, openMemoryApi, memoryApiManifest } from '../adapters/memory-api/index.js';
+import { UsageError } from '../conformance/usage.js';
+import { shellQuote } from '../conformance/runner/console.js';
+import { idMatcher } from '../conformance/runner/filter.js';
+import { summarize } from '../protocol/types.js';
+import type { CaseResult, Implementation, Manifest, Report } from '../protocol/types.js';
+import { combinePropertyRounds } from '../conformance/runner/repeat.js';
+import { runContract } from '../conformance/contract/index.js';
 
 export const MEMORY_API_OPTIONS = {
   'memory-api': { type: 'string' },

@@ -4,15 +4,15 @@
  * the ending (failures, summary, reports, the last line, the exit status).
  */
 import { existsSync, statSync } from 'node:fs';
-import { UsageError } from '../cli/main.js';
-import { intOption } from '../cli/run.js';
-import { formatFailure, implementationLine, shellQuote, summaryTable } from '../runner/console.js';
-import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
-import type { OpenedImplementation } from '../runner/open.js';
-import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
-import { FAILING } from '../../protocol/types.js';
-import type { Report } from '../../protocol/types.js';
-import type { ReplaySource } from './run.js';
+import { UsageError } from '../conformance/usage.js';
+import { intOption } from '../conformance/usage.js';
+import { formatFailure, implementationLine, shellQuote, summaryTable } from '../conformance/runner/console.js';
+import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../conformance/runner/open.js';
+import type { OpenedImplementation } from '../conformance/runner/open.js';
+import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
+import { FAILING } from '../protocol/types.js';
+import type { Report } from '../protocol/types.js';
+import type { ReplaySource } from '../conformance/replay/run.js';
 
 export const IMPLEMENTATION_HELP = `implementation (one; default --impl reference):
   --impl reference        the built-in reference assembler

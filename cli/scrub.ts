@@ -11,11 +11,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
-import { encodeRequest } from '../../adapters/wire.js';
-import { recordedSource } from '../replay/cli.js';
-import { readRecorded } from '../replay/read.js';
-import { scrubRequest } from '../replay/scrub.js';
-import { EXIT_OK, UsageError } from './main.js';
+import { encodeRequest } from '../adapters/wire.js';
+import { recordedSource } from './drive.js';
+import { readRecorded } from '../conformance/replay/read.js';
+import { scrubRequest } from '../conformance/scrub/scrub.js';
+import { EXIT_OK, UsageError } from '../conformance/usage.js';
 
 export const usage = 'ctxconform scrub IN OUT';
 

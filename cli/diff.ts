@@ -4,11 +4,11 @@
  * while known failures remain.
  */
 import { parseArgs } from 'node:util';
-import { readReport, ReportFileError } from '../baseline.js';
-import { byId } from '../../protocol/types.js';
-import type { Report, Status } from '../../protocol/types.js';
-import { UsageError } from './main.js';
-import { constantsText, DECLARED_PROFILE } from '../../report/text.js';
+import { readReport, ReportFileError } from '../conformance/baseline.js';
+import { byId } from '../protocol/types.js';
+import type { Report, Status } from '../protocol/types.js';
+import { UsageError } from '../conformance/usage.js';
+import { constantsText, DECLARED_PROFILE } from '../report/text.js';
 
 export const usage = 'ctxconform diff OLD.json NEW.json [--json]';
 

@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDemo, DemoError } from '../demo.js';
-import type { DemoInput } from '../demo.js';
-import { UsageError } from './main.js';
-import { packagePath } from '../../protocol/package-root.js';
+import { buildDemo, DemoError } from '../conformance/demo.js';
+import type { DemoInput } from '../conformance/demo.js';
+import { UsageError } from '../conformance/usage.js';
+import { packagePath } from '../protocol/package-root.js';
 
 export const usage = 'ctxconform demo [--input FILE] --out FILE';
 

@@ -8,12 +8,12 @@
  * (declared.ts).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { declaredConstants, expectationUnder } from './declared.js';
+import { declaredConstants, expectationUnder } from './expectation.js';
 import { markedContext } from './markers.js';
 import { reasonClass } from './reasons.js';
-import { formatErrors, validators } from '../protocol/schemas.js';
-import type { Expectation, GoldenCase, Verdict } from './types.js';
-import type { Manifest, Outcome } from '../protocol/types.js';
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { Expectation, GoldenCase, Verdict } from '../types.js';
+import type { Manifest, Outcome, Result } from '../../protocol/types.js';
 
 const CORE_MEMBERS = ['context', 'included', 'estimated_tokens', 'total_budget', 'omissions'] as const;
 const WORKING_CONTEXT_MEMBERS = ['segments', 'truncated', 'warnings', 'generated_at'] as const;
@@ -23,18 +23,6 @@ export interface Mismatch {
   expected: unknown;
   actual: unknown;
   note?: string;
-}
-
-interface ResultLike {
-  context: string;
-  included: string[];
-  estimated_tokens: number;
-  total_budget: number;
-  omissions: { block_id: string; reason: string }[];
-  segments?: { block_id: string; [k: string]: unknown }[];
-  truncated?: boolean;
-  warnings?: { code: string; block_id?: string }[];
-  generated_at?: number;
 }
 
 /** Whether the manifest lets this case run; the reason when it does not (PROTO-1). */
@@ -57,7 +45,7 @@ export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verd
   if (constants === undefined) return judgeAsWritten(c, outcome, manifest);
   // A case written without markers is matched against a context without them (markerMismatch), so its values come from the reference without them too.
   const caps = c.capabilities.includes('omission_markers') ? manifest.capabilities : manifest.capabilities.filter((k) => k !== 'omission_markers');
-  const d = expectationUnder(c, constants, caps, (expect, r) => matcherMismatches({ ...c, expect }, r as ResultLike, caps).map((m) => m.member));
+  const d = expectationUnder(c, constants, caps, (expect, r) => matcherMismatches({ ...c, expect }, r as Result, caps).map((m) => m.member));
   if (d.derived.length === 0) return judgeAsWritten(c, outcome, manifest);
   const v = judgeAsWritten({ ...c, expect: d.expect }, outcome, manifest);
   // Whoever reads a failure compares it with the case file: say which expected values are not the file's.
@@ -119,7 +107,7 @@ function judgeResult(c: GoldenCase, value: unknown, manifest: Manifest): Verdict
       actual: value,
     };
   }
-  const answered = value as ResultLike;
+  const answered = value as Result;
   const markers = markerMismatch(c, answered, capabilities);
   // The case's own matchers then see the context without its markers, as the case was written.
   const r = markers.withoutMarkers === undefined ? answered : { ...answered, context: markers.withoutMarkers };
@@ -140,7 +128,7 @@ function judgeResult(c: GoldenCase, value: unknown, manifest: Manifest): Verdict
  * call for (MRK-1..3), and once they are taken out the case is judged as
  * written. A case that lists the capability states its context with markers.
  */
-function markerMismatch(c: GoldenCase, r: ResultLike, capabilities: readonly string[]): { mismatches: Mismatch[]; withoutMarkers?: string } {
+function markerMismatch(c: GoldenCase, r: Result, capabilities: readonly string[]): { mismatches: Mismatch[]; withoutMarkers?: string } {
   if (!capabilities.includes('omission_markers') || c.capabilities.includes('omission_markers')) return { mismatches: [] };
   const m = markedContext(c.request, r.included, r.omissions);
   if (!m) return { mismatches: [] };
@@ -149,7 +137,7 @@ function markerMismatch(c: GoldenCase, r: ResultLike, capabilities: readonly str
 }
 
 /** What every result owes whatever the case lists. */
-function invariantMismatches(request: unknown, r: ResultLike): Mismatch[] {
+function invariantMismatches(request: unknown, r: Result): Mismatch[] {
   const out: Mismatch[] = [];
   const req = request as { budget?: unknown; blocks?: unknown };
   if (Array.isArray(req?.blocks)) {
@@ -179,7 +167,7 @@ function invariantMismatches(request: unknown, r: ResultLike): Mismatch[] {
   return out;
 }
 
-function matcherMismatches(c: GoldenCase, r: ResultLike, capabilities: readonly string[]): Mismatch[] {
+function matcherMismatches(c: GoldenCase, r: Result, capabilities: readonly string[]): Mismatch[] {
   const e = c.expect;
   const out: Mismatch[] = [];
   const check = (member: string, expected: unknown, actual: unknown, note?: string): void => {
@@ -220,7 +208,7 @@ function matcherMismatches(c: GoldenCase, r: ResultLike, capabilities: readonly 
       const want = e.segments![i];
       if (!want) return s;
       const picked: Record<string, unknown> = {};
-      for (const k of Object.keys(want)) picked[k] = s[k];
+      for (const k of Object.keys(want)) picked[k] = (s as unknown as Record<string, unknown>)[k];
       return picked;
     });
     check('segments', e.segments, actual);

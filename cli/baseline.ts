@@ -7,10 +7,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatBaseline, loadBaselineEntries, readReport, ReportFileError, updateBaseline } from '../baseline.js';
-import type { BaselineEntry } from '../baseline.js';
-import type { Report } from '../../protocol/types.js';
-import { EXIT_OK, UsageError } from './main.js';
+import { formatBaseline, loadBaselineEntries, readReport, ReportFileError, updateBaseline } from '../conformance/baseline.js';
+import type { BaselineEntry } from '../conformance/baseline.js';
+import type { Report } from '../protocol/types.js';
+import { EXIT_OK, UsageError } from '../conformance/usage.js';
 
 export const usage = 'ctxconform baseline REPORT.json [--write FILE]';
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { formatProblem, loadCorpus } from '../cases/load.js';
-import { isCaseExempt, specRequirements } from '../spec-ids.js';
-import type { GoldenCase } from '../types.js';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './main.js';
+import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
+import { isCaseExempt, specRequirements } from '../conformance/spec.js';
+import type { GoldenCase } from '../conformance/types.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from '../conformance/usage.js';
 import { casesDir } from './validate.js';
 
 export const usage = 'ctxconform coverage [--cases DIR] [--json]';

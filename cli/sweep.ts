@@ -7,17 +7,17 @@
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { validateRequest } from '../../reference/index.js';
-import { BUNDLED_CASES_DIR, loadCorpus } from '../cases/load.js';
-import { genContext, request as generatedRequest } from '../properties/arbitraries.js';
-import type { GenRequest } from '../properties/arbitraries.js';
-import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, openFrom, recordedSource } from '../replay/cli.js';
-import { readRecorded } from '../replay/read.js';
-import { parseBudgets, sweep } from '../replay/sweep.js';
-import type { BudgetRange } from '../replay/sweep.js';
-import type { BudgetIntervals, Manifest, SweepInfo } from '../../protocol/types.js';
-import { EXIT_OK, UsageError } from './main.js';
-import { intOption } from './run.js';
+import { validateRequest } from '../reference/index.js';
+import { BUNDLED_CASES_DIR, loadCorpus } from '../conformance/cases/load.js';
+import { genContext, request as generatedRequest } from '../conformance/properties/arbitraries.js';
+import type { GenRequest } from '../conformance/properties/arbitraries.js';
+import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, openFrom, recordedSource } from './drive.js';
+import { readRecorded } from '../conformance/replay/read.js';
+import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
+import type { BudgetRange } from '../conformance/sweep/sweep.js';
+import type { BudgetIntervals, Manifest, SweepInfo } from '../protocol/types.js';
+import { EXIT_OK, UsageError } from '../conformance/usage.js';
+import { intOption } from '../conformance/usage.js';
 
 export const usage = 'ctxconform sweep (--case ID | --request FILE[:LINE] | --generate SEED) [--budgets A..B/STEP] [implementation] [options]';
 

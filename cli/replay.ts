@@ -7,13 +7,13 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, implementationFlags, openFrom, recordedSource } from '../replay/cli.js';
-import { replay } from '../replay/run.js';
-import type { ReplayProgress, ReplaySource } from '../replay/run.js';
-import { clearLine, redrawLine, shellQuote } from '../runner/console.js';
-import type { Report } from '../../protocol/types.js';
-import { EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
-import { intOption } from './run.js';
+import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, implementationFlags, openFrom, recordedSource } from './drive.js';
+import { replay } from '../conformance/replay/run.js';
+import type { ReplayProgress, ReplaySource } from '../conformance/replay/run.js';
+import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
+import type { Report } from '../protocol/types.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
+import { intOption } from '../conformance/usage.js';
 
 export const usage = 'ctxconform replay FILE[:LINE]... [--impl reference | --module PATH | --stdio "COMMAND" | --http URL] [options]';
 

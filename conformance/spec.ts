@@ -1,6 +1,10 @@
 /**
- * The requirement ids of SPEC.md, read from the document itself so that a
- * case can only cite what the spec defines and coverage counts what it says.
+ * The spec the kit judges by: the requirement ids of SPEC.md, read from the
+ * document itself so that a case can only cite what the spec defines and
+ * coverage counts what it says; the spec versions (`v1`, `v2`, ...): a case
+ * holds since one (`since: v1`), and `--spec vN` runs the cases that hold in
+ * vN, up to this kit's own SPEC_VERSION; and the kit's version, so reports
+ * name the kit that judged.
  */
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../protocol/package-root.js';
@@ -12,6 +16,10 @@ export interface SpecRequirement {
 }
 
 const SPEC_PATH = packagePath('SPEC.md');
+
+export const SPEC_VERSION = 'v1';
+
+export const KIT_VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
 /** Ids proved by the harness and contract suites (adapters, memory API, probes, declared constants), not by golden cases. */
 export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE', 'DECL']);
@@ -46,4 +54,27 @@ export function specRequirements(specPath: string = SPEC_PATH): SpecRequirement[
     }
   }
   return out;
+}
+
+const VERSION = /^v([1-9][0-9]*)$/;
+
+/** The number of `vN`, or undefined when the text is not a spec version. */
+export function specNumber(v: string): number | undefined {
+  const m = VERSION.exec(v);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Why `v` cannot be used with this kit, or undefined when it can. */
+export function specVersionProblem(v: string): string | undefined {
+  const n = specNumber(v);
+  if (n === undefined) return `${JSON.stringify(v)} is not a spec version (v1, v2, ...)`;
+  if (n > specNumber(SPEC_VERSION)!) return `${v} is later than this kit's SPEC.md (${SPEC_VERSION})`;
+  return undefined;
+}
+
+/** Whether a case that holds since `since` holds in spec version `spec`. */
+export function holdsIn(since: string, spec: string): boolean {
+  const a = specNumber(since);
+  const b = specNumber(spec);
+  return a !== undefined && b !== undefined && a <= b;
 }

@@ -4,11 +4,11 @@
  * (same cases and totals; cases sorted by id).
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { readReport, ReportFileError } from '../baseline.js';
-import { byId, summarize } from '../../protocol/types.js';
-import type { CaseResult, Report } from '../../protocol/types.js';
-import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
-import { UsageError } from './main.js';
+import { readReport, ReportFileError } from '../conformance/baseline.js';
+import { byId, summarize } from '../protocol/types.js';
+import type { CaseResult, Report } from '../protocol/types.js';
+import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
+import { UsageError } from '../conformance/usage.js';
 
 export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [--junit F] [--markdown F] [--html F] [--badge F.svg] [--allow-partial]';
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { checkedFilter, FilterError, selects } from '../cases/filter.js';
-import { formatProblem, loadCorpus } from '../cases/load.js';
-import { holdsIn, specVersionProblem } from '../spec-version.js';
-import { EXIT_OK, EXIT_USAGE, UsageError } from './main.js';
+import { checkedFilter, FilterError, selects } from '../conformance/cases/filter.js';
+import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
+import { holdsIn, specVersionProblem } from '../conformance/spec.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
 import { casesDir } from './validate.js';
 
 export const usage = 'ctxconform list [--cases DIR] [--filter EXPR] [--spec vN] [--tags]';
@@ -32,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.filter !== undefined) {
     try {
       // The property and clause names come with their modules (fast-check among them): loaded only to filter.
-      const { propertyAndClauseIds } = await import('../selectable-ids.js');
+      const { propertyAndClauseIds } = await import('../conformance/selectable-ids.js');
       const filter = checkedFilter(values.filter, cases, propertyAndClauseIds());
       match = (c) => selects(filter, c);
     } catch (e) {

@@ -5,23 +5,22 @@
  * that cannot start.
  */
 import { parseArgs } from 'node:util';
-import { DECLARED_PROFILE, stripAnsi } from '../../report/text.js';
-import { checkedFilter, FilterError } from '../cases/filter.js';
-import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../cases/load.js';
-import { formatFailure, implementationLine, progress, shellQuote, summaryTable } from '../runner/console.js';
-import { parseShard } from '../runner/filter.js';
-import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
-import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
-import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
-import { runSuite } from '../runner/run.js';
-import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, openMemoryApiTarget } from '../contract/cli.js';
-import { specVersionProblem } from '../spec-version.js';
-import { propertyAndClauseIds } from '../selectable-ids.js';
-import { FAILING } from '../../protocol/types.js';
-import type { AdapterName, CaseResult, Report } from '../../protocol/types.js';
-import type { GoldenCase } from '../types.js';
-import { SPEC_VERSION } from '../version.js';
-import { EXIT_FAIL, EXIT_OK, UsageError } from './main.js';
+import { DECLARED_PROFILE, stripAnsi } from '../report/text.js';
+import { checkedFilter, FilterError } from '../conformance/cases/filter.js';
+import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
+import { formatFailure, implementationLine, progress, shellQuote, summaryTable } from '../conformance/runner/console.js';
+import { parseShard } from '../conformance/runner/filter.js';
+import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
+import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../conformance/runner/open.js';
+import type { ImplementationOptions, OpenedImplementation } from '../conformance/runner/open.js';
+import { runSuite } from '../conformance/runner/run.js';
+import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, openMemoryApiTarget } from './memory-api.js';
+import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
+import { propertyAndClauseIds } from '../conformance/selectable-ids.js';
+import { FAILING } from '../protocol/types.js';
+import type { AdapterName, CaseResult, Report } from '../protocol/types.js';
+import type { GoldenCase } from '../conformance/types.js';
+import { EXIT_FAIL, EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
 
 export const usage = 'ctxconform run [--impl reference | --module PATH | --stdio "COMMAND" | --http URL | --memory-api URL] [options]';
 
@@ -94,14 +93,6 @@ const RUN_OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof RUN_OPTIONS }>>['values'];
 
-export function intOption(values: Record<string, unknown>, name: string, fallback: number, min: number): number {
-  const raw = values[name];
-  if (raw === undefined) return fallback;
-  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} needs an integer, not ${JSON.stringify(raw)}`);
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, not ${raw}`);
-  return n;
-}
 
 /** The command that reruns one case (or property) against the same implementation. */
 function rerunCommand(values: Values, id: string, seed: number): string {
@@ -193,7 +184,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values.filter !== undefined) checkFilter(values.filter, cases);
   if (values.baseline !== undefined) {
     // Read before the run: a bad baseline is a usage error, not a finding after minutes of cases.
-    const { loadBaseline } = await import('../baseline.js');
+    const { loadBaseline } = await import('../conformance/baseline.js');
     try {
       loadBaseline(values.baseline);
     } catch (e) {
@@ -246,7 +237,7 @@ export async function run(argv: string[]): Promise<number> {
   let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.has(c.status));
   let stale: string[] = [];
   if (values.baseline !== undefined) {
-    const { applyBaseline } = await import('../baseline.js');
+    const { applyBaseline } = await import('../conformance/baseline.js');
     const applied = applyBaseline(report, values.baseline);
     report = applied.report;
     unexpected = applied.unexpected;

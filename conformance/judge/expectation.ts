@@ -9,11 +9,11 @@
  * constants is thus derived from what each case checks, for each
  * declaration, and never guessed.
  */
-import { assemble, CAPABILITIES, CHARS_PER_TOKEN, constantsProblems, isErrorAnswer, SOURCE_TO_TIER, TIER_PERCENT, TIERS } from '../reference/index.js';
-import type { Capability, Result } from '../reference/index.js';
-import type { DeclaredConstants, Manifest } from '../protocol/types.js';
+import { assemble, CAPABILITIES, CHARS_PER_TOKEN, constantsProblems, isErrorAnswer, SOURCE_TO_TIER, TIER_PERCENT, TIERS } from '../../reference/index.js';
+import type { Capability, Result } from '../../reference/index.js';
+import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
 import { reasonClass } from './reasons.js';
-import type { Expectation, GoldenCase } from './types.js';
+import type { Expectation, GoldenCase } from '../types.js';
 
 /** The tier a source has under the specification (TIER-1). */
 const specTier = (source: string): string => (Object.hasOwn(SOURCE_TO_TIER, source) ? SOURCE_TO_TIER[source]! : 'working');

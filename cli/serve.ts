@@ -3,12 +3,12 @@
  * default, so a vendor can curl it next to their own server.
  */
 import { parseArgs } from 'node:util';
-import { createAssembleServer, listen } from '../../adapters/http-server.js';
-import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, describe } from '../../reference/index.js';
-import type { Capability } from '../../reference/index.js';
-import type { DeclaredConstants } from '../../protocol/types.js';
-import { readManifest } from '../runner/open.js';
-import { EXIT_OK, UsageError } from './main.js';
+import { createAssembleServer, listen } from '../adapters/http-server.js';
+import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, describe } from '../reference/index.js';
+import type { Capability } from '../reference/index.js';
+import type { DeclaredConstants } from '../protocol/types.js';
+import { readManifest } from '../conformance/runner/open.js';
+import { EXIT_OK, UsageError } from '../conformance/usage.js';
 
 export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1] [--capabilities LIST | --manifest FILE]';
 

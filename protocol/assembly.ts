@@ -1,21 +1,20 @@
-/** Wire types of the Context Assembly protocol (SPEC.md sections 2-8). */
+/**
+ * The wire types of Context Assembly (SPEC.md sections 2-9): the request, its
+ * blocks and constraints, the result and the error answer, and the table
+ * constants an implementation may declare (section 17). The reference, the
+ * adapters, the judge and the report all use these, from here.
+ */
 
 export type Profile = 'tiered' | 'ranked';
 export type Capability = 'working_context' | 'constraints' | 'lifecycle' | 'pinned' | 'omission_markers';
-/** Every capability the reference implements, and declares in its manifest. */
+/** Every capability of profile tiered (SPEC section 8); the reference implements and declares them all. */
 export const CAPABILITIES: readonly Capability[] = ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'];
-/**
- * What `assemble(request)` applies when told nothing: every capability but
- * omission_markers, the four that change nothing for a request that does not
- * use them. So a plain request gets the lesson's answer, byte for byte, unless
- * markers are asked for (SPEC section 8).
- */
-export const DEFAULT_CAPABILITIES: readonly Capability[] = ['working_context', 'constraints', 'lifecycle', 'pinned'];
 export const PROFILES: readonly Profile[] = ['tiered', 'ranked'];
 
-export type Status = 'active' | 'disputed' | 'superseded' | 'stale';
+/** A block's lifecycle status (VAL-5, section 8.3); not a case's status, which is `Status`. */
+export type BlockStatus = 'active' | 'disputed' | 'superseded' | 'stale';
 /** A block's lifecycle statuses (VAL-5), in the order validation indexes them. */
-export const BLOCK_STATUSES: readonly Status[] = ['active', 'disputed', 'superseded', 'stale'];
+export const BLOCK_STATUSES: readonly BlockStatus[] = ['active', 'disputed', 'superseded', 'stale'];
 export type Tier = 'working' | 'episodic' | 'longterm' | 'knowledge';
 
 export interface Block {
@@ -26,7 +25,7 @@ export interface Block {
   created_at?: number;
   ttl_seconds?: number;
   pinned?: boolean;
-  status?: Status;
+  status?: BlockStatus;
   confidence?: number;
 }
 
@@ -109,26 +108,16 @@ export interface Problem {
   message: string;
 }
 
-export interface AssembleOptions {
-  /** The capabilities to apply (default: DEFAULT_CAPABILITIES, every one but omission_markers). */
-  capabilities?: readonly Capability[];
-  /** Declared constants of profile `tiered` (SPEC section 17); absent: the specification's. */
-  constants?: TieredConstants;
-}
-
 /**
- * The table constants of profile `tiered` an implementation may declare in
- * its manifest (SPEC section 17); an absent member is the specification's.
+ * The table constants of profile `tiered` an implementation may declare in its
+ * manifest (SPEC section 17, manifest.schema.json#/$defs/Constants); an absent
+ * member is the specification's. The reference takes the same shape.
  */
-export interface TieredConstants {
+export interface DeclaredConstants {
   /** NUM-2's divisor: an integer from 1 to 16. */
   chars_per_token?: number;
   /** TIER-2: a whole percentage for every tier, summing to at most 100. */
   tier_fractions?: Readonly<Record<Tier, number>>;
   /** TIER-1: sources added to the map or moved to another tier (case-sensitive). */
   source_to_tier?: Readonly<Record<string, Tier>>;
-}
-
-export function isErrorAnswer(x: unknown): x is ErrorAnswer {
-  return typeof x === 'object' && x !== null && 'error' in x;
 }

@@ -2,6 +2,8 @@
  * `ctxconform <command>`: each command lives in its own module exporting
  * `run(argv): Promise<number>` (the exit status) and `usage` (one line).
  */
+import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
+
 type Command = { run: (argv: string[]) => Promise<number> };
 
 /** Each command with its one-line help; its module is loaded only when it runs (`ctxconform list` never loads the runner). */
@@ -23,10 +25,6 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<Command> }> 
   sweep: { about: 'one block set at every budget: where the implementation first differs', load: () => import('./sweep.js') },
 };
 
-export const EXIT_OK = 0;
-export const EXIT_FAIL = 1;
-export const EXIT_USAGE = 2;
-
 export function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   return [
@@ -38,9 +36,6 @@ export function help(): string {
   ].join('\n');
 }
 
-/** Thrown by a command for a usage error: printed without a stack, exit 2. */
-export class UsageError extends Error {}
-
 /** node:util parseArgs rejects a command line with these codes: usage errors too. */
 const PARSE_ARGS_CODES = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL']);
 
@@ -51,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     return cmd ? EXIT_OK : EXIT_USAGE;
   }
   if (cmd === '--version') {
-    const { KIT_VERSION } = await import('../version.js');
+    const { KIT_VERSION } = await import('../conformance/spec.js');
     console.log(KIT_VERSION);
     return EXIT_OK;
   }

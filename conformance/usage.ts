@@ -1,0 +1,23 @@
+/**
+ * What every layer may say about the command line without importing a
+ * command: a usage error (also an implementation that cannot start), the exit
+ * statuses, and the integer options every command parses the same way.
+ */
+
+/** Printed without a stack, exit 2: the command line was wrong, or what it names cannot be used. */
+export class UsageError extends Error {}
+
+export const EXIT_OK = 0;
+/** Something was tested and something unexpected failed (or nothing was tested at all). */
+export const EXIT_FAIL = 1;
+export const EXIT_USAGE = 2;
+
+/** The integer value of `--name` (absent: fallback), at least `min`; a UsageError naming the option otherwise. */
+export function intOption(values: Record<string, unknown>, name: string, fallback: number, min: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  if (typeof raw !== 'string' || !/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${name} needs an integer, not ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, not ${raw}`);
+  return n;
+}
