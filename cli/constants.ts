@@ -8,14 +8,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatProbe, probeConstants } from '../conformance/constants/index.js';
-import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../conformance/runner/open.js';
+import { drivingOptions } from '../conformance/runner/transports.js';
+import { implementationHelp, withImplementation } from './drive.js';
 import { KIT_VERSION } from '../conformance/spec.js';
 import { UsageError } from '../conformance/usage.js';
-import { intOption } from '../conformance/usage.js';
 
 export const usage = 'ctxconform constants [--impl reference | --module FILE | --stdio CMD | --http URL] [--manifest FILE] [--timeout MS] [--json FILE]';
 
-const HELP = `usage: ${usage}
+const HELP = (): string => `usage: ${usage}
 
 Infers, from black-box answers to tiny tiered requests, the implementation's
 chars per token and estimate rounding, length unit, tier fractions, the tier of
@@ -28,35 +28,30 @@ Expected are the specification's constants, or those the manifest declares
 17). Pin yours in a manifest file and give it with --manifest FILE: the run
 fails when a change to the implementation moves one (docs/constants.md).
 
-  --json FILE     also write the table as JSON
-  --timeout MS    per request (default 5000)
+${implementationHelp()}
+
+  --json FILE             also write the table as JSON
 
 Exit status: 0 all match, 1 drift or undetermined, 2 usage error.`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { ...IMPLEMENTATION_OPTIONS, json: { type: 'string' }, help: { type: 'boolean' } },
-  });
-  if (values.help) {
-    console.log(HELP);
+  const { values } = parseArgs({ args: argv, options: { ...drivingOptions(), json: { type: 'string' }, help: { type: 'boolean' } } });
+  if (values['help']) {
+    console.log(HELP());
     return 0;
   }
-  const timeoutMs = intOption(values, 'timeout', 5000, 1);
-  const opened = await openImplementation(implementationOptionsFrom(values, timeoutMs));
-  try {
-    if (!opened.manifest.profiles.includes('tiered')) {
-      throw new UsageError(`${opened.manifest.name} does not declare the tiered profile: its constants are those of tiered`);
+  const json = typeof values['json'] === 'string' ? values['json'] : undefined;
+  return withImplementation(values, ['assembler'], async (driven) => {
+    if (!driven.manifest.profiles.includes('tiered')) {
+      throw new UsageError(`${driven.manifest.name} does not declare the tiered profile: its constants are those of tiered`);
     }
-    const report = await probeConstants(opened.impl, opened.manifest, { timeoutMs });
+    const report = await probeConstants(driven.impl, driven.manifest, { timeoutMs: driven.timeoutMs });
     console.log(formatProbe(report));
-    if (values.json) {
-      mkdirSync(dirname(values.json), { recursive: true });
-      writeFileSync(values.json, JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: opened.adapter, target: opened.target, ...report }, null, 2) + '\n');
-      console.log(`wrote ${values.json}`);
+    if (json) {
+      mkdirSync(dirname(json), { recursive: true });
+      writeFileSync(json, JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: driven.adapter, target: driven.target, ...report }, null, 2) + '\n');
+      console.log(`wrote ${json}`);
     }
     return report.drift ? 1 : 0;
-  } finally {
-    await opened.impl.close();
-  }
+  });
 }

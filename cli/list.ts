@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { checkedFilter, FilterError, selects } from '../conformance/cases/filter.js';
+import { selects } from '../conformance/cases/filter.js';
+import { checkFilterOption } from './filter-option.js';
 import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import { holdsIn, specVersionProblem } from '../conformance/spec.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
@@ -30,15 +31,8 @@ export async function run(argv: string[]): Promise<number> {
   for (const p of problems) console.error(formatProblem(p));
   let match: (c: (typeof cases)[number]) => boolean = () => true;
   if (values.filter !== undefined) {
-    try {
-      // The property and clause names come with their modules (fast-check among them): loaded only to filter.
-      const { propertyAndClauseIds } = await import('../conformance/selectable-ids.js');
-      const filter = checkedFilter(values.filter, cases, propertyAndClauseIds());
-      match = (c) => selects(filter, c);
-    } catch (e) {
-      if (e instanceof FilterError) throw new UsageError(`--filter ${e.message}`);
-      throw e;
-    }
+    const filter = await checkFilterOption(values.filter, cases);
+    match = (c) => selects(filter, c);
   }
   const shown = cases.filter((c) => match(c) && (spec === undefined || holdsIn(c.since, spec)));
   const width = Math.max(0, ...shown.map((c) => c.id.length));

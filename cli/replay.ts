@@ -7,7 +7,9 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, implementationFlags, openFrom, recordedSource } from './drive.js';
+import { REPORTS_HELP, finish, implementationHelp, judgingOptions, progressFor, withImplementation } from './drive.js';
+import { recordedSource } from '../conformance/replay/read.js';
+import { implementationFlags, rerunCommand } from '../conformance/runner/transports.js';
 import { replay } from '../conformance/replay/run.js';
 import type { ReplayProgress, ReplaySource } from '../conformance/replay/run.js';
 import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
@@ -17,14 +19,14 @@ import { intOption } from '../conformance/usage.js';
 
 export const usage = 'ctxconform replay FILE[:LINE]... [--impl reference | --module PATH | --stdio "COMMAND" | --http URL] [options]';
 
-const HELP = `usage: ${usage}
+const HELP = (): string => `usage: ${usage}
 
 FILE holds recorded requests: JSON lines (one request per line) or one JSON array,
 gzip-compressed or not; - reads stdin. FILE:LINE replays the one request on that line.
 Each request is judged against the reference and the invariants of the properties
 (partition, budget, whole blocks, expiry, determinism): one result replay/FILE:LINE.
 
-${IMPLEMENTATION_HELP}
+${implementationHelp()}
 
 what to check:
   --once                  send each request once: no determinism check (about twice as fast)
@@ -37,12 +39,13 @@ ${REPORTS_HELP}
 exit status: 0 every request passed or was skipped, 1 a request failed, erred, timed out
 or crashed, 2 usage error, an implementation that cannot be started, or no readable request.`;
 
-const OPTIONS = {
-  ...SHARED_OPTIONS,
-  once: { type: 'boolean' },
-  shrink: { type: 'string' },
-  'max-listed': { type: 'string' },
-} as const;
+const options = () =>
+  ({
+    ...judgingOptions(),
+    once: { type: 'boolean' },
+    shrink: { type: 'string' },
+    'max-listed': { type: 'string' },
+  }) as const;
 
 /** A redrawn line on a terminal, a line per tenth of each file (or per 100,000 requests) in a log. */
 function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { update(p: ReplayProgress): void; end(): void } {
@@ -81,13 +84,16 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
   };
 }
 
+/** Failures printed in full on the terminal; the reports hold them all. */
+const PRINTED_FAILURES = 20;
+
 /** Unreadable lines printed on stderr, at most this many; the rest are counted. */
 const PRINTED_UNREADABLE = 20;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args: argv, options: options(), allowPositionals: true });
   if (values.help) {
-    console.log(HELP);
+    console.log(HELP());
     return EXIT_OK;
   }
   if (positionals.length === 0) throw new UsageError('name at least one file of recorded requests (or - for stdin)');
@@ -96,51 +102,54 @@ export async function run(argv: string[]): Promise<number> {
   const shrink = intOption(values, 'shrink', 10, 0);
   const maxListed = intOption(values, 'max-listed', 1000, 1);
   const twice = !values.once;
-
-  const opened = await openFrom(values);
-  const interactive = Boolean(process.stderr.isTTY) && process.env.CI !== 'true';
+  const flags = [...implementationFlags(values), ...(values.once ? ['--once'] : [])];
+  const interactive = Boolean(process.stderr.isTTY) && process.env['CI'] !== 'true';
   const bar = values.quiet ? undefined : progressPrinter(process.stderr, interactive);
   let unreadable = 0;
-  const rerun = (source: ReplaySource, line: number): string =>
-    ['npx', 'ctxconform', 'replay', ...implementationFlags(values), ...(values.once ? ['--once'] : []), shellQuote(`${source.path}:${line}`)].join(' ');
-  let report: Report;
-  try {
-    report = await replay({
-      sources,
-      impl: opened.impl,
-      manifest: opened.manifest,
-      timeoutMs: opened.timeoutMs,
-      concurrency: opened.concurrency,
-      twice,
-      shrink,
-      maxListed,
-      ...(values['save-counterexamples'] !== undefined ? { saveCounterexamples: values['save-counterexamples'] } : {}),
-      ...(bar ? { onProgress: (p: ReplayProgress) => bar.update(p) } : {}),
-      onUnreadable: (where, why) => {
-        if (unreadable++ < PRINTED_UNREADABLE) {
-          bar?.end();
-          console.error(`${where}: unreadable line: ${why}`);
-        }
-      },
-      rerun: (source, line) => (source.path === '-' ? '(replayed from stdin)' : rerun(source, line)),
-      adapter: opened.adapter,
-      target: opened.target,
-    });
-  } finally {
-    bar?.end();
-    await opened.impl.close();
-  }
+  let where = { adapter: 'reference', target: 'reference' };
+  const report = await withImplementation(values, ['assembler'], async (driven) => {
+    where = { adapter: driven.adapter, target: driven.target };
+    try {
+      return await replay({
+        sources,
+        impl: driven.impl,
+        manifest: driven.manifest,
+        timeoutMs: driven.timeoutMs,
+        concurrency: driven.concurrency,
+        twice,
+        shrink,
+        maxListed,
+        ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
+        ...(bar ? { onProgress: (p: ReplayProgress) => bar.update(p) } : {}),
+        onUnreadable: (at, why) => {
+          if (unreadable++ < PRINTED_UNREADABLE) {
+            bar?.end();
+            console.error(`${at}: unreadable line: ${why}`);
+          }
+        },
+        rerun: (source, line) => (source.path === '-' ? '(replayed from stdin)' : rerunCommand('replay', flags, [shellQuote(`${source.path}:${line}`)])),
+        adapter: driven.adapter,
+        target: driven.target,
+      });
+    } finally {
+      bar?.end();
+    }
+  });
   const info = report.replay!;
   if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
   if (info.requests - info.unreadable === 0) {
     const lines = sources.filter((s) => s.line !== undefined);
-    const where = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
-    console.error(`ctxconform replay: no readable request in ${where}`);
+    const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
+    console.error(`ctxconform replay: no readable request in ${named}`);
     return EXIT_USAGE;
   }
   const seconds = (report.run?.duration_ms ?? 0) / 1000;
   const files = info.files.map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`).join('; ');
-  const status = await finish(report, values, opened, `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`);
+  const { status } = await finish(report, values, {
+    driven: where,
+    what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
+    printAtMost: PRINTED_FAILURES,
+  });
   console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
   return status;
 }

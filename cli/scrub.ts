@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { encodeRequest } from '../adapters/wire.js';
-import { recordedSource } from './drive.js';
+import { recordedSource } from '../conformance/replay/read.js';
 import { readRecorded } from '../conformance/replay/read.js';
 import { scrubRequest } from '../conformance/scrub/scrub.js';
 import { EXIT_OK, UsageError } from '../conformance/usage.js';

@@ -11,17 +11,17 @@ import { validateRequest } from '../reference/index.js';
 import { BUNDLED_CASES_DIR, loadCorpus } from '../conformance/cases/load.js';
 import { genContext, request as generatedRequest } from '../conformance/properties/arbitraries.js';
 import type { GenRequest } from '../conformance/properties/arbitraries.js';
-import { IMPLEMENTATION_HELP, REPORTS_HELP, SHARED_OPTIONS, finish, openFrom, recordedSource } from './drive.js';
-import { readRecorded } from '../conformance/replay/read.js';
+import { REPORTS_HELP, finish, implementationHelp, judgingOptions, withImplementation } from './drive.js';
+import { readRecorded, recordedSource } from '../conformance/replay/read.js';
+import { textTable } from '../report/text-table.js';
 import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
 import type { BudgetRange } from '../conformance/sweep/sweep.js';
 import type { BudgetIntervals, Manifest, SweepInfo } from '../protocol/types.js';
-import { EXIT_OK, UsageError } from '../conformance/usage.js';
-import { intOption } from '../conformance/usage.js';
+import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
 
 export const usage = 'ctxconform sweep (--case ID | --request FILE[:LINE] | --generate SEED) [--budgets A..B/STEP] [implementation] [options]';
 
-const HELP = `usage: ${usage}
+const HELP = (): string => `usage: ${usage}
 
 The block set at every budget from 0 to the budget that admits every block (at most
 2001 budgets, the step widened to fit), or --budgets A..B[/STEP], each sent to the
@@ -37,22 +37,23 @@ the block set (one):
   --budgets A..B[/STEP]   the budgets to sweep
   --no-shrink             do not shrink the first disagreement
 
-${IMPLEMENTATION_HELP}
+${implementationHelp()}
 
 ${REPORTS_HELP}
 
 exit status: 0 the implementation agrees with the reference at every budget, 1 it does
 not, 2 usage error or an implementation that cannot be started.`;
 
-const OPTIONS = {
-  ...SHARED_OPTIONS,
+const options = () =>
+  ({
+    ...judgingOptions(),
   case: { type: 'string' },
   cases: { type: 'string' },
   request: { type: 'string' },
   generate: { type: 'string' },
   budgets: { type: 'string' },
   'no-shrink': { type: 'boolean' },
-} as const;
+  }) as const;
 
 async function recordedRequest(arg: string): Promise<{ request: unknown; source: string }> {
   const src = recordedSource(arg);
@@ -78,43 +79,42 @@ function generated(seed: number, manifest: Manifest): { request: unknown; source
   return { request: best, source: `generated-seed-${seed}` };
 }
 
+/** Failures printed in full on the terminal; the reports hold them all. */
+const PRINTED_FAILURES = 20;
+
 const span = (xs: BudgetIntervals): string => (xs.length === 0 ? '-' : xs.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', '));
 
 /** Each block's inclusion intervals, reference against implementation; rows that differ marked. */
 export function sweepTable(info: SweepInfo): string {
   const rows = info.blocks.map((b) => [b.block_id, span(b.reference), span(b.implementation), span(b.reference) === span(b.implementation) ? '' : '<- differs']);
-  const head = ['block', 'reference includes at', 'implementation includes at', ''];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]): string => r.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
   const b = info.budgets;
   const lines = [
     `budgets ${b.from}..${b.to}${b.step > 1 ? ` step ${b.step}` : ''} (${b.count} swept)${info.admits_all_from !== null ? `; the reference includes all it can from ${info.admits_all_from}` : ''}`,
-    fmt(head),
-    ...rows.map(fmt),
+    textTable([['block', 'reference includes at', 'implementation includes at', ''], ...rows]),
   ];
   lines.push(info.first_disagreement === null ? 'the implementation agrees with the reference at every swept budget' : `first disagreement at budget ${info.first_disagreement}; disagreeing budgets: ${span(info.disagreements)}`);
   return lines.join('\n');
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false });
+  const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
-    console.log(HELP);
+    console.log(HELP());
     return EXIT_OK;
   }
   const chosen = (['case', 'request', 'generate'] as const).filter((k) => values[k] !== undefined);
   if (chosen.length !== 1) throw new UsageError(`name one block set: --case ID, --request FILE[:LINE] or --generate SEED${chosen.length > 1 ? `, not ${chosen.map((k) => `--${k}`).join(' and ')}` : ''}`);
   let budgets: BudgetRange | undefined;
-  if (values.budgets !== undefined) {
+  if (typeof values.budgets === 'string') {
     budgets = parseBudgets(values.budgets);
     if (!budgets) throw new UsageError(`--budgets needs A..B or A..B/STEP with 0 <= A <= B <= 2^53 - 1 and STEP >= 1, not ${JSON.stringify(values.budgets)}`);
   }
   const seed = values.generate !== undefined ? intOption(values, 'generate', 1, -(2 ** 31)) : 0;
-  const given = values.case !== undefined ? caseRequest(values.case, values.cases) : values.request !== undefined ? await recordedRequest(values.request) : undefined;
+  const given =
+    typeof values.case === 'string' ? caseRequest(values.case, values.cases as string | undefined) : typeof values.request === 'string' ? await recordedRequest(values.request) : undefined;
 
-  const opened = await openFrom(values);
-  try {
-    const { request, source } = given ?? generated(seed, opened.manifest);
+  return withImplementation(values, ['assembler'], async (driven) => {
+    const { request, source } = given ?? generated(seed, driven.manifest);
     const problems = validateRequest(request);
     if (problems.length > 0) {
       throw new UsageError(`the block set of ${source} is not a valid request, so no budget makes it one: ${problems.slice(0, 3).map((p) => `${p.path || '(request)'}: ${p.message}`).join('; ')}`);
@@ -122,20 +122,19 @@ export async function run(argv: string[]): Promise<number> {
     const report = await sweep({
       request,
       source,
-      impl: opened.impl,
-      manifest: opened.manifest,
-      timeoutMs: opened.timeoutMs,
-      concurrency: opened.concurrency,
+      impl: driven.impl,
+      manifest: driven.manifest,
+      timeoutMs: driven.timeoutMs,
+      concurrency: driven.concurrency,
       ...(budgets ? { budgets } : {}),
       shrink: !values['no-shrink'],
-      ...(values['save-counterexamples'] !== undefined ? { saveCounterexamples: values['save-counterexamples'] } : {}),
-      adapter: opened.adapter,
-      target: opened.target,
+      ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
+      adapter: driven.adapter,
+      target: driven.target,
     });
-    const status = await finish(report, values, opened, `sweeps (${report.sweep!.budgets.count} budgets in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s)`);
+    const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
+    const { status } = await finish(report, values, { driven, what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`, printAtMost: PRINTED_FAILURES });
     console.log(`\n${sweepTable(report.sweep!)}`);
     return status;
-  } finally {
-    await opened.impl.close();
-  }
+  });
 }

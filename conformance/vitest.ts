@@ -14,13 +14,15 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from './cases/load.js';
 import { formatFailure, shellQuote } from './runner/console.js';
 import { idMatcher } from './runner/filter.js';
-import { openImplementation } from './runner/open.js';
-import type { OpenedImplementation } from './runner/open.js';
+import { openFromOptions } from './runner/open.js';
+import type { Driven } from './runner/open.js';
+import { implementationFlags, rerunCommand } from './runner/transports.js';
 import { runCase, toResult } from './runner/run.js';
 import type { GoldenCase } from './types.js';
 import { PROPERTIES, runProperties } from './properties/index.js';
 
-export type ConformanceTarget = { module: string } | { stdio: string } | { http: string };
+/** One transport's option and its value, as on the command line: `{ module: './impl.js' }`, `{ stdio: 'python3 impl.py' }`, `{ http: URL }`. */
+export type ConformanceTarget = { module: string } | { stdio: string } | { http: string } | Record<string, string>;
 
 export interface ConformanceSuiteOptions {
   /** Case directory (default: the bundled corpus). */
@@ -39,15 +41,14 @@ export interface ConformanceSuiteOptions {
   seed?: number;
 }
 
+/** The target and options as the command line would give them. */
+function optionValues(target: ConformanceTarget, options: ConformanceSuiteOptions): Record<string, string> {
+  return { ...target, ...(options.manifest ? { manifest: options.manifest } : {}), ...(options.timeoutMs !== undefined ? { timeout: String(options.timeoutMs) } : {}) };
+}
+
 /** The ctxconform command that reruns one case against the same target, outside vitest. */
-function rerunCommand(target: ConformanceTarget, options: ConformanceSuiteOptions, id: string): string {
-  const [flag, value] = Object.entries(target)[0] as [string, string];
-  const parts = ['npx', 'ctxconform', 'run', `--${flag}`, shellQuote(value)];
-  if (options.manifest) parts.push('--manifest', shellQuote(options.manifest));
-  if (options.cases) parts.push('--cases', shellQuote(options.cases));
-  if (options.timeoutMs !== undefined) parts.push('--timeout', String(options.timeoutMs));
-  parts.push('--filter', shellQuote(id), '--properties', '0');
-  return parts.join(' ');
+function rerun(target: ConformanceTarget, options: ConformanceSuiteOptions, id: string): string {
+  return rerunCommand('run', implementationFlags(optionValues(target, options)), [...(options.cases ? ['--cases', shellQuote(options.cases)] : []), '--filter', shellQuote(id), '--properties', '0']);
 }
 
 function area(id: string): string {
@@ -61,11 +62,11 @@ export function defineConformanceSuite(target: ConformanceTarget, options: Confo
   const matches = idMatcher(options.filter);
   const selected = cases.filter((c) => matches(c));
   const timeoutMs = options.timeoutMs ?? 5000;
-  let opened: OpenedImplementation | undefined;
+  let opened: Driven | undefined;
 
   describe(options.name ?? 'ctxconform', () => {
     beforeAll(async () => {
-      opened = await openImplementation({ ...target, timeoutMs, ...(options.manifest ? { manifest: options.manifest } : {}) });
+      opened = await openFromOptions(optionValues(target, options), ['assembler']);
     }, 60_000);
     afterAll(async () => {
       await opened?.impl.close();
@@ -83,7 +84,7 @@ export function defineConformanceSuite(target: ConformanceTarget, options: Confo
               const r = await runCase(c, o.impl, o.manifest, timeoutMs);
               if (r.verdict.status === 'pass') return;
               if (r.verdict.status === 'skip') return ctx.skip(r.verdict.message);
-              throw new Error(formatFailure(toResult(c, r, (id) => rerunCommand(target, options, id))));
+              throw new Error(formatFailure(toResult(c, r, (id) => rerun(target, options, id))));
             },
             timeoutMs + 5000,
           );

@@ -106,8 +106,12 @@ export interface Summary {
   skip: number;
 }
 
-/** What a run went through: one of the four protocol adapters, or the memory-api contract (SPEC section 16). */
-export type AdapterName = 'reference' | 'module' | 'stdio' | 'http' | 'memory-api';
+/**
+ * The transport a run went through, by its name in the kit's registry
+ * (conformance/runner/transports.ts): reference, module, stdio, http, or the
+ * memory-api contract (SPEC section 16); a new transport brings its own.
+ */
+export type AdapterName = string;
 
 export interface Report {
   kit: { name: 'ctxconform'; version: string; spec: string };

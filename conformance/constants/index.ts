@@ -10,6 +10,7 @@
 import { SOURCE_TO_TIER, TIER_PERCENT, tierBudget as specTierBudget, TIERS } from '../../reference/index.js';
 import type { Tier } from '../../reference/index.js';
 import type { DeclaredConstants, Implementation, Manifest } from '../../protocol/types.js';
+import { textTable } from '../../report/text-table.js';
 import { constantsText } from '../../report/text.js';
 import type { Estimator } from './estimate.js';
 import { candidates, cost, describeRounding, expectedEstimator, lengthForCost } from './estimate.js';
@@ -401,8 +402,6 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
 export function formatProbe(r: ProbeReport): string {
   const head = ['constant', 'expected', 'detected', 'status'];
   const body = r.constants.map((x) => [x.constant, x.expected, x.detected, x.status === 'match' ? 'ok' : x.status.toUpperCase()]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => [...b[i]!].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c + ' '.repeat(widths[i]! - [...c].length)).join('  ').trimEnd();
   const notes = r.constants.filter((x) => x.note && x.status !== 'match').map((x) => `  ${x.constant}: ${x.note}`);
   const drifted = r.constants.filter((x) => x.status !== 'match').length;
   const against = r.declared ? 'the declared constants and the specification' : 'the specification';
@@ -410,8 +409,7 @@ export function formatProbe(r: ProbeReport): string {
     `constants of ${r.implementation.name} ${r.implementation.version} (${r.requests} requests)`,
     ...(r.declared ? [`declared in its manifest: ${constantsText(r.declared)}`] : []),
     '',
-    line(head),
-    ...body.map(line),
+    textTable([head, ...body]),
     ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
     '',
     drifted === 0 ? `no drift: every constant matches ${against}` : `DRIFT: ${drifted} constant${drifted === 1 ? ' differs' : 's differ'} from ${against} or could not be determined`,

@@ -9,9 +9,10 @@
  * reading goes on. A line that is JSON is a request, whatever it holds: an
  * invalid request is the implementation's to refuse (VAL-*), not the reader's.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { UsageError } from '../usage.js';
 
 export type Recorded = { line: number; request: unknown } | { line: number; unreadable: string };
 
@@ -283,4 +284,30 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
     if (r) yield { line: r.line, unreadable: 'the array ends inside this element' };
   } else if (state !== 3) yield { line, unreadable: 'the array is not closed with ]' };
   if (trailing) yield { line, unreadable: 'text after the closing ] of the array' };
+}
+
+export interface ReplaySource {
+  path: string;
+  /** As results name it: the path as given, `stdin` for `-`. */
+  label: string;
+  line?: number;
+  /** Bytes on disk, for progress; absent for stdin. */
+  size?: number;
+}
+
+/** `FILE`, `-` (stdin) or `FILE:LINE` (one request of FILE), as a command line names recorded requests; a file that is not there is a usage error. */
+export function recordedSource(arg: string): ReplaySource {
+  if (arg === '-') return { path: '-', label: 'stdin' };
+  const file = (path: string): ReplaySource | undefined => {
+    if (!existsSync(path)) return undefined;
+    const st = statSync(path);
+    if (!st.isFile()) throw new UsageError(`${path} is not a file`);
+    return { path, label: path.split('\\').join('/'), size: st.size };
+  };
+  const whole = file(arg);
+  if (whole) return whole;
+  const m = /^(.*):([1-9]\d*)$/.exec(arg);
+  const part = m ? file(m[1]!) : undefined;
+  if (part) return { ...part, line: Number(m![2]) };
+  throw new UsageError(`cannot read ${arg}: no such file`);
 }

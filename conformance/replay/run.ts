@@ -11,17 +11,12 @@ import type { AdapterName, CaseResult, Implementation, Manifest, ReplayInfo, Rep
 import { judgeRecorded } from './judge.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { readRecorded } from './read.js';
+import type { ReplaySource } from './read.js';
+
+export type { ReplaySource } from './read.js';
 import { reportOf } from '../runner/envelope.js';
 
 /** One recorded file, or one request of it (`FILE:LINE`). */
-export interface ReplaySource {
-  path: string;
-  /** As results name it: the path as given, `stdin` for `-`. */
-  label: string;
-  line?: number;
-  /** Bytes on disk, for progress; absent for stdin. */
-  size?: number;
-}
 
 export interface ReplayProgress {
   records: number;

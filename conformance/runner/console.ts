@@ -4,6 +4,7 @@
  * summary table. Text from implementations is hostile: escapes are stripped.
  */
 import { constantsText, profileNames, shownStatuses, stripAnsi } from '../../report/text.js';
+import { textTable } from '../../report/text-table.js';
 import { compact, firstDifference } from '../judge/judge.js';
 import { STATUSES } from '../../protocol/types.js';
 import type { CaseResult, Report, Status } from '../../protocol/types.js';
@@ -101,11 +102,27 @@ export function summaryTable(report: Report): string {
     row[c.status]++;
   }
   const shown = shownStatuses(report);
-  const header = ['area', ...shown, 'total'];
-  const rows: string[][] = [...areas].map(([area, r]) => [area, ...shown.map((s) => String(r[s])), String(STATUSES.reduce((n, s) => n + r[s], 0))]);
   const s = report.summary;
-  rows.push(['all', ...shown.map((k) => String(s[k])), String(s.total)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]): string => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(0, -1).map(fmt), widths.map((w) => '-'.repeat(w)).join('  '), fmt(rows[rows.length - 1]!)].join('\n');
+  const rows = [
+    ['area', ...shown, 'total'],
+    ...[...areas].map(([area, r]) => [area, ...shown.map((k) => String(r[k])), String(STATUSES.reduce((n, k) => n + r[k], 0))]),
+    ['all', ...shown.map((k) => String(s[k])), String(s.total)],
+  ];
+  return textTable(rows, { right: shown.map((_, i) => i + 1).concat(shown.length + 1), rules: [1, rows.length - 1] });
+}
+
+/** The clause a contract result stands for: its MAPI id (a flaky one cites REQ-2 too). */
+const clauseIds = (c: CaseResult): string => c.requirements.filter((id) => id.startsWith('MAPI-')).join(', ');
+
+/** The contract results as the terminal shows them: one line per clause, with how many exchanges tested it. */
+export function clauseTable(report: Report): string {
+  const rows = report.cases.filter((c) => c.kind === 'contract');
+  if (rows.length === 0) return '';
+  const exchanges = Math.max(0, ...rows.map((c) => c.num_runs ?? 0));
+  const cells = rows.map((c) => {
+    const why = c.status === 'skip' ? (c.message ?? '').replace(/^MAPI-\d+ /, '') : '';
+    return [clauseIds(c), c.id, c.status, String(c.exchanges_tested ?? 0), why];
+  });
+  const table = textTable([['clause', 'result', 'status', 'tested by', ''], ...cells], { right: [3] });
+  return `contract clauses (${exchanges} exchanges; "tested by": the exchanges that put the clause to the test):\n${table}`;
 }

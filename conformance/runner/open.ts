@@ -1,61 +1,30 @@
 /**
- * One implementation behind whichever adapter the options name. Everything
- * that keeps a run from starting (two targets, an unreadable manifest, a
- * process that dies at start, a server that refuses) is a UsageError: exit 2.
+ * One implementation behind whichever transport the options name
+ * (runner/transports.ts). Everything that keeps a run from starting (two
+ * targets, an unreadable manifest, a process that dies at start, a server
+ * that refuses) is a UsageError: exit 2. The describe answer is checked
+ * against the manifest schema unless --manifest gave the manifest.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { ModuleStartError, openModuleWorker } from '../../adapters/module.js';
-import { referenceImplementation } from '../../adapters/reference.js';
-import { StdioStartError, openStdio } from '../../adapters/stdio.js';
-import { UsageError } from '../usage.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { constantsProblems } from '../../reference/index.js';
-import { shellQuote } from './console.js';
-import type { AdapterName, Implementation, Manifest } from '../../protocol/types.js';
-
-export interface ImplementationOptions {
-  impl?: 'reference';
-  module?: string;
-  stdio?: string;
-  http?: string;
-  manifest?: string;
-  timeoutMs?: number;
-  concurrency?: number;
-  /** stdio: copies of the command (default: the concurrency). */
-  processes?: number;
-}
-
-/** node:util parseArgs options for choosing the implementation. */
-export const IMPLEMENTATION_OPTIONS = {
-  impl: { type: 'string' },
-  module: { type: 'string' },
-  stdio: { type: 'string' },
-  http: { type: 'string' },
-  manifest: { type: 'string' },
-  timeout: { type: 'string' },
-} as const;
-
-/** The parsed values of IMPLEMENTATION_OPTIONS as ImplementationOptions (absent flags stay absent). */
-export function implementationOptionsFrom(
-  values: { impl?: string; module?: string; stdio?: string; http?: string; manifest?: string },
-  timeoutMs: number,
-): ImplementationOptions {
-  return {
-    ...(values.impl !== undefined ? { impl: values.impl as 'reference' } : {}),
-    ...(values.module !== undefined ? { module: values.module } : {}),
-    ...(values.stdio !== undefined ? { stdio: values.stdio } : {}),
-    ...(values.http !== undefined ? { http: values.http } : {}),
-    ...(values.manifest !== undefined ? { manifest: values.manifest } : {}),
-    timeoutMs,
-  };
-}
+import type { Implementation, Manifest } from '../../protocol/types.js';
+import { UsageError } from '../usage.js';
+import { chosenTransport, drivingSettings, type Transport, type TransportKind } from './transports.js';
 
 export interface OpenedImplementation {
   impl: Implementation;
   manifest: Manifest;
-  adapter: Exclude<AdapterName, 'memory-api'>;
+  /** The transport's name, as reports give it. */
+  adapter: string;
   target: string;
+}
+
+/** An implementation opened from a command line's options, with the settings it is driven with. */
+export interface Driven extends OpenedImplementation {
+  transport: Transport;
+  timeoutMs: number;
+  concurrency: number;
 }
 
 /** A manifest file (`--manifest`), checked; a UsageError naming the file when it cannot be read or is not valid. */
@@ -80,78 +49,49 @@ function checkManifest(value: unknown, from: string): Manifest {
   return m;
 }
 
-/**
- * Start one adapter: its start error becomes a UsageError (`cannot ...: why`),
- * and its describe answer is checked against the manifest schema unless
- * --manifest gave the manifest; an invalid one closes what was started.
- */
-async function started(
-  start: () => Promise<{ impl: Implementation; manifest: Manifest }>,
-  StartError: abstract new (...args: never[]) => Error,
-  cannot: string,
-  given: Manifest | undefined,
-  describedBy: string,
-): Promise<{ impl: Implementation; manifest: Manifest }> {
-  let opened: { impl: Implementation; manifest: Manifest };
+/** Where a transport's describe answer came from, for the message when it is not a valid manifest. */
+const DESCRIBED_BY: Record<string, (target: string) => string> = {
+  module: (t) => `${t} describe()`,
+  stdio: (t) => `the describe answer of ${t}`,
+  http: (t) => `GET ${t}/describe`,
+};
+
+/** Open the implementation the parsed options name, for a command that drives `kinds`. */
+export async function openFromOptions(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[] = ['assembler']): Promise<Driven> {
+  const { transport, value } = chosenTransport(values, kinds);
+  const given = typeof values['manifest'] === 'string' ? readManifest(values['manifest']) : undefined;
+  const settings = drivingSettings(values, transport);
+  const opened = await transport.open({ value, values, ...(given ? { manifest: given } : {}), ...settings });
   try {
-    opened = await start();
-  } catch (e) {
-    if (e instanceof StartError) throw new UsageError(`${cannot}: ${e.message}`);
-    throw e;
-  }
-  try {
-    return { impl: opened.impl, manifest: given ?? checkManifest(opened.manifest, describedBy) };
+    const describedBy = (DESCRIBED_BY[transport.name] ?? ((t: string) => `the describe answer of ${t}`))(opened.target);
+    const manifest = given ?? (transport.kind === 'service' || transport.name === 'reference' ? opened.manifest : checkManifest(opened.manifest, describedBy));
+    return { impl: opened.impl, manifest, adapter: transport.name, target: opened.target, transport, ...settings };
   } catch (e) {
     await opened.impl.close();
     throw e;
   }
 }
 
+/** The implementation options as code gives them (the vitest helper, tests, benches). */
+export interface ImplementationOptions {
+  impl?: 'reference';
+  module?: string;
+  stdio?: string;
+  http?: string;
+  manifest?: string;
+  timeoutMs?: number;
+  concurrency?: number;
+  /** stdio: copies of the command (default: the concurrency, else 1). */
+  processes?: number;
+}
+
+/** openFromOptions for options given as code: one request at a time unless told otherwise. */
 export async function openImplementation(o: ImplementationOptions): Promise<OpenedImplementation> {
-  const chosen = (['module', 'stdio', 'http'] as const).filter((k) => o[k] !== undefined);
-  if (o.impl !== undefined && o.impl !== 'reference') throw new UsageError(`--impl takes only "reference", not ${JSON.stringify(o.impl)}`);
-  if (chosen.length + (o.impl !== undefined ? 1 : 0) > 1) {
-    throw new UsageError(`choose one implementation, not ${[...(o.impl ? ['--impl'] : []), ...chosen.map((k) => `--${k}`)].join(' and ')}`);
-  }
-  const given = o.manifest !== undefined ? readManifest(o.manifest) : undefined;
-  const timeoutMs = o.timeoutMs ?? 5000;
-  const which = chosen[0];
-  if (which === undefined) {
-    const impl = referenceImplementation(given);
-    return { impl, manifest: await impl.describe(), adapter: 'reference', target: 'reference' };
-  }
-  if (which === 'module') {
-    const path = o.module!;
-    const opened = await started(() => openModuleWorker(path, given), ModuleStartError, `cannot load the module ${path}`, given, `${path} describe()`);
-    return { ...opened, adapter: 'module', target: resolve(path) };
-  }
-  if (which === 'stdio') {
-    const command = o.stdio!;
-    if (command.trim() === '') throw new UsageError('--stdio needs a command');
-    const opened = await started(
-      () => openStdio({ command, ...(given ? { manifest: given } : {}), timeoutMs, processes: o.processes ?? o.concurrency ?? 1 }),
-      StdioStartError,
-      `cannot start ${shellQuote(command)}`,
-      given,
-      `the describe answer of ${shellQuote(command)}`,
-    );
-    return { ...opened, adapter: 'stdio', target: command };
-  }
-  const base = o.http!;
-  try {
-    const url = new URL(base);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
-    throw new UsageError(`--http needs an http:// or https:// URL, not ${JSON.stringify(base)}`);
-  }
-  // Loaded only for --http: undici alone costs a few hundred ms of start-up.
-  const { HttpStartError, openHttp } = await import('../../adapters/http.js');
-  const opened = await started(
-    () => openHttp({ base, concurrency: o.concurrency ?? 4, timeoutMs, ...(given ? { manifest: given } : {}) }),
-    HttpStartError,
-    `cannot reach ${base}`,
-    given,
-    `GET ${base}/describe`,
-  );
-  return { ...opened, adapter: 'http', target: base };
+  const { timeoutMs, concurrency, processes, ...named } = o;
+  const values: Record<string, unknown> = { ...named };
+  if (timeoutMs !== undefined) values['timeout'] = String(timeoutMs);
+  if (concurrency !== undefined) values['concurrency'] = String(concurrency);
+  if (o.stdio !== undefined) values['processes'] = String(processes ?? concurrency ?? 1);
+  const { impl, manifest, adapter, target } = await openFromOptions(values, ['assembler', 'service']);
+  return { impl, manifest, adapter, target };
 }
