@@ -1,19 +1,55 @@
 /**
- * Judging with declared constants (SPEC section 17). An implementation that
- * declares its own tiered constants is held to the reference computed with
- * them: a golden case keeps every matcher the reference, so computed, still
- * meets (validation, rendering bytes, expiry, hostile text: judged as
- * written), and takes the expected value of each other matcher from that
- * reference answer, in the matcher's own form (reason classes, warnings as a
- * set, the segment members the case names). Which matchers depend on the
- * constants is thus derived from what each case checks, for each
- * declaration, and never guessed.
+ * What a golden case expects of one implementation, worked out once from its
+ * manifest before any answer is looked at: the matchers' expected values, the
+ * capabilities the result is held to, and whether the context's omission
+ * markers are taken out before matching.
+ *
+ * With declared constants (SPEC section 17, DECL-4) an implementation is held
+ * to the reference computed with them: a tiered case keeps every matcher the
+ * reference, so computed, still meets (validation, rendering bytes, expiry,
+ * hostile text: judged as written), and takes the expected value of each
+ * other matcher from that reference answer, in the matcher's own form (reason
+ * classes, warnings as a set, the segment members the case names). Which
+ * matchers depend on the constants is thus derived from what each case
+ * checks, for each declaration, and never guessed.
  */
 import { assemble, CAPABILITIES, CHARS_PER_TOKEN, constantsProblems, isErrorAnswer, SOURCE_TO_TIER, TIER_PERCENT, TIERS } from '../../reference/index.js';
-import type { Capability, Result } from '../../reference/index.js';
-import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
-import { reasonClass } from './reasons.js';
+import type { Capability } from '../../reference/index.js';
+import type { DeclaredConstants, Manifest, Result } from '../../protocol/types.js';
+import { matcherMismatches, reasonClass } from './matchers.js';
 import type { Expectation, GoldenCase } from '../types.js';
+
+/** A case's expectation of one implementation: what the judge compares its answer with. */
+export interface CaseExpectation {
+  profile: string;
+  /** The matchers and their expected values: the case file's, or derived under declared constants. */
+  matchers: Expectation;
+  /** The matchers whose values came from the reference computed with the declared constants (empty: as written). */
+  derived: string[];
+  /** The capabilities the result is held to (schema, result_members): the manifest's for a tiered case, none for a ranked one. */
+  capabilities: readonly string[];
+  /** Whether the context must hold the markers of MRK-1..3, taken out before the matchers see it. */
+  withoutMarkers: boolean;
+  /** What a failure says first when some expected values are not the case file's. */
+  note?: string;
+}
+
+/** Throws, for a tiered case, when the manifest declares invalid constants (the runner refuses those before a run). */
+export function expectationFor(c: GoldenCase, manifest: Manifest): CaseExpectation {
+  const capabilities = c.profile === 'tiered' ? manifest.capabilities : [];
+  // A case that lists omission_markers states its context with them; any other was written without.
+  const withoutMarkers = capabilities.includes('omission_markers') && !c.capabilities.includes('omission_markers');
+  const asWritten: CaseExpectation = { profile: c.profile, matchers: c.expect, derived: [], capabilities, withoutMarkers };
+  const constants = c.profile === 'tiered' ? declaredConstants(manifest) : undefined;
+  if (constants === undefined) return asWritten;
+  // The matchers of a case written without markers see a context without them, so the reference answers without them too.
+  const referenceCapabilities = withoutMarkers ? capabilities.filter((k) => k !== 'omission_markers') : capabilities;
+  const { matchers, derived } = derivedUnder(c, constants, referenceCapabilities);
+  if (derived.length === 0) return asWritten;
+  // Whoever reads a failure compares it with the case file: say which expected values are not the file's.
+  const note = `judged with the declared constants: ${derived.join(', ')} from the reference computed with them (SPEC DECL-4)`;
+  return { ...asWritten, matchers, derived, note };
+}
 
 /** The tier a source has under the specification (TIER-1). */
 const specTier = (source: string): string => (Object.hasOwn(SOURCE_TO_TIER, source) ? SOURCE_TO_TIER[source]! : 'working');
@@ -38,20 +74,28 @@ export function declaredConstants(manifest: Pick<Manifest, 'constants'>): Declar
   return isSpecConstants(c) ? undefined : c;
 }
 
-/** The reference's answer with the declared constants, for the capabilities the implementation declares. */
-export function referenceUnder(request: unknown, constants: DeclaredConstants, capabilities: readonly string[]): ReturnType<typeof assemble> {
+/**
+ * SPEC DECL-4: the matchers of a tiered case for an implementation that
+ * declares `constants` and `capabilities`. A refusal the constants decide
+ * (pinned_overflow) is derived like any other member.
+ */
+function derivedUnder(c: GoldenCase, constants: DeclaredConstants, capabilities: readonly string[]): { matchers: Expectation; derived: string[] } {
   const caps = CAPABILITIES.filter((k) => capabilities.includes(k)) as Capability[];
-  return assemble(request, { constants, capabilities: caps });
+  const a = assemble(c.request, { constants, capabilities: caps });
+  if (isErrorAnswer(a)) {
+    return a.error.code === c.expect.error ? { matchers: c.expect, derived: [] } : { matchers: { error: a.error.code }, derived: ['error'] };
+  }
+  if (c.expect.error !== undefined) return { matchers: wholeResult(a), derived: ['error'] };
+  const matchers: Expectation = { ...c.expect };
+  const derived = new Set<string>();
+  for (const member of new Set(matcherMismatches(c.expect, a, c.profile, capabilities).map((m) => m.member))) {
+    const value = fromReference(member, c.expect, a);
+    if (value === undefined) continue;
+    Object.assign(matchers, value);
+    for (const k of Object.keys(value)) derived.add(k);
+  }
+  return { matchers, derived: [...derived] };
 }
-
-/** A case's expectation under declared constants, and the matchers whose values came from the reference (empty: as written). */
-export interface DerivedExpectation {
-  expect: Expectation;
-  derived: string[];
-}
-
-/** The matchers of an expectation a result does not meet, by member name (judge.ts checks them). */
-export type UnmetMatchers = (expect: Expectation, result: Result) => string[];
 
 const classes = (r: Result): Record<string, string> => Object.fromEntries(r.omissions.map((o) => [o.block_id, reasonClass(o.reason) ?? o.reason]));
 const warningsOf = (r: Result): NonNullable<Expectation['warnings']> => (r.warnings ?? []).map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) }));
@@ -103,26 +147,4 @@ function wholeResult(r: Result): Expectation {
     context: r.context,
     ...(r.truncated !== undefined ? { truncated: r.truncated, warnings: warningsOf(r) } : {}),
   };
-}
-
-/**
- * SPEC DECL-4: the expectation of a tiered case for an implementation that
- * declares `constants`. A refusal the constants decide (pinned_overflow) is
- * derived like any other member.
- */
-export function expectationUnder(c: GoldenCase, constants: DeclaredConstants, capabilities: readonly string[], unmet: UnmetMatchers): DerivedExpectation {
-  const a = referenceUnder(c.request, constants, capabilities);
-  if (isErrorAnswer(a)) {
-    return a.error.code === c.expect.error ? { expect: c.expect, derived: [] } : { expect: { error: a.error.code }, derived: ['error'] };
-  }
-  if (c.expect.error !== undefined) return { expect: wholeResult(a), derived: ['error'] };
-  const expect: Expectation = { ...c.expect };
-  const derived = new Set<string>();
-  for (const member of new Set(unmet(c.expect, a))) {
-    const value = fromReference(member, c.expect, a);
-    if (value === undefined) continue;
-    Object.assign(expect, value);
-    for (const k of Object.keys(value)) derived.add(k);
-  }
-  return { expect, derived: [...derived] };
 }

@@ -1,29 +1,22 @@
 /**
  * The judge: one answer against one golden case. Pure; the runner supplies the
- * answer through any adapter. Checks, in order: the transport outcome, the
- * answer's shape against the result schema (a violation is `error`, not
- * `fail`), the invariants every result owes (RES-2, RES-3, TIER-9, CLS-1),
- * then each matcher the case lists. With declared constants (SPEC section 17)
- * a tiered case's matchers are first re-derived where they depend on them
- * (declared.ts).
+ * answer through any adapter, having asked skipReason whether the case runs
+ * at all. What the case expects of this implementation is worked out once,
+ * from its manifest (expectation.ts: declared constants, markers,
+ * capabilities); the answer is then checked against it in order: the
+ * transport outcome, the answer's shape against the result schema (a
+ * violation is `error`, not `fail`), the invariants every result owes (RES-2,
+ * RES-3, TIER-9, CLS-1), the omission markers (markers.ts), then each matcher
+ * the case lists (matchers.ts).
  */
-import { isDeepStrictEqual } from 'node:util';
-import { declaredConstants, expectationUnder } from './expectation.js';
-import { markedContext } from './markers.js';
-import { reasonClass } from './reasons.js';
+import { expectationFor } from './expectation.js';
+import type { CaseExpectation } from './expectation.js';
+import { matcherMismatches, reasonClass } from './matchers.js';
+import type { Mismatch } from './matchers.js';
+import { takeOutMarkers } from './markers.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase, Verdict } from '../types.js';
 import type { Manifest, Outcome, Result } from '../../protocol/types.js';
-
-const CORE_MEMBERS = ['context', 'included', 'estimated_tokens', 'total_budget', 'omissions'] as const;
-const WORKING_CONTEXT_MEMBERS = ['segments', 'truncated', 'warnings', 'generated_at'] as const;
-
-export interface Mismatch {
-  member: string;
-  expected: unknown;
-  actual: unknown;
-  note?: string;
-}
 
 /** Whether the manifest lets this case run; the reason when it does not (PROTO-1). */
 export function skipReason(c: Pick<GoldenCase, 'profile' | 'capabilities'>, manifest: Manifest): string | undefined {
@@ -33,27 +26,15 @@ export function skipReason(c: Pick<GoldenCase, 'profile' | 'capabilities'>, mani
   return undefined;
 }
 
-/** The members a result must have for this profile and manifest (RES-1, RANK-7, WC-1). */
-export function expectedMembers(profile: string, capabilities: readonly string[], core: readonly string[] = CORE_MEMBERS): string[] {
-  const members = [...core];
-  if (profile === 'tiered' && capabilities.includes('working_context')) members.push(...WORKING_CONTEXT_MEMBERS);
-  return members;
-}
-
 export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verdict {
-  const constants = c.profile === 'tiered' ? declaredConstants(manifest) : undefined;
-  if (constants === undefined) return judgeAsWritten(c, outcome, manifest);
-  // A case written without markers is matched against a context without them (markerMismatch), so its values come from the reference without them too.
-  const caps = c.capabilities.includes('omission_markers') ? manifest.capabilities : manifest.capabilities.filter((k) => k !== 'omission_markers');
-  const d = expectationUnder(c, constants, caps, (expect, r) => matcherMismatches({ ...c, expect }, r as Result, caps).map((m) => m.member));
-  if (d.derived.length === 0) return judgeAsWritten(c, outcome, manifest);
-  const v = judgeAsWritten({ ...c, expect: d.expect }, outcome, manifest);
-  // Whoever reads a failure compares it with the case file: say which expected values are not the file's.
-  const note = `judged with the declared constants: ${d.derived.join(', ')} from the reference computed with them (SPEC DECL-4)`;
-  return { ...v, derived: d.derived, ...(v.status === 'fail' ? { message: `${note}\n${v.message}` } : {}) };
+  const expected = expectationFor(c, manifest);
+  const v = judgeOutcome(c.request, outcome, expected);
+  // A verdict says which expected values are not the case file's, and a failure says it first.
+  if (expected.note === undefined) return v;
+  return { ...v, derived: expected.derived, ...(v.status === 'fail' ? { message: `${expected.note}\n${v.message}` } : {}) };
 }
 
-function judgeAsWritten(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verdict {
+function judgeOutcome(request: unknown, outcome: Outcome, expected: CaseExpectation): Verdict {
   switch (outcome.kind) {
     case 'timeout':
       return { status: 'timeout', message: outcome.message };
@@ -64,9 +45,9 @@ function judgeAsWritten(c: GoldenCase, outcome: Outcome, manifest: Manifest): Ve
     case 'unsendable':
       return { status: 'skip', message: `${outcome.message}; not tested on this transport` };
     case 'error':
-      return judgeError(c.expect, outcome);
+      return judgeError(expected.matchers, outcome);
     case 'result':
-      return judgeResult(c, outcome.value, manifest);
+      return judgeResult(request, outcome.value, expected);
   }
 }
 
@@ -94,46 +75,35 @@ function judgeError(expect: Expectation, outcome: Extract<Outcome, { kind: 'erro
   return { status: 'pass' };
 }
 
-function judgeResult(c: GoldenCase, value: unknown, manifest: Manifest): Verdict {
-  const capabilities = c.profile === 'tiered' ? manifest.capabilities : [];
-  if (c.expect.error !== undefined) {
-    return { status: 'fail', message: `expected the error ${c.expect.error}, got a result`, expected: { error: { code: c.expect.error } }, actual: value };
+function judgeResult(request: unknown, value: unknown, expected: CaseExpectation): Verdict {
+  const { profile, capabilities, matchers } = expected;
+  if (matchers.error !== undefined) {
+    return { status: 'fail', message: `expected the error ${matchers.error}, got a result`, expected: { error: { code: matchers.error } }, actual: value };
   }
-  const valid = validators.result(c.profile, capabilities);
+  const valid = validators.result(profile, capabilities);
   if (!valid(value)) {
     return {
       status: 'error',
-      message: `answer is not a valid ${c.profile} result for capabilities [${capabilities.join(', ')}] (RES-1): ${formatErrors(valid.errors).join('; ')}`,
+      message: `answer is not a valid ${profile} result for capabilities [${capabilities.join(', ')}] (RES-1): ${formatErrors(valid.errors).join('; ')}`,
       actual: value,
     };
   }
   const answered = value as Result;
-  const markers = markerMismatch(c, answered, capabilities);
-  // The case's own matchers then see the context without its markers, as the case was written.
-  const r = markers.withoutMarkers === undefined ? answered : { ...answered, context: markers.withoutMarkers };
-  const mismatches = [...invariantMismatches(c.request, answered), ...markers.mismatches, ...matcherMismatches(c, r, capabilities)];
+  const markers = expected.withoutMarkers ? takeOutMarkers(request, answered) : { mismatches: [], context: answered.context };
+  const mismatches = [
+    ...invariantMismatches(request, answered),
+    ...markers.mismatches,
+    // The matchers see the context without its markers, as the case was written.
+    ...matcherMismatches(matchers, { ...answered, context: markers.context }, profile, capabilities),
+  ];
   if (mismatches.length === 0) return { status: 'pass' };
-  const expected: Record<string, unknown> = {};
-  const actual: Record<string, unknown> = {};
+  const expectedValues: Record<string, unknown> = {};
+  const actualValues: Record<string, unknown> = {};
   for (const m of mismatches) {
-    expected[m.member] = m.expected;
-    actual[m.member] = m.actual;
+    expectedValues[m.member] = m.expected;
+    actualValues[m.member] = m.actual;
   }
-  return { status: 'fail', message: mismatches.map(describeMismatch).join('\n'), expected, actual };
-}
-
-/**
- * An implementation that declares omission_markers meets cases written
- * without them: its context must hold exactly the markers its own omissions
- * call for (MRK-1..3), and once they are taken out the case is judged as
- * written. A case that lists the capability states its context with markers.
- */
-function markerMismatch(c: GoldenCase, r: Result, capabilities: readonly string[]): { mismatches: Mismatch[]; withoutMarkers?: string } {
-  if (!capabilities.includes('omission_markers') || c.capabilities.includes('omission_markers')) return { mismatches: [] };
-  const m = markedContext(c.request, r.included, r.omissions);
-  if (!m) return { mismatches: [] };
-  if (m.withMarkers === r.context) return { mismatches: [], withoutMarkers: m.withoutMarkers };
-  return { mismatches: [{ member: 'context', expected: m.withMarkers, actual: r.context, note: 'the included blocks with a marker for each budget or max_segments omission, in render order: MRK-1..3' }] };
+  return { status: 'fail', message: mismatches.map(describeMismatch).join('\n'), expected: expectedValues, actual: actualValues };
 }
 
 /** What every result owes whatever the case lists. */
@@ -165,59 +135,6 @@ function invariantMismatches(request: unknown, r: Result): Mismatch[] {
     out.push({ member: 'omission_reasons', expected: 'reasons from the class table (CLS-1)', actual: unmapped });
   }
   return out;
-}
-
-function matcherMismatches(c: GoldenCase, r: Result, capabilities: readonly string[]): Mismatch[] {
-  const e = c.expect;
-  const out: Mismatch[] = [];
-  const check = (member: string, expected: unknown, actual: unknown, note?: string): void => {
-    if (!isDeepStrictEqual(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
-  };
-  if (e.included) check('included', e.included, r.included);
-  if (e.omissions) {
-    const actual: Record<string, string> = {};
-    for (const o of r.omissions) actual[o.block_id] = reasonClass(o.reason) ?? `unmapped: ${o.reason}`;
-    check('omissions', sortKeys(e.omissions), sortKeys(actual), 'by reason class');
-  }
-  if (e.omission_order) check('omission_order', e.omission_order, r.omissions.map((o) => o.block_id));
-  if (e.omissions_exact) check('omissions_exact', e.omissions_exact, r.omissions.map((o) => ({ block_id: o.block_id, reason: o.reason })));
-  if (e.estimated_tokens !== undefined) check('estimated_tokens', e.estimated_tokens, r.estimated_tokens);
-  if (e.total_budget !== undefined) check('total_budget', e.total_budget, r.total_budget);
-  if (e.context !== undefined) check('context', e.context, r.context);
-  for (const s of e.context_contains ?? []) {
-    if (!r.context.includes(s)) out.push({ member: 'context_contains', expected: s, actual: r.context, note: 'substring missing' });
-  }
-  for (const s of e.context_excludes ?? []) {
-    if (r.context.includes(s)) out.push({ member: 'context_excludes', expected: `no ${JSON.stringify(s)}`, actual: r.context, note: 'forbidden substring present' });
-  }
-  if (e.result_members) {
-    check('result_members', expectedMembers(c.profile, capabilities, e.result_members).sort(), Object.keys(r).sort());
-  }
-  if (e.truncated !== undefined) check('truncated', e.truncated, r.truncated);
-  if (e.generated_at !== undefined) check('generated_at', e.generated_at, r.generated_at);
-  if (e.warnings) {
-    const norm = (ws: { code: string; block_id?: string }[]): string[] =>
-      ws.map((w) => JSON.stringify([w.code, w.block_id ?? null])).sort();
-    const actual = r.warnings ?? [];
-    if (!isDeepStrictEqual(norm(e.warnings), norm(actual))) {
-      out.push({ member: 'warnings', expected: e.warnings, actual: actual.map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) })), note: 'as a set of {code, block_id}' });
-    }
-  }
-  if (e.segments) {
-    const actual = (r.segments ?? []).map((s, i) => {
-      const want = e.segments![i];
-      if (!want) return s;
-      const picked: Record<string, unknown> = {};
-      for (const k of Object.keys(want)) picked[k] = (s as unknown as Record<string, unknown>)[k];
-      return picked;
-    });
-    check('segments', e.segments, actual);
-  }
-  return out;
-}
-
-function sortKeys(o: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** One member's difference on one line: `member (note): expected X, got Y`, or where a context first differs. */

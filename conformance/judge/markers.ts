@@ -1,10 +1,15 @@
 /**
  * The omission markers of SPEC 8.5, as the judge and the properties expect
  * them, written from the spec (not from the reference): which omissions leave
- * a marker (MRK-1), its bytes (MRK-2) and where it stands (MRK-3).
+ * a marker (MRK-1), its bytes (MRK-2) and where it stands (MRK-3). An
+ * implementation that declares omission_markers meets cases written without
+ * them: its context must hold exactly the markers its own omissions call for,
+ * and once they are taken out the case is judged as written.
  */
 import { compareCodePoints } from '../../reference/index.js';
-import { reasonClass } from './reasons.js';
+import type { Result } from '../../protocol/types.js';
+import { reasonClass } from './matchers.js';
+import type { Mismatch } from './matchers.js';
 
 /** MRK-2: the line after the block's header, by reason class. */
 export const MARKER_LINES: Readonly<Record<string, string>> = { budget: '[OMITTED: over token budget]', max_segments: '[OMITTED: over segment limit]' };
@@ -66,4 +71,18 @@ export function markedContext(request: unknown, included: readonly string[], omi
     withoutMarkers: shown.filter((x) => x.line === undefined).map(render).join('\n\n'),
     markers,
   };
+}
+
+/**
+ * The judge's check of an answer's markers: a mismatch when its context is
+ * not the one its own included blocks and omissions imply, else the context
+ * with the markers taken out for the matchers. An answer that names a block
+ * the request does not have is left to RES-2, its context as it came.
+ */
+export function takeOutMarkers(request: unknown, r: Result): { mismatches: Mismatch[]; context: string } {
+  const m = markedContext(request, r.included, r.omissions);
+  if (!m) return { mismatches: [], context: r.context };
+  if (m.withMarkers === r.context) return { mismatches: [], context: m.withoutMarkers };
+  const note = 'the included blocks with a marker for each budget or max_segments omission, in render order: MRK-1..3';
+  return { mismatches: [{ member: 'context', expected: m.withMarkers, actual: r.context, note }], context: r.context };
 }

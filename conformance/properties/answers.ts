@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { reasonClass } from '../judge/reasons.js';
+import { reasonClass } from '../judge/matchers.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Implementation, Outcome, Result, Status } from '../../protocol/types.js';
 

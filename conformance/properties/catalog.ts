@@ -16,7 +16,7 @@ import {
 import type { Capability } from '../../reference/index.js';
 import { describeMismatch } from '../judge/judge.js';
 import { markedContext } from '../judge/markers.js';
-import { reasonClass } from '../judge/reasons.js';
+import { reasonClass } from '../judge/matchers.js';
 import type { DeclaredConstants, Implementation } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import YAML from 'yaml';
 import { CAPABILITIES } from '../../reference/index.js';
-import { reasonClass } from '../judge/reasons.js';
+import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase } from '../types.js';

@@ -4,7 +4,8 @@
  * transport outcomes map to their statuses.
  */
 import { describe, expect, it } from 'vitest';
-import { judge, skipReason, expectedMembers, firstDifference } from '../../conformance/judge/judge.js';
+import { judge, skipReason, firstDifference } from '../../conformance/judge/judge.js';
+import { expectedMembers } from '../../conformance/judge/matchers.js';
 import type { Expectation, GoldenCase } from '../../conformance/types.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 

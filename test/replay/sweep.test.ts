@@ -16,7 +16,7 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge } from '../../conformance/judge/judge.js';
 import { request } from '../../conformance/properties/arbitraries.js';
-import { reasonClass } from '../../conformance/judge/reasons.js';
+import { reasonClass } from '../../conformance/judge/matchers.js';
 import { budgetAdmittingAll, MAX_STALLS, parseBudgets, sweep } from '../../conformance/sweep/sweep.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Manifest, Report } from '../../protocol/types.js';

@@ -1,0 +1,101 @@
+/**
+ * The matchers a golden case lists, checked against one result, and the
+ * reason-class table they and the judge read omissions through (SPEC section
+ * 10, CLS-1). Both the judge and the derivation of an expectation under
+ * declared constants (expectation.ts) call these checks: the same code says
+ * whether an implementation's answer and the reference's own answer meet a
+ * case.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Expectation } from '../types.js';
+import type { Result } from '../../protocol/types.js';
+
+export type ReasonClass = 'expired' | 'excluded' | 'superseded' | 'disputed' | 'budget' | 'max_segments';
+
+const REASON_CLASSES: Readonly<Record<string, ReasonClass>> = Object.freeze({
+  expired: 'expired',
+  excluded: 'excluded',
+  superseded: 'superseded',
+  disputed: 'disputed',
+  'tier budget exhausted; overflow pool exhausted': 'budget',
+  budget_exhausted: 'budget',
+  budget: 'budget',
+  max_segments: 'max_segments',
+});
+
+/** The class of a reason, or undefined when the table has none (a CLS-1 failure). */
+export function reasonClass(reason: unknown): ReasonClass | undefined {
+  return typeof reason === 'string' && Object.hasOwn(REASON_CLASSES, reason) ? REASON_CLASSES[reason] : undefined;
+}
+
+/** One member of a result that is not what was expected of it. */
+export interface Mismatch {
+  member: string;
+  expected: unknown;
+  actual: unknown;
+  note?: string;
+}
+
+const CORE_MEMBERS = ['context', 'included', 'estimated_tokens', 'total_budget', 'omissions'] as const;
+const WORKING_CONTEXT_MEMBERS = ['segments', 'truncated', 'warnings', 'generated_at'] as const;
+
+/** The members a result must have for this profile and manifest (RES-1, RANK-7, WC-1). */
+export function expectedMembers(profile: string, capabilities: readonly string[], core: readonly string[] = CORE_MEMBERS): string[] {
+  const members = [...core];
+  if (profile === 'tiered' && capabilities.includes('working_context')) members.push(...WORKING_CONTEXT_MEMBERS);
+  return members;
+}
+
+/** The matchers of `e` that `r` does not meet; `profile` and `capabilities` say which members `result_members` adds. */
+export function matcherMismatches(e: Expectation, r: Result, profile: string, capabilities: readonly string[]): Mismatch[] {
+  const out: Mismatch[] = [];
+  const check = (member: string, expected: unknown, actual: unknown, note?: string): void => {
+    if (!isDeepStrictEqual(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
+  };
+  if (e.included) check('included', e.included, r.included);
+  if (e.omissions) {
+    const actual: Record<string, string> = {};
+    for (const o of r.omissions) actual[o.block_id] = reasonClass(o.reason) ?? `unmapped: ${o.reason}`;
+    check('omissions', sortKeys(e.omissions), sortKeys(actual), 'by reason class');
+  }
+  if (e.omission_order) check('omission_order', e.omission_order, r.omissions.map((o) => o.block_id));
+  if (e.omissions_exact) check('omissions_exact', e.omissions_exact, r.omissions.map((o) => ({ block_id: o.block_id, reason: o.reason })));
+  if (e.estimated_tokens !== undefined) check('estimated_tokens', e.estimated_tokens, r.estimated_tokens);
+  if (e.total_budget !== undefined) check('total_budget', e.total_budget, r.total_budget);
+  if (e.context !== undefined) check('context', e.context, r.context);
+  for (const s of e.context_contains ?? []) {
+    if (!r.context.includes(s)) out.push({ member: 'context_contains', expected: s, actual: r.context, note: 'substring missing' });
+  }
+  for (const s of e.context_excludes ?? []) {
+    if (r.context.includes(s)) out.push({ member: 'context_excludes', expected: `no ${JSON.stringify(s)}`, actual: r.context, note: 'forbidden substring present' });
+  }
+  if (e.result_members) {
+    check('result_members', expectedMembers(profile, capabilities, e.result_members).sort(), Object.keys(r).sort());
+  }
+  if (e.truncated !== undefined) check('truncated', e.truncated, r.truncated);
+  if (e.generated_at !== undefined) check('generated_at', e.generated_at, r.generated_at);
+  if (e.warnings) {
+    const norm = (ws: { code: string; block_id?: string }[]): string[] =>
+      ws.map((w) => JSON.stringify([w.code, w.block_id ?? null])).sort();
+    const actual = r.warnings ?? [];
+    if (!isDeepStrictEqual(norm(e.warnings), norm(actual))) {
+      out.push({ member: 'warnings', expected: e.warnings, actual: actual.map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) })), note: 'as a set of {code, block_id}' });
+    }
+  }
+  if (e.segments) {
+    // Only the members the case names of each segment: the others are the implementation's to choose.
+    const actual = (r.segments ?? []).map((s, i) => {
+      const want = e.segments![i];
+      if (!want) return s;
+      const picked: Record<string, unknown> = {};
+      for (const k of Object.keys(want)) picked[k] = (s as unknown as Record<string, unknown>)[k];
+      return picked;
+    });
+    check('segments', e.segments, actual);
+  }
+  return out;
+}
+
+function sortKeys(o: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
