@@ -1,5 +1,5 @@
 /**
- * The reference as it was before issue 15 (commit BASELINE_COMMIT on main),
+ * The reference as it was before its speed work (commit BASELINE_COMMIT on main),
  * checked out of git into a temporary folder and loaded beside today's, so
  * that "N times faster" is measured in the same run on the same machine. Where
  * there is no git checkout (an installed package), the bench says so and
@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const BASELINE_COMMIT = 'cd42f2a';
-/** Small requests per second of BASELINE_COMMIT on the machine of issue 15, warm, 50 blocks. */
-export const BASELINE_STATED = { requestsPerSecond: 32_000, where: 'the 2-core machine of issue 15, Node 20 (median of six runs of this bench)' };
+/** Small requests per second of BASELINE_COMMIT on the 2-core development machine, warm, 50 blocks. */
+export const BASELINE_STATED = { requestsPerSecond: 32_000, where: 'the 2-core development machine, Node 20 (median of six runs of this bench)' };
 
 export type Assemble = (request: unknown) => unknown;
 

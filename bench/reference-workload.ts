@@ -1,5 +1,5 @@
 /**
- * The request shape of the reference benchmarks (issue 15): contents of 20..400
+ * The request shape of the reference benchmarks: contents of 20..400
  * code points, 10% of them with non-ASCII text (Latin-1, CJK, astral), 9 sources
  * (the 8 of TIER-1 and one other), 25% of the blocks with a ttl (a quarter of
  * those expired), budget N * 10. Ids arrive sorted or shuffled; priorities take

@@ -1,5 +1,5 @@
 /**
- * The reference at the floor (issue 15). Every goal is a ratio of two numbers
+ * The reference at the floor. Every goal is a ratio of two numbers
  * measured in this same run, printed, never asserted:
  *
  *   1. large requests (tiered, every capability) against the floor program of
@@ -179,7 +179,7 @@ function verdictWithin(low: number, high: number, goal: number): string {
   if (low > goal) return 'NOT met';
   return 'on the line (some processes within the goal, some over it)';
 }
-console.log('\nGoals (issue 15), worst case over the shapes:');
+console.log('\nGoals, worst case over the shapes:');
 for (const n of sizes) {
   const shapes = large.filter((l) => l.n === n).map((l) => l.ratios);
   const low = worst(shapes.map((runs) => Math.min(...runs)));

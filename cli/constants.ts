@@ -8,14 +8,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatProbe, probeConstants } from '../conformance/constants/index.js';
-import { drivingOptions } from '../conformance/runner/transports.js';
+import { drivingOptions, transportUsage } from '../conformance/runner/transports.js';
 import { implementationHelp, withImplementation } from './drive.js';
 import { KIT_VERSION } from '../conformance/spec.js';
 import { UsageError } from '../conformance/usage.js';
 
-export const usage = 'ctxconform constants [--impl reference | --module FILE | --stdio CMD | --http URL] [--manifest FILE] [--timeout MS] [--json FILE]';
+export const usage = (): string => `ctxconform constants [${transportUsage()}] [--manifest FILE] [--timeout MS] [--json FILE]`;
 
-const HELP = (): string => `usage: ${usage}
+const HELP = (): string => `usage: ${usage()}
 
 Infers, from black-box answers to tiny tiered requests, the implementation's
 chars per token and estimate rounding, length unit, tier fractions, the tier of

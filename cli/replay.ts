@@ -9,17 +9,16 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPORTS_HELP, finish, implementationHelp, judgingOptions, progressFor, withImplementation } from './drive.js';
 import { recordedSource } from '../conformance/replay/read.js';
-import { implementationFlags, rerunCommand } from '../conformance/runner/transports.js';
+import { implementationFlags, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { replay } from '../conformance/replay/run.js';
 import type { ReplayProgress, ReplaySource } from '../conformance/replay/run.js';
 import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
 import type { Report } from '../protocol/types.js';
-import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
-import { intOption } from '../conformance/usage.js';
+import { EXIT_OK, EXIT_USAGE, UsageError, intOption } from '../conformance/usage.js';
 
-export const usage = 'ctxconform replay FILE[:LINE]... [--impl reference | --module PATH | --stdio "COMMAND" | --http URL] [options]';
+export const usage = (): string => `ctxconform replay FILE[:LINE]... [${transportUsage()}] [options]`;
 
-const HELP = (): string => `usage: ${usage}
+const HELP = (): string => `usage: ${usage()}
 
 FILE holds recorded requests: JSON lines (one request per line) or one JSON array,
 gzip-compressed or not; - reads stdin. FILE:LINE replays the one request on that line.

@@ -9,7 +9,7 @@ import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cas
 import { shellQuote } from '../conformance/runner/console.js';
 import { parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
-import { implementationFlags, memoryApiSettings, rerunCommand } from '../conformance/runner/transports.js';
+import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import type { MemoryApiSettings } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
@@ -18,9 +18,9 @@ import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
 
-export const usage = 'ctxconform run [--impl reference | --module PATH | --stdio "COMMAND" | --http URL | --memory-api URL] [options]';
+export const usage = (): string => `ctxconform run [${transportUsage(['assembler', 'service'])}] [options]`;
 
-const HELP = (): string => `usage: ${usage}
+const HELP = (): string => `usage: ${usage()}
 
 ${implementationHelp(['assembler', 'service'])}
 

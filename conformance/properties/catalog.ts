@@ -342,7 +342,6 @@ const invalidRequests: PropertyDef<InvalidInput> = {
 };
 
 // Inputs differ per property; the runner treats them uniformly.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const PROPERTIES: readonly PropertyDef<any>[] = [
   differential,
   partition,

@@ -36,7 +36,6 @@ export interface JudgeOptions {
   twice: boolean;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function property(name: string): PropertyDef<any> {
   const p = PROPERTIES.find((x) => x.name === name);
   if (!p) throw new Error(`the properties have no ${name}; replay judges with it`);

@@ -93,10 +93,19 @@ export function drivingOptions(): Record<string, { type: 'string' | 'boolean' }>
   return out;
 }
 
+/** The column help texts start in, as in every command's help. */
+const HELP_COLUMN = 26;
+
 const helpLine = (flag: string, help: string, indent = '  '): string => {
-  const pad = 24 - indent.length;
-  return `${indent}${flag.padEnd(pad)}${flag.length >= pad ? `\n${' '.repeat(24)}` : ''}${help.replaceAll('\n', `\n${' '.repeat(24)}`)}`;
+  const pad = HELP_COLUMN - indent.length;
+  const gap = ' '.repeat(HELP_COLUMN);
+  return `${indent}${flag.padEnd(pad)}${flag.length >= pad ? `\n${gap}` : ''}${help.replaceAll('\n', `\n${gap}`)}`;
 };
+
+/** The transports a command drives, for its usage line: `--impl reference | --module PATH | ...`. */
+export function transportUsage(kinds: readonly TransportKind[] = ['assembler']): string {
+  return [...registry.values()].filter((t) => kinds.includes(t.kind)).map((t) => `--${t.option} ${t.metavar}`).join(' | ');
+}
 
 /** The help block of the implementation options, for the transports a command drives. */
 export function transportHelp(kinds: readonly TransportKind[] = ['assembler']): string {

@@ -1,5 +1,5 @@
 /**
- * Declared constants (SPEC section 17), as issue 14 states its end: an
+ * Declared constants (SPEC section 17), end to end: an
  * implementation tuned to a 50/20/20/10 split and 3 characters per token
  * that declares it passes every case and every property; the same
  * implementation without the declaration fails; one with the specification's

@@ -115,9 +115,9 @@ describe('the contract checks on the published examples', () => {
     }
   });
 
-  it('the truncated example breaks MAPI-3 as the issue words it: 155 tokens > 160 - 60 reserved', () => {
-    // The anchors and the issue disagree here: with 60 of 160 tokens reserved, a 155-token context
-    // leaves no room for the reserve. ctxconform follows the issue (the reserve is not for the
+  it('the truncated example breaks MAPI-3 as SPEC section 16 words it: 155 tokens > 160 - 60 reserved', () => {
+    // The published example and SPEC section 16 disagree here: with 60 of 160 tokens reserved, a 155-token context
+    // leaves no room for the reserve. ctxconform follows the spec (the reserve is not for the
     // context), so this published example would fail MAPI-3; SPEC section 16 records it.
     const body = examples.find((e) => e.file === 'truncated-context.response.json')!.body;
     const ex = exchangeOf(body);

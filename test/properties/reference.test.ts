@@ -1,5 +1,5 @@
 /**
- * Issue 2's property tests: every invariant holds for the reference at 1,000
+ * The property tests: every invariant holds for the reference at 1,000
  * runs with a fixed seed, for the core alone and with every capability on.
  */
 import fc from 'fast-check';

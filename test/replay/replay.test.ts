@@ -1,5 +1,5 @@
 /**
- * `ctxconform replay` (issue 12, item 1): the corpus requests written out as
+ * `ctxconform replay`: the corpus requests written out as
  * JSON lines get the verdicts `run` gives the cases, in process and over
  * stdio; every broken implementation is caught, and a saved shrunk case
  * fails it; unreadable lines are reported and skipped, invalid requests

@@ -1,5 +1,5 @@
 /**
- * The scrub claim (issue 12, item 2): the reference answers a scrubbed request
+ * The scrub claim: the reference answers a scrubbed request
  * with the same selection, reasons and order as the original, modulo the
  * renaming, over the whole corpus and random requests, valid and invalid; and
  * nothing of the original text is left in the copy.

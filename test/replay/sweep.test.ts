@@ -1,5 +1,5 @@
 /**
- * `ctxconform sweep` (issue 12, item 3): the budget that admits everything
+ * `ctxconform sweep`: the budget that admits everything
  * does, the reference agrees with itself at every budget, a broken
  * implementation's first disagreement is the first budget at which its answer
  * differs (found by asking at every budget), the disagreement is shrunk and
