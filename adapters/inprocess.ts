@@ -14,8 +14,17 @@ import { returnedOutcome, thrownOutcome } from './outcome.js';
 export type AssembleFn = (request: unknown) => unknown;
 export type DescribeFn = () => unknown;
 
+export interface FunctionOptions {
+  /**
+   * The function never writes to its request, so it is handed the caller's
+   * own: only the reference, which a test holds to that (a deep copy of every
+   * request is a good part of what a replay against it costs).
+   */
+  readsOnly?: boolean;
+}
+
 /** Wrap plain functions as an Implementation (the reference, test doubles, vendor modules). */
-export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manifest?: Manifest): Implementation {
+export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manifest?: Manifest, options: FunctionOptions = {}): Implementation {
   return {
     async describe(): Promise<Manifest> {
       if (manifest) return manifest;
@@ -24,7 +33,7 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
     },
     async assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
       // A deep copy: an implementation that mutates its input must not change what the judge sees.
-      const copy = structuredClone(request);
+      const copy = options.readsOnly ? request : structuredClone(request);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<Outcome>((done) => {
         timer = setTimeout(() => done({ kind: 'timeout', message: `no answer within ${timeoutMs} ms` }), timeoutMs);

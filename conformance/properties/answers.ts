@@ -47,8 +47,23 @@ function resultCapabilities(request: unknown, capabilities: readonly string[]): 
   return profileOf(request) === 'tiered' ? capabilities : [];
 }
 
+/**
+ * Outcomes already read as answers, with what they were read for: the checks
+ * of one replayed request each read the same outcome, and checking it against
+ * the schema once is enough.
+ */
+const alreadyRead = new WeakMap<Outcome, { request: unknown; capabilities: readonly string[]; answer: Answer }>();
+
 /** An Outcome as an Answer, or a PropertyFailure for anything that is not a readable answer. */
 export function readAnswer(outcome: Outcome, request: unknown, capabilities: readonly string[]): Answer {
+  const known = alreadyRead.get(outcome);
+  if (known && known.request === request && known.capabilities === capabilities) return known.answer;
+  const answer = readOutcome(outcome, request, capabilities);
+  alreadyRead.set(outcome, { request, capabilities, answer });
+  return answer;
+}
+
+function readOutcome(outcome: Outcome, request: unknown, capabilities: readonly string[]): Answer {
   switch (outcome.kind) {
     case 'timeout':
       throw new PropertyFailure(`timeout: ${outcome.message}`, 'timeout');

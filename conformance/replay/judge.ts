@@ -6,7 +6,7 @@
  * the properties' own, run on the answer already received, so a replayed
  * request and a random one are held to exactly the same rules.
  */
-import { validateRequest } from '../../reference/index.js';
+import { ContentLengths, validateRequest } from '../../reference/index.js';
 import { skipReason } from '../judge/judge.js';
 import { profileOf, PropertyFailure } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
@@ -68,9 +68,12 @@ export function capabilitiesNeeded(request: unknown): string[] {
  * does not declare. Validation is core (section 3): an invalid request is
  * judged whatever it carries.
  */
-export function recordedSkipReason(request: unknown, manifest: Manifest): string | undefined {
-  const valid = typeof request === 'object' && request !== null && validateRequest(request).length === 0;
+export function recordedSkipReason(request: unknown, manifest: Manifest, valid = isValid(request)): string | undefined {
   return skipReason({ profile: profileOf(request) as 'tiered' | 'ranked', capabilities: valid ? capabilitiesNeeded(request) : [] }, manifest);
+}
+
+function isValid(request: unknown, lengths?: ContentLengths): boolean {
+  return typeof request === 'object' && request !== null && validateRequest(request, lengths).length === 0;
 }
 
 /** An implementation that gives back answers already received, in turn: the checks read them as if asking. */
@@ -113,7 +116,10 @@ async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unkno
 }
 
 export async function judgeRecorded(impl: Implementation, manifest: Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
-  const why = recordedSkipReason(request, manifest);
+  // Every check of this request reads its contents' lengths from one table: each is counted once.
+  const lengths = new ContentLengths();
+  const valid = isValid(request, lengths);
+  const why = recordedSkipReason(request, manifest, valid);
   if (why !== undefined) return { verdict: { status: 'skip', message: why, requirements: [] }, ms: 0 };
   const gen = genContext(manifest);
   const t0 = performance.now();
@@ -137,7 +143,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   const first = outcomes[0]!;
   if (first.kind === 'unsendable') return { ...base(), verdict: { status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] } };
 
-  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs };
+  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs, lengths };
   let answer: Answer;
   try {
     answer = readAnswer(first, request, manifest.capabilities);
@@ -148,7 +154,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   const differs = await check(DIFFERENTIAL, env, request);
   if (differs) failures.push(differs);
   // The invariants read a result; a refusal of a valid request is already the differential failure.
-  if (answer.kind === 'result' && validateRequest(request).length === 0) {
+  if (answer.kind === 'result' && valid) {
     for (const def of INVARIANTS) {
       const f = await check(def, { ...env, impl: answered([first]) }, request);
       if (f) failures.push(f);
