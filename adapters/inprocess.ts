@@ -12,6 +12,8 @@ import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 import { returnedOutcome, thrownOutcome } from './outcome.js';
 
 export type AssembleFn = (request: unknown) => unknown;
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> => (typeof x === 'object' || typeof x === 'function') && x !== null && typeof (x as { then?: unknown }).then === 'function';
 export type DescribeFn = () => unknown;
 
 export interface FunctionOptions {
@@ -34,6 +36,14 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
     async assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
       // A deep copy: an implementation that mutates its input must not change what the judge sees.
       const copy = options.readsOnly ? request : structuredClone(request);
+      let returned: unknown;
+      try {
+        returned = assemble(copy);
+        // A value returned at once is in before any timer could fire: only a promise races the timeout.
+        if (!isThenable(returned)) return returnedOutcome(returned);
+      } catch (e) {
+        return thrownOutcome(e);
+      }
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<Outcome>((done) => {
         timer = setTimeout(() => done({ kind: 'timeout', message: `no answer within ${timeoutMs} ms` }), timeoutMs);
@@ -41,7 +51,7 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
       try {
         const answer = (async (): Promise<Outcome> => {
           try {
-            return returnedOutcome(await assemble(copy));
+            return returnedOutcome(await returned);
           } catch (e) {
             return thrownOutcome(e);
           }

@@ -7,6 +7,7 @@
  * request and a random one are held to exactly the same rules.
  */
 import { ContentLengths, validateRequest } from '../../reference/index.js';
+import { referenceAnswer } from '../properties/catalog.js';
 import { skipReason } from '../judge/judge.js';
 import { profileOf, PropertyFailure } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
@@ -72,8 +73,8 @@ export function recordedSkipReason(request: unknown, manifest: Manifest, valid =
   return skipReason({ profile: profileOf(request) as 'tiered' | 'ranked', capabilities: valid ? capabilitiesNeeded(request) : [] }, manifest);
 }
 
-function isValid(request: unknown, lengths?: ContentLengths): boolean {
-  return typeof request === 'object' && request !== null && validateRequest(request, lengths).length === 0;
+function isValid(request: unknown): boolean {
+  return typeof request === 'object' && request !== null && validateRequest(request).length === 0;
 }
 
 /** An implementation that gives back answers already received, in turn: the checks read them as if asking. */
@@ -116,12 +117,15 @@ async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unkno
 }
 
 export async function judgeRecorded(impl: Implementation, manifest: Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
+  const gen = genContext(manifest);
   // Every check of this request reads its contents' lengths from one table: each is counted once.
   const lengths = new ContentLengths();
-  const valid = isValid(request, lengths);
+  // The reference's answer first: it tells a valid request (the declared constants are valid: genContext
+  // checked them), and the differential compares with it.
+  const expected = referenceAnswer(request, gen.capabilities, gen.constants, lengths);
+  const valid = !(expected.kind === 'error' && expected.code === 'invalid_request');
   const why = recordedSkipReason(request, manifest, valid);
   if (why !== undefined) return { verdict: { status: 'skip', message: why, requirements: [] }, ms: 0 };
-  const gen = genContext(manifest);
   const t0 = performance.now();
   let ms = 0;
   const outcomes: Outcome[] = [];
@@ -133,22 +137,27 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
       return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] }, ms: performance.now() - t0 };
     }
   };
-  const base = (): Pick<Judged, 'ms' | 'stderr'> => {
-    const stderr = outcomes.map((x) => x.stderr ?? '').join('');
-    return { ms, ...(stderr ? { stderr } : {}) };
+  // Built member by member, not spread: this runs once per recorded request.
+  const judged = (verdict: RecordedVerdict, answer?: Answer): Judged => {
+    const out: Judged = { verdict, ms };
+    let stderr = '';
+    for (const x of outcomes) if (x.stderr) stderr += x.stderr;
+    if (stderr) out.stderr = stderr;
+    if (answer) out.answer = answer;
+    return out;
   };
   const broke = await ask();
   if (broke) return broke;
   ms = performance.now() - t0;
   const first = outcomes[0]!;
-  if (first.kind === 'unsendable') return { ...base(), verdict: { status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] } };
+  if (first.kind === 'unsendable') return judged({ status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] });
 
-  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs, lengths };
+  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs, lengths, reference: { request, answer: expected } };
   let answer: Answer;
   try {
     answer = readAnswer(first, request, manifest.capabilities);
   } catch (e) {
-    return { ...base(), verdict: verdictOf([asFailure(e, undefined, env)]) };
+    return judged(verdictOf([asFailure(e, undefined, env)]));
   }
   const failures: Failure[] = [];
   const differs = await check(DIFFERENTIAL, env, request);
@@ -169,7 +178,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     const f = await check(DETERMINISM, { ...env, impl: answered(outcomes) }, request);
     if (f) failures.push(f);
   }
-  return { ...base(), answer, verdict: verdictOf(failures) };
+  return judged(verdictOf(failures), answer);
 }
 
 /** The first failure's status and values; every failure's message and requirements. */
