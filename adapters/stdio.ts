@@ -140,10 +140,15 @@ function drainStderr(proc: Proc): boolean {
   if (proc.exited) return true;
   for (;;) {
     let n: number;
+    // Nothing waiting is the common case, and it throws (EAGAIN): an error without a stack costs half as much.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     try {
       n = readSync(fd, drainBuffer, 0, drainBuffer.length, null);
     } catch {
       return true; // EAGAIN: nothing waiting (or the pipe is gone, which its close reports)
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
     }
     if (n <= 0) return true;
     keepStderr(proc, drainBuffer.subarray(0, n)); // keepStderr copies what it keeps

@@ -18,7 +18,7 @@ import type { Capability, ContentLengths } from '../../reference/index.js';
 import { describeMismatch } from '../judge/judge.js';
 import { markedContext } from '../judge/markers.js';
 import { reasonClass } from '../judge/matchers.js';
-import type { DeclaredConstants, Implementation } from '../../protocol/types.js';
+import type { DeclaredConstants, Implementation, Result } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';
 import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
@@ -95,7 +95,9 @@ function lineOf(b: GenBlock): string {
 }
 
 function expiredIds(req: GenRequest): Set<string> {
-  return new Set(req.blocks.filter((b) => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0)).map((b) => b.block_id));
+  const out = new Set<string>();
+  for (const b of req.blocks) if (isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0)) out.add(b.block_id);
+  return out;
 }
 
 /** Same code-point length, different text: filler code points repeated and cut. */
@@ -176,13 +178,27 @@ const differential = onOneRequest({
   },
 });
 
+/**
+ * RES-2 in the case with nothing to list: the request's ids are distinct, and
+ * included and omissions name each of them once, in as many entries. False
+ * sends the check to the lists that say what is wrong.
+ */
+function partitions(req: GenRequest, r: Result): boolean {
+  const left = new Set<string>();
+  for (const b of req.blocks) left.add(b.block_id);
+  if (left.size !== req.blocks.length || r.included.length + r.omissions.length !== left.size) return false;
+  for (const id of r.included) if (!left.delete(id)) return false;
+  for (const o of r.omissions) if (!left.delete(o.block_id)) return false;
+  return true;
+}
+
 const partition = onOneRequest({
   name: 'partition',
   description: 'Every block of the request appears exactly once, in included or in omissions.',
   requirements: () => ['RES-2'],
   async check(env, req) {
     const r = await resultFor(env, req);
-    if (!r) return;
+    if (!r || partitions(req, r)) return;
     const want = req.blocks.map((b) => b.block_id);
     const seen = [...r.included, ...r.omissions.map((o) => o.block_id)];
     const counts = new Map<string, number>();
@@ -232,8 +248,11 @@ const wholeBlocks = onOneRequest({
     const isRanked = profileOf(req) === 'ranked';
     const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
     let want: string | undefined;
-    if (markers) want = markedContext(req, r.included, r.omissions, byId)?.withMarkers;
-    else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
+    if (markers) {
+      const marked = markedContext(req, r.included, r.omissions, byId);
+      if (marked?.isContext(r.context)) return;
+      want = marked?.withMarkers;
+    } else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
     else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
     // A context that is exactly its blocks rendered holds each of them whole: only another one is searched for cut blocks.
     if (r.context === want) return;
@@ -256,6 +275,7 @@ const expiredNeverIncluded = onOneRequest({
     const expired = expiredIds(req);
     const included = r.included.filter((id) => expired.has(id));
     if (included.length > 0) fail(`expired blocks included: ${included.join(', ')} (EXP-2)`, { expired: [...expired] }, { included: r.included });
+    if (expired.size === 0) return;
     const reasons = mapOf(r.omissions, (o) => o.block_id, (o) => reasonClass(o.reason));
     const wrong = [...expired].filter((id) => reasons.get(id) !== 'expired');
     if (wrong.length > 0) {
