@@ -47,6 +47,13 @@ export interface PropertyDef<T> {
   applies(gen: GenContext): boolean;
   arbitrary(gen: GenContext): fc.Arbitrary<T>;
   check(env: PropertyEnv, input: T): Promise<void>;
+  /**
+   * For a property that sends its one request and reads the answers: the
+   * check of answers already received, in the order check() asks for them,
+   * which check() makes after asking. A replay has the answers and calls
+   * this; it throws a PropertyFailure as check() does.
+   */
+  verify?(env: PropertyEnv, input: T, answers: readonly Answer[]): void;
   /** The requests the check sends, first the one a counterexample is best saved as. */
   requests(input: T): unknown[];
 }
@@ -66,8 +73,8 @@ function answer(env: PropertyEnv, req: unknown): Promise<Answer> {
 }
 
 /** The result, or undefined for a pinned_overflow the request may deserve (checked by `differential`). */
-async function resultFor(env: PropertyEnv, req: GenRequest): Promise<ResultAnswer['value'] | undefined> {
-  return requireResult(await answer(env, req), hasPinned(req))?.value;
+function resultOf(a: Answer, req: GenRequest): ResultAnswer['value'] | undefined {
+  return requireResult(a, hasPinned(req))?.value;
 }
 
 function fail(message: string, expected?: unknown, actual?: unknown): never {
@@ -153,15 +160,25 @@ function onOneRequest(def: Pick<PropertyDef<GenRequest>, 'name' | 'description' 
   return { ...def, applies: always, arbitrary: request, requests: (r) => [r] };
 }
 
-const differential = onOneRequest({
+/** A property of the answers to one generated request, sent `asks` times: check() asks, then verify() reads them. */
+function onAnswers(asks: number, def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements'> & { verify(env: PropertyEnv, req: GenRequest, answers: readonly Answer[]): void }): PropertyDef<GenRequest> {
+  const check = async (env: PropertyEnv, req: GenRequest): Promise<void> => {
+    const answers: Answer[] = [];
+    for (let i = 0; i < asks; i++) answers.push(await answer(env, req));
+    def.verify(env, req, answers);
+  };
+  return { ...onOneRequest({ ...def, check }), verify: def.verify };
+}
+
+const differential = onAnswers(1, {
   name: 'differential',
   description: 'On random requests the answer equals the reference answer: core members exactly, omissions by reason class in order, working_context members, errors by code.',
   requirements: differentialRequirements,
-  async check(env, req) {
+  verify(env, req, answers) {
+    const got = answers[0]!;
     const wc = withWorkingContext(req, env.gen);
     const known = env.reference?.request === req ? env.reference.answer : undefined;
     const reference = known ?? referenceAnswer(req, env.gen.capabilities, env.gen.constants, env.lengths);
-    const got = await answer(env, req);
     // The same answer has the same view: only answers that differ are compared member by member.
     if (reference.kind === 'error' ? got.kind === 'error' && got.code === reference.code : got.kind === 'result' && samePlainData(reference.value, got.value)) return;
     const expected = comparableView(reference, wc);
@@ -192,12 +209,12 @@ function partitions(req: GenRequest, r: Result): boolean {
   return true;
 }
 
-const partition = onOneRequest({
+const partition = onAnswers(1, {
   name: 'partition',
   description: 'Every block of the request appears exactly once, in included or in omissions.',
   requirements: () => ['RES-2'],
-  async check(env, req) {
-    const r = await resultFor(env, req);
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
     if (!r || partitions(req, r)) return;
     const want = req.blocks.map((b) => b.block_id);
     const seen = [...r.included, ...r.omissions.map((o) => o.block_id)];
@@ -214,12 +231,12 @@ const partition = onOneRequest({
   },
 });
 
-const budget = onOneRequest({
+const budget = onAnswers(1, {
   name: 'budget',
   description: 'estimated_tokens is at most the budget and equals the summed cost of the included blocks.',
   requirements: (gen) => ['TIER-9', 'NUM-2', 'RES-3', ...(ranked(gen) ? ['RANK-4', 'RANK-5'] : []), ...(gen.constants ? ['DECL-2'] : [])],
-  async check(env, req) {
-    const r = await resultFor(env, req);
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
     if (!r) return;
     const at = mapOf(req.blocks, (b) => b.block_id, (_, i) => i);
     const included = r.included.map((id) => at.get(id)).filter((i): i is number => i !== undefined);
@@ -234,12 +251,12 @@ const budget = onOneRequest({
   },
 });
 
-const wholeBlocks = onOneRequest({
+const wholeBlocks = onAnswers(1, {
   name: 'whole-blocks',
   description: 'Every included block appears whole in context, rendered exactly, and context holds nothing else (with omission_markers: but the markers of the blocks dropped for room, in render order).',
   requirements: (gen) => ['TIER-5', 'REN-2', 'REN-3', 'REN-4', ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : []), ...(gen.capabilities.includes('omission_markers') ? ['MRK-1', 'MRK-2', 'MRK-3'] : [])],
-  async check(env, req) {
-    const r = await resultFor(env, req);
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
     if (!r) return;
     const byId = blockById(req);
     const blocks = r.included.map((id) => byId.get(id));
@@ -265,12 +282,12 @@ const wholeBlocks = onOneRequest({
   },
 });
 
-const expiredNeverIncluded = onOneRequest({
+const expiredNeverIncluded = onAnswers(1, {
   name: 'expired-never-included',
   description: 'No expired block is included; each is omitted with the reason class expired.',
   requirements: (gen) => ['EXP-1', 'EXP-2', ...(gen.capabilities.includes('pinned') ? ['PIN-5'] : []), ...(ranked(gen) ? ['RANK-6'] : [])],
-  async check(env, req) {
-    const r = await resultFor(env, req);
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
     if (!r) return;
     const expired = expiredIds(req);
     const included = r.included.filter((id) => expired.has(id));
@@ -336,14 +353,14 @@ const orderIndependence: PropertyDef<PermutedInput> = {
   },
 };
 
-const determinism = onOneRequest({
+const determinism = onAnswers(2, {
   name: 'determinism',
   description: 'The same request sent twice gives byte-identical answers.',
   requirements: () => ['REQ-2'],
-  async check(env, req) {
+  verify(_env, _req, [x, y]) {
     const written = (x: Answer): unknown => (x.kind === 'error' ? { error: { code: x.code, message: x.message } } : x.value);
-    const a = written(await answer(env, req));
-    const b = written(await answer(env, req));
+    const a = written(x!);
+    const b = written(y!);
     if (samePlainData(a, b)) return;
     const first = JSON.stringify(a);
     const second = JSON.stringify(b);

@@ -42,10 +42,18 @@ function property(name: string): PropertyDef<any> {
   if (!p) throw new Error(`the properties have no ${name}; replay judges with it`);
   return p;
 }
-const DIFFERENTIAL = property('differential');
+type Verifying = PropertyDef<any> & Required<Pick<PropertyDef<any>, 'verify'>>;
+
+/** A property of the answers to one request: replay verifies the answers it has, as the property would once it had asked. */
+function verifying(name: string): Verifying {
+  const p = property(name);
+  if (!p.verify) throw new Error(`the property ${name} does not verify answers it is given; replay judges with it`);
+  return p as Verifying;
+}
+const DIFFERENTIAL = verifying('differential');
 /** The invariants that read one answer to one request. */
-const INVARIANTS = ['partition', 'budget', 'whole-blocks', 'expired-never-included'].map(property);
-const DETERMINISM = property('determinism');
+const INVARIANTS = ['partition', 'budget', 'whole-blocks', 'expired-never-included'].map(verifying);
+const DETERMINISM = verifying('determinism');
 
 /**
  * The capabilities a valid request uses, as SPEC section 8 words it: a pinned
@@ -107,9 +115,10 @@ function asFailure(e: unknown, def: PropertyDef<unknown> | undefined, env: Prope
   return { status: e.status, message: e.message, expected: e.expected, actual: e.actual, requirements };
 }
 
-async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unknown): Promise<Failure | undefined> {
+/** The property's verdict on the answers already read, the one it gives when it asks for them. */
+function verified(def: Verifying, env: PropertyEnv, request: unknown, answers: readonly Answer[]): Failure | undefined {
   try {
-    await def.check(env, request);
+    def.verify(env, request, answers);
     return undefined;
   } catch (e) {
     return asFailure(e, def, env);
@@ -160,12 +169,12 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     return judged(verdictOf([asFailure(e, undefined, env)]));
   }
   const failures: Failure[] = [];
-  const differs = await check(DIFFERENTIAL, env, request);
+  const differs = verified(DIFFERENTIAL, env, request, [answer]);
   if (differs) failures.push(differs);
   // The invariants read a result; a refusal of a valid request is already the differential failure.
   if (answer.kind === 'result' && valid) {
     for (const def of INVARIANTS) {
-      const f = await check(def, env, request); // env's implementation gives the first answer however often it is asked
+      const f = verified(def, env, request, [answer]);
       if (f) failures.push(f);
     }
   }
@@ -175,7 +184,12 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     const again = await ask();
     if (again) return again;
     ms += performance.now() - t1;
-    const f = await check(DETERMINISM, { ...env, impl: answered(outcomes) }, request);
+    let f: Failure | undefined;
+    try {
+      f = verified(DETERMINISM, env, request, [answer, readAnswer(outcomes[1]!, request, manifest.capabilities)]);
+    } catch (e) {
+      f = asFailure(e, DETERMINISM, env); // the second answer unreadable: determinism's failure, as when it asks
+    }
     if (f) failures.push(f);
   }
   return judged(verdictOf(failures), answer);
