@@ -27,8 +27,6 @@ export interface MarkedContext {
   withMarkers: string;
   withoutMarkers: string;
   markers: number;
-  /** Whether `context` is withMarkers, found without writing withMarkers out. */
-  isContext(context: string): boolean;
 }
 
 type Item = { b: BlockLike & { block_id: string; source: string; priority: number }; line?: string };
@@ -37,7 +35,7 @@ const SEPARATOR = '\n\n';
 const body = (x: Item): string => x.line ?? (x.b.content as string);
 const render = (x: Item): string => '[' + x.b.source + ' \u00b7 ' + x.b.block_id + ']\n' + body(x);
 
-/** Each context rendered when it is read: the properties compare only the one with markers, and mostly through isContext. */
+/** Each context rendered when it is read: the properties compare only the one with markers. */
 class Marked implements MarkedContext {
   private written: string | undefined;
   constructor(
@@ -51,22 +49,6 @@ class Marked implements MarkedContext {
 
   get withoutMarkers(): string {
     return this.shown.filter((x) => x.line === undefined).map(render).join(SEPARATOR);
-  }
-
-  isContext(context: string): boolean {
-    let at = 0;
-    // Each piece of render() in turn, where it must stand.
-    const next = (piece: string): boolean => {
-      if (!context.startsWith(piece, at)) return false;
-      at += piece.length;
-      return true;
-    };
-    for (let i = 0; i < this.shown.length; i++) {
-      const x = this.shown[i]!;
-      if (i > 0 && !next(SEPARATOR)) return false;
-      if (!(next('[') && next(x.b.source) && next(' \u00b7 ') && next(x.b.block_id) && next(']\n') && next(body(x)))) return false;
-    }
-    return at === context.length;
   }
 }
 
@@ -145,7 +127,7 @@ export function markedContext(
 export function takeOutMarkers(request: unknown, r: Result): { mismatches: Mismatch[]; context: string } {
   const m = markedContext(request, r.included, r.omissions);
   if (!m) return { mismatches: [], context: r.context };
-  if (m.isContext(r.context)) return { mismatches: [], context: m.withoutMarkers };
+  if (m.withMarkers === r.context) return { mismatches: [], context: m.withoutMarkers };
   const note = 'the included blocks with a marker for each budget or max_segments omission, in render order: MRK-1..3';
   return { mismatches: [{ member: 'context', expected: m.withMarkers, actual: r.context, note }], context: r.context };
 }

@@ -265,11 +265,8 @@ const wholeBlocks = onAnswers(1, {
     const isRanked = profileOf(req) === 'ranked';
     const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
     let want: string | undefined;
-    if (markers) {
-      const marked = markedContext(req, r.included, r.omissions, byId);
-      if (marked?.isContext(r.context)) return;
-      want = marked?.withMarkers;
-    } else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
+    if (markers) want = markedContext(req, r.included, r.omissions, byId)?.withMarkers;
+    else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
     else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
     // A context that is exactly its blocks rendered holds each of them whole: only another one is searched for cut blocks.
     if (r.context === want) return;

@@ -18,12 +18,52 @@ const hasToJson = (x: object): boolean => typeof (x as { toJSON?: unknown }).toJ
  * isDeepStrictEqual holds unless they differ in what no answer on the wire
  * can hold (symbol-keyed members, members of an array besides its items).
  * False means "not sure": a difference, or anything else (a hole, undefined,
- * NaN, a class, a toJSON), and the caller compares as it would have. A loop
- * with its own stack, not recursion: an answer may nest deeper than the call
- * stack goes.
+ * NaN, a class, a toJSON), and the caller compares as it would have. It goes
+ * as deep as the data does: past a few dozen levels, by a loop with its own
+ * stack.
  */
 export function samePlainData(a: unknown, b: unknown): boolean {
   if (lastSame !== undefined && lastSame[0] === a && lastSame[1] === b) return true;
+  if (!same(a, b, 0)) return false;
+  lastSame = [a, b];
+  return true;
+}
+
+/** Answers nest a few levels: recursion to this depth, then the loop, which goes as deep as memory does. */
+const RECURSION_DEPTH = 64;
+
+/** samePlainData by recursion, where a walk of answers spends its time; for-in reads members by the enumeration cache. */
+function same(x: unknown, y: unknown, depth: number): boolean {
+  switch (typeof x) {
+    case 'string':
+    case 'boolean':
+      return x === y;
+    case 'number':
+      return x === y && Number.isFinite(x) && (x !== 0 || Object.is(x, y));
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (x === null) return y === null;
+  if (depth > RECURSION_DEPTH) return sameByLoop(x, y);
+  if (typeof y !== 'object' || y === null || hasToJson(x) || hasToJson(y)) return false;
+  if (Array.isArray(x)) {
+    if (!Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!same(x[i], y[i], depth + 1)) return false;
+    return true;
+  }
+  const proto = Object.getPrototypeOf(x) as unknown;
+  if (Array.isArray(y) || (proto !== Object.prototype && proto !== null) || Object.getPrototypeOf(y) !== proto) return false;
+  const ky = Object.keys(y);
+  let i = 0;
+  // for-in gives Object.keys' order, and any enumerable member inherited as one more key, which then differs.
+  for (const k in x) if (k !== ky[i++] || !same((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], depth + 1)) return false;
+  return i === ky.length;
+}
+
+/** samePlainData by a loop with its own stack. */
+function sameByLoop(a: unknown, b: unknown): boolean {
   const pending: unknown[] = [a, b];
   while (pending.length > 0) {
     const y = pending.pop();
@@ -49,7 +89,6 @@ export function samePlainData(a: unknown, b: unknown): boolean {
       pending.push((x as Record<string, unknown>)[kx[i]!], (y as Record<string, unknown>)[ky[i]!]);
     }
   }
-  lastSame = [a, b];
   return true;
 }
 
