@@ -96,10 +96,15 @@ interface Proc {
 const STDERR_QUIET_MS = 15;
 const STDERR_WAIT_MS = 200;
 
-/** Where an answered request's stderr lies, for a later, complete read. */
+/**
+ * Where an answered request's stderr lies, for a later, complete read. Only
+ * the numbers of its Pending, not the Pending itself: the weak table keeps
+ * what a window holds alive past the young generation, and a Pending holds
+ * the request's line and, through its settle, the whole chain awaiting it.
+ */
 interface StderrWindow {
   proc: Proc;
-  pending: Pending;
+  pending: Pick<Pending, 'stderrFrom' | 'others'>;
   /** proc.written when the answer was read. */
   writtenThen: number;
 }
@@ -329,7 +334,7 @@ export class StdioImplementation implements Implementation {
     }, limit);
   }
 
-  private withStderr(proc: Proc | undefined, p: Pending, joinedLater = 0): { stderr?: string } {
+  private withStderr(proc: Proc | undefined, p: Pick<Pending, 'stderrFrom' | 'others'>, joinedLater = 0): { stderr?: string } {
     const s = this.stderrSince(proc, p.stderrFrom);
     if (!s) return {};
     const n = p.others + joinedLater;
@@ -444,7 +449,7 @@ export class StdioImplementation implements Implementation {
     if ('ok' in m) outcome = { kind: 'result', value: m.ok, ...stderr };
     else if ('error' in m) outcome = { ...errorOutcome({ error: m.error }, m.error), ...stderr };
     else outcome = { kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr };
-    this.windows.set(outcome, { proc, pending: p, writtenThen: proc.written });
+    this.windows.set(outcome, { proc, pending: { stderrFrom: p.stderrFrom, others: p.others }, writtenThen: proc.written });
     p.settle(outcome);
   }
 

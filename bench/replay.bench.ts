@@ -191,10 +191,11 @@ const bestRun = (kitRoot: string): StdioCpu => {
 const cpuRows: [string, StdioCpu][] = [['this kit', bestRun(root)]];
 if (beforeRoot) cpuRows.push([`the kit of ${KIT_BASELINE_COMMIT}`, bestRun(beforeRoot)]);
 console.log(`\nCPU of \`ctxconform run --stdio\` (the corpus and the default properties) against the reference as a stdio process`);
-console.log(`  (best of ${CPU_ROUNDS} runs; the kit's whole process; the implementation's processes after their start, which for`);
-console.log('  this fixture is tsx compiling the reference, shown apart)');
+console.log(`  (best of ${CPU_ROUNDS} runs; whole processes, start-up included; the implementation is the compiled reference,`);
+console.log('  bench/reference-stdio.mjs, in as many processes as the run starts by default; "of it, starting": Node and the');
+console.log('  reference loading, before their first request)');
 table([
-  ['kit', 'kit CPU', 'implementation CPU', 'processes', 'their start', "kit's share"],
+  ['kit', 'kit CPU', 'implementation CPU', 'processes', 'of it, starting', "kit's share"],
   ...cpuRows.map(([name, c]) => [name, secs(c.kitMs), secs(c.implementationMs), String(c.processes), secs(c.implementationStartMs), `${(share(c) * 100).toFixed(0)}%`]),
 ]);
 const kit = cpuRows[0]![1];

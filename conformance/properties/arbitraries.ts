@@ -76,8 +76,14 @@ const contentUnit: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('\n', '\t', '\u00b7', '[', ']', '\u00a0', '\u4e2d', '\ud800') },
 );
 
-/** A content of exactly `n` code points. */
-const contentOfLength = (n: number): fc.Arbitrary<string> => fc.string({ unit: contentUnit, minLength: n, maxLength: n });
+const ofLength = new Map<number, fc.Arbitrary<string>>();
+
+/** A content of exactly `n` code points; one arbitrary for each n, as for each `now` below. */
+function contentOfLength(n: number): fc.Arbitrary<string> {
+  let arb = ofLength.get(n);
+  if (arb === undefined) ofLength.set(n, (arb = fc.string({ unit: contentUnit, minLength: n, maxLength: n })));
+  return arb;
+}
 
 /** Lengths near multiples of the chars per token, where floor, ceil and round and the length unit disagree. */
 const exactLengthContentOf = (charsPerToken: number): fc.Arbitrary<string> =>
