@@ -105,16 +105,12 @@ export async function run(argv: string[]): Promise<number> {
   const interactive = Boolean(process.stderr.isTTY) && process.env['CI'] !== 'true';
   const bar = values.quiet ? undefined : progressPrinter(process.stderr, interactive);
   let unreadable = 0;
-  let where = { adapter: 'reference', target: 'reference' };
-  const report = await withImplementation(values, ['assembler'], async (driven) => {
-    where = { adapter: driven.adapter, target: driven.target };
+  return withImplementation(values, ['assembler'], async (driven) => {
+    let report;
     try {
-      return await replay({
+      report = await replay({
+        ...driven,
         sources,
-        impl: driven.impl,
-        manifest: driven.manifest,
-        timeoutMs: driven.timeoutMs,
-        concurrency: driven.concurrency,
         twice,
         shrink,
         maxListed,
@@ -127,28 +123,26 @@ export async function run(argv: string[]): Promise<number> {
           }
         },
         rerun: (source, line) => (source.path === '-' ? '(replayed from stdin)' : rerunCommand('replay', flags, [shellQuote(`${source.path}:${line}`)])),
-        adapter: driven.adapter,
-        target: driven.target,
       });
     } finally {
       bar?.end();
     }
+    const info = report.replay!;
+    if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
+    if (info.requests - info.unreadable === 0) {
+      const lines = sources.filter((s) => s.line !== undefined);
+      const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
+      console.error(`ctxconform replay: no readable request in ${named}`);
+      return EXIT_USAGE;
+    }
+    const seconds = (report.run?.duration_ms ?? 0) / 1000;
+    const files = info.files.map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`).join('; ');
+    const { status } = await finish(report, values, {
+      driven,
+      what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
+      printAtMost: PRINTED_FAILURES,
+    });
+    console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
+    return status;
   });
-  const info = report.replay!;
-  if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
-  if (info.requests - info.unreadable === 0) {
-    const lines = sources.filter((s) => s.line !== undefined);
-    const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
-    console.error(`ctxconform replay: no readable request in ${named}`);
-    return EXIT_USAGE;
-  }
-  const seconds = (report.run?.duration_ms ?? 0) / 1000;
-  const files = info.files.map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`).join('; ');
-  const { status } = await finish(report, values, {
-    driven: where,
-    what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
-    printAtMost: PRINTED_FAILURES,
-  });
-  console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
-  return status;
 }

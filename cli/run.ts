@@ -10,7 +10,6 @@ import { shellQuote } from '../conformance/runner/console.js';
 import { parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
 import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
-import type { MemoryApiSettings } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
@@ -116,20 +115,14 @@ export async function run(argv: string[]): Promise<number> {
   await checkBaseline(values.baseline as string | undefined);
   const flags = implementationFlags(values);
   const bar = progressFor(values);
-  let contract: { settings: MemoryApiSettings; timeoutMs: number } | undefined;
-  let where = { adapter: 'reference', target: 'reference' };
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
-  let report = await withImplementation(values, ['assembler', 'service'], async (driven) => {
-    where = { adapter: driven.adapter, target: driven.target };
+  return withImplementation(values, ['assembler', 'service'], async (driven) => {
     const service = driven.transport.kind === 'service';
-    if (service) contract = { settings: memoryApiSettings(values), timeoutMs: driven.timeoutMs };
+    let report;
     try {
-      return await runSuite({
+      report = await runSuite({
+        ...driven,
         cases,
-        impl: driven.impl,
-        manifest: driven.manifest,
-        timeoutMs: driven.timeoutMs,
-        concurrency: driven.concurrency,
         properties: service ? 0 : properties,
         seed,
         ...(filter !== undefined ? { filter } : {}),
@@ -139,25 +132,22 @@ export async function run(argv: string[]): Promise<number> {
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
         rerun: (id) => rerunCommand('run', flags, rerunRest(values, id, seed)),
-        adapter: driven.adapter,
-        target: driven.target,
       });
     } finally {
       bar?.end();
     }
+    if (service) {
+      const { addContractResults } = await import('../conformance/contract/results.js');
+      report = await addContractResults(report, memoryApiSettings(values), implementationFlags(values, { timeout: false }), {
+        timeoutMs: driven.timeoutMs,
+        runs: properties,
+        seed,
+        ...(filter !== undefined ? { filter } : {}),
+        ...(shard ? { shard } : {}),
+        ...(repeat > 1 ? { repeat } : {}),
+      });
+    }
+    const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
+    return (await finish(report, values, { driven, what: `in ${seconds} s`, shard: shard !== undefined, repeat })).status;
   });
-  if (contract) {
-    const { addContractResults } = await import('../conformance/contract/results.js');
-    report = await addContractResults(report, contract.settings, implementationFlags(values, { timeout: false }), {
-      timeoutMs: contract.timeoutMs,
-      runs: properties,
-      seed,
-      ...(filter !== undefined ? { filter } : {}),
-      ...(shard ? { shard } : {}),
-      ...(repeat > 1 ? { repeat } : {}),
-    });
-  }
-  const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-  const { status } = await finish(report, values, { driven: where, what: `in ${seconds} s`, shard: shard !== undefined, repeat });
-  return status;
 }

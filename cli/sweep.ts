@@ -120,17 +120,12 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError(`the block set of ${source} is not a valid request, so no budget makes it one: ${problems.slice(0, 3).map((p) => `${p.path || '(request)'}: ${p.message}`).join('; ')}`);
     }
     const report = await sweep({
+      ...driven,
       request,
       source,
-      impl: driven.impl,
-      manifest: driven.manifest,
-      timeoutMs: driven.timeoutMs,
-      concurrency: driven.concurrency,
       ...(budgets ? { budgets } : {}),
       shrink: !values['no-shrink'],
       ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
-      adapter: driven.adapter,
-      target: driven.target,
     });
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
     const { status } = await finish(report, values, { driven, what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`, printAtMost: PRINTED_FAILURES });

@@ -169,7 +169,8 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     const log = join(tmp, 'hangs.log');
     writeFileSync(log, '');
     const cases = loadCorpus().cases;
-    const short = 300;
+    // Each hang costs this long, so it is short; long enough that a loaded 2-core machine answers every other request in time.
+    const short = 700;
     const { impl, manifest } = await openImplementation({ stdio: `"${process.execPath}" --import tsx "${fixture('hangs-one-in-twenty')}" "${log}"`, timeoutMs: short, concurrency: 4 });
     let r: Report;
     try {
