@@ -2,8 +2,9 @@
  * `ctxconform replay FILE...`: requests recorded from production, each sent to
  * the implementation and judged against the reference and the invariants of
  * the properties (docs/replay.md). Exit 0 when every request passed or was
- * skipped, 1 when one did not, 2 for a usage error, an implementation that
- * cannot start, or files with no readable request.
+ * skipped and one at least was judged, 1 when one did not pass or none was
+ * judged, 2 for a usage error, an implementation that cannot start, or files
+ * with no readable request.
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,7 +37,8 @@ what to check:
 ${REPORTS_HELP}
 
 exit status: 0 every request passed or was skipped, 1 a request failed, erred, timed out
-or crashed, 2 usage error, an implementation that cannot be started, or no readable request.`;
+or crashed, or every one was skipped (nothing tested), 2 usage error, an implementation that
+cannot be started, or no readable request.`;
 
 const options = () =>
   ({
