@@ -14,7 +14,7 @@ import { REPORT_FILE_OPTIONS, writeReportFiles } from '../runner/reports.js';
 import { IMPLEMENTATION_OPTIONS, implementationOptionsFrom, openImplementation } from '../runner/open.js';
 import type { ImplementationOptions, OpenedImplementation } from '../runner/open.js';
 import { runSuite } from '../runner/run.js';
-import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, openMemoryApiTarget } from '../contract/cli.js';
+import { MEMORY_API_HELP, MEMORY_API_OPTIONS, addContractResults, clauseTable, contractGateFor, openMemoryApiTarget } from '../contract/cli.js';
 import { specVersionProblem } from '../spec-version.js';
 import { propertyAndClauseIds } from '../selectable-ids.js';
 import { FAILING } from '../../protocol/types.js';
@@ -268,17 +268,21 @@ export async function run(argv: string[]): Promise<number> {
   // Every result a skip (or none at all): nothing was put to the test, which a gate must not read as a pass,
   // as vitest and pytest fail a run that collected no test. A shard may be empty by the luck of the split.
   const untested = s.total === s.skip && !shard;
+  // Contract clauses no exchange tested are named on the closing line; --require-tested makes them fail the run.
+  const gate = memoryApi ? contractGateFor(report, memoryApi, shard) : undefined;
   // A baseline only shrinks: an entry that now passes fails the run until it is removed.
-  const ok = unexpected.length === 0 && stale.length === 0 && !untested;
+  const ok = unexpected.length === 0 && stale.length === 0 && !untested && !gate?.why;
   const why = ok
     ? 'OK'
-    : untested
+    : gate?.why && unexpected.length === 0 && stale.length === 0
+      ? gate.why
+      : untested
       ? `NOTHING TESTED (${s.total === 0 ? 'nothing was selected' : `all ${s.total} selected were skipped: ${topReasons(report.cases)}`})`
       : unexpected.length === 0
         ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
         : 'FAILED';
   console.log(
-    `\n${why}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${repeat > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s`,
+    `\n${why}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${repeat > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip of ${s.total} in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(2)} s${gate?.suffix ?? ''}`,
   );
   return ok ? EXIT_OK : EXIT_FAIL;
 }

@@ -11,12 +11,19 @@ export interface Need {
   untested: string;
 }
 
+/** Something an exchange saw that explains an untested clause: said with the reason when the facet was seen. */
+export interface Hint {
+  facet: string;
+  says: string;
+}
+
 export interface Clause {
   id: string;
   /** The report id is `contract/<name>`. */
   name: string;
   description: string;
   needs: readonly Need[];
+  hints?: readonly Hint[];
 }
 
 export const CLAUSES = [
@@ -38,7 +45,7 @@ export const CLAUSES = [
   {
     id: 'MAPI-3',
     name: 'token-budget',
-    description: 'tokenEstimate <= budget.maxTokens - budget.reservedTokens',
+    description: "tokenEstimate, and the segments' cost by the service's estimator, <= budget.maxTokens - budget.reservedTokens",
     needs: [{ facet: 'pressed', untested: 'no answer with segments had candidates beyond the budget' }],
   },
   {
@@ -92,8 +99,9 @@ export const CLAUSES = [
   {
     id: 'MAPI-10',
     name: 'verbatim-content',
-    description: 'every segment is an ingested memory of the scope with exactly the ingested content, or a memory derived only from memories ingested into the scope',
+    description: 'every segment is an ingested memory of the scope with exactly the ingested content and a provenance naming what it was ingested with, or a memory derived only from memories ingested into the scope',
     needs: [{ facet: 'ingested', untested: 'no ingested memory came back as a segment, so no content was compared' }],
+    hints: [{ facet: 'not-string', says: 'segments of ingested memories came back with a content that is not a string, which MAPI-2 reports' }],
   },
   {
     id: 'MAPI-11',
@@ -109,6 +117,15 @@ export const CLAUSES = [
     name: 'deterministic',
     description: 'the same request twice against the same data gives the same segments in the same order',
     needs: [{ facet: 'order', untested: 'no answer had two segments or more, so their order was never compared' }],
+  },
+  {
+    id: 'MAPI-13',
+    name: 'status-filters',
+    description: 'no segment is a memory whose status the request keeps out (disputed with includeDisputed false, superseded with includeSuperseded false, tombstoned), unless mustIncludeRefs names it',
+    needs: [
+      { facet: 'disputed', untested: 'no memory the service marks disputed and retrieves for the task was kept out by includeDisputed false' },
+      { facet: 'superseded', untested: 'no memory the service marks superseded and retrieves for the task was kept out by includeSuperseded false' },
+    ],
   },
 ] as const satisfies readonly Clause[];
 

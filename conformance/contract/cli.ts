@@ -10,13 +10,17 @@ import { idMatcher } from '../runner/filter.js';
 import { summarize } from '../../protocol/types.js';
 import type { CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
 import { combinePropertyRounds } from '../runner/repeat.js';
-import { runContract } from './index.js';
+import { FALLBACK_PREFIX, runContract } from './index.js';
+import { ESTIMATOR_CHOICES, isEstimatorSpec } from './estimator.js';
+import { contractGate, parseRequireTested, type ContractGate, type RequireTested } from './verdict.js';
 
 export const MEMORY_API_OPTIONS = {
   'memory-api': { type: 'string' },
   'api-key': { type: 'string' },
   task: { type: 'string' },
   marker: { type: 'string' },
+  estimator: { type: 'string' },
+  'require-tested': { type: 'string' },
 } as const;
 
 export const MEMORY_API_HELP = `memory service (profile working-context-api; SPEC section 16, docs/memory-api.md):
@@ -26,7 +30,12 @@ export const MEMORY_API_HELP = `memory service (profile working-context-api; SPE
   --marker TOKEN          one word carried by every ingested text and sent as the task, so a
                           service that retrieves by relevance finds every memory (default
                           ${DEFAULT_MARKER}; '' ingests the block contents unchanged)
-  --task TEXT             the task sent instead of the marker`;
+  --task TEXT             the task sent instead of the marker
+  --estimator E           how the service counts tokens: characters (code points) per token,
+                          default 4 (NUM-2), or o200k_base or cl100k_base; the kit recounts
+                          every answer's segments with it and judges MAPI-3 on the larger count
+  --require-tested IDS    all, or clause ids (MAPI-11,MAPI-13): such a clause that no exchange
+                          tested fails the run (exit 1) instead of skipping`;
 
 export interface MemoryApiTarget {
   impl: Implementation;
@@ -37,6 +46,9 @@ export interface MemoryApiTarget {
   apiKey?: string;
   task?: string;
   marker?: string;
+  /** `--estimator` as given (checked). */
+  estimator?: string;
+  requireTested?: RequireTested;
 }
 
 /** The memory-api target when --memory-api is given; a UsageError when it is combined with another target. */
@@ -44,7 +56,7 @@ export function openMemoryApiTarget(values: Record<string, unknown>, timeoutMs: 
   const url = values['memory-api'];
   const apiKey = values['api-key'];
   if (url === undefined) {
-    for (const k of ['api-key', 'task', 'marker']) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --memory-api`);
+    for (const k of ['api-key', 'task', 'marker', 'estimator', 'require-tested']) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --memory-api`);
     return undefined;
   }
   const task = typeof values.task === 'string' ? values.task : undefined;
@@ -61,9 +73,26 @@ export function openMemoryApiTarget(values: Record<string, unknown>, timeoutMs: 
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--memory-api needs an http(s) URL, not ${JSON.stringify(url)}`);
   const key = typeof apiKey === 'string' ? apiKey : undefined;
+  const estimator = typeof values.estimator === 'string' ? values.estimator : undefined;
+  if (estimator !== undefined && !isEstimatorSpec(estimator)) throw new UsageError(`--estimator takes ${ESTIMATOR_CHOICES}, not ${JSON.stringify(estimator)}`);
+  let requireTested: RequireTested | undefined;
+  if (typeof values['require-tested'] === 'string') {
+    const r = parseRequireTested(values['require-tested']);
+    if ('problem' in r) throw new UsageError(r.problem);
+    requireTested = r.required;
+  }
   const chosen = { ...(key !== undefined ? { apiKey: key } : {}), ...(task !== undefined ? { task } : {}), ...(marker !== undefined ? { marker } : {}) };
   const impl = openMemoryApi({ url: String(url), timeoutMs, ...chosen });
-  return { impl, manifest: memoryApiManifest(), adapter: 'memory-api', target: String(url), url: String(url), ...chosen };
+  return {
+    impl,
+    manifest: memoryApiManifest(),
+    adapter: 'memory-api',
+    target: String(url),
+    url: String(url),
+    ...chosen,
+    ...(estimator !== undefined ? { estimator } : {}),
+    ...(requireTested !== undefined ? { requireTested } : {}),
+  };
 }
 
 /** The contract results added to a run's report (shard 1 only, as properties; --filter applies to `contract/...` ids). */
@@ -75,7 +104,12 @@ export async function addContractResults(
   if (o.shard && o.shard.index !== 1) return report;
   const matches = idMatcher(o.filter);
   const t0 = performance.now();
-  const chosen = { ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}), ...(t.task !== undefined ? { task: t.task } : {}), ...(t.marker !== undefined ? { marker: t.marker } : {}) };
+  const chosen = {
+    ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}),
+    ...(t.task !== undefined ? { task: t.task } : {}),
+    ...(t.marker !== undefined ? { marker: t.marker } : {}),
+    ...(t.estimator !== undefined ? { estimator: t.estimator } : {}),
+  };
   // --repeat: the whole contract again from the same seed, each round in scopes of its own; a clause judged differently is flaky.
   const rounds: CaseResult[][] = [];
   for (let i = 0; i < Math.max(1, o.repeat ?? 1); i++) {
@@ -90,6 +124,7 @@ export async function addContractResults(
       ...(t.apiKey !== undefined ? ['--api-key "$MEMORY_API_KEY"'] : []),
       ...(t.task !== undefined ? ['--task', shellQuote(t.task)] : []),
       ...(t.marker !== undefined ? ['--marker', shellQuote(t.marker)] : []),
+      ...(t.estimator !== undefined ? ['--estimator', shellQuote(t.estimator)] : []),
       '--cases none --filter',
       shellQuote(id),
       '--properties',
@@ -138,5 +173,20 @@ export function clauseTable(report: Report): string {
   const head = ['clause', 'result', 'status', 'tested by'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.slice(0, 4).map((v, i) => (i === 3 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ') + (r[4] ? `  ${r[4]}` : '');
-  return [`contract clauses (${exchanges} exchanges; "tested by": the exchanges that put the clause to the test):`, line(head), ...cells.map(line)].join('\n');
+  return [`contract clauses (${exchanges} exchanges; "tested by": the exchanges that put the clause to the test):`, line(head), ...cells.map(line), ...fallbackLines(rows)].join('\n');
+}
+
+/** The refusals the run worked around as the contract allows (a consistency it cannot offer...), said under the table, not only in the JSON. */
+function fallbackLines(rows: readonly CaseResult[]): string[] {
+  const answers = rows.find((c) => c.requirements.includes('MAPI-1'));
+  // The notes end the message (conformance/contract/index.ts), each after `; fallback: `.
+  return (answers?.message ?? '')
+    .split(`; ${FALLBACK_PREFIX}`)
+    .slice(1)
+    .map((part) => `note: ${part}`);
+}
+
+/** The closing line's word on untested clauses and the --require-tested verdict; the contract runs in shard 1 only, so other shards require nothing. */
+export function contractGateFor(report: Report, t: MemoryApiTarget, shard?: { index: number; total: number }): ContractGate {
+  return contractGate(report, shard && shard.index !== 1 ? undefined : t.requireTested);
 }
