@@ -29,7 +29,8 @@ export interface Fallback {
   op: 'ingest' | 'assemble-context';
   part: string;
   instead: string;
-  /** The refusal, as the outcome message says it. */
+  /** The refusal's error code, and what the outcome said (HTTP status first). */
+  code: string;
   cause: string;
   /** The contract allows this refusal: a note, not a MAPI-1 failure. */
   allowed: boolean;
@@ -84,8 +85,7 @@ export function isRefusal(o: Outcome): boolean {
 
 /** How a note says what happened: once, in contract/answers. */
 export function fallbackNote(f: Fallback): string {
-  const op = f.op === 'ingest' ? 'ingest' : 'assemble-context';
   return f.allowed
-    ? `the service refused ${f.part} (${f.cause}), so ${op} was asked again with ${f.instead}, as every later call was`
-    : `${op} broke on ${f.part} (${f.cause}); sent with ${f.instead}, it answered, and every later ${op} call was sent that way`;
+    ? `the service refused ${f.part} with ${f.code} (${f.cause}), so ${f.op} was asked again with ${f.instead}, as every later call was`
+    : `${f.op} broke on ${f.part}: ${f.cause}; sent with ${f.instead}, it answered, and every later ${f.op} call was sent that way`;
 }

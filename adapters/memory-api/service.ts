@@ -54,7 +54,9 @@ export class MemoryService {
       const again = await attempt(p.without(sent));
       if (!again.step.ok) continue;
       const code = refusal.kind === 'error' ? String(refusal.code) : refusal.kind;
-      this.fallbacks.push({ op, part: p.name, instead: p.instead, cause: `${code}: ${refusal.kind === 'result' ? '' : refusal.message}`, allowed: p.allowed(refusal, first.status) });
+      const said = refusal.kind === 'result' ? '' : String(refusal.message);
+      const cause = said.startsWith(`${op}: `) ? said.slice(op.length + 2) : said;
+      this.fallbacks.push({ op, part: p.name, instead: p.instead, code, cause, allowed: p.allowed(refusal, first.status) });
       return again.step;
     }
     return first.step;
