@@ -11,9 +11,10 @@ export interface Need {
   untested: string;
 }
 
-/** Something an exchange saw that explains an untested clause: said with the reason when the facet was seen. */
+/** Something an exchange saw that explains an unmet need better: when the facet was seen, `says` is the reason instead of the need's. */
 export interface Hint {
   facet: string;
+  need: string;
   says: string;
 }
 
@@ -36,7 +37,7 @@ export const CLAUSES = [
   {
     id: 'MAPI-2',
     name: 'schema',
-    description: 'the assemble-context answer validates against the published AssembleContextResponse schema (generatedAt a date-time, warning codes from the enum)',
+    description: "the assemble-context answer validates against the OpenAPI document's AssembleContextResponse schema (generatedAt a date-time, warning codes from the enum)",
     needs: [
       { facet: 'segments', untested: 'no answer had a segment, so the segment schema was never checked' },
       { facet: 'warnings', untested: 'no answer had a warning, so the warning schema was never checked' },
@@ -101,7 +102,7 @@ export const CLAUSES = [
     name: 'verbatim-content',
     description: 'every segment is an ingested memory of the scope with exactly the ingested content and a provenance naming what it was ingested with, or a memory derived only from memories ingested into the scope',
     needs: [{ facet: 'ingested', untested: 'no ingested memory came back as a segment, so no content was compared' }],
-    hints: [{ facet: 'not-string', says: 'segments of ingested memories came back with a content that is not a string, which MAPI-2 reports' }],
+    hints: [{ facet: 'not-string', need: 'ingested', says: 'ingested memories came back as segments, but with a content that is not a string (MAPI-2 reports it), so no content was compared' }],
   },
   {
     id: 'MAPI-11',

@@ -15,7 +15,7 @@ import { refKey, type AssembleContextRequest } from '../../adapters/memory-api/w
 import type { CaseResult, Outcome, Status } from '../../protocol/types.js';
 import { checkExchange, keptOut, type Finding, type IngestedMemory } from './check.js';
 import { addUndercount, DEFAULT_ESTIMATOR, loadEstimator, noUndercount, undercountNote, type Estimator } from './estimator.js';
-import { CLAUSES, type Clause, type ClauseId, type Facet } from './clauses.js';
+import { CLAUSES, type Clause, type ClauseId, type Facet, type Need } from './clauses.js';
 import { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';
 import { shrink } from './shrink.js';
 
@@ -267,14 +267,12 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
       };
     }
     const rest = t.tested ? ` (${t.tested} of ${attempted} exchanges tested the rest; none broke it)` : '';
-    const missing = c.needs.filter((need) => !facets.has(`${c.id}:${need.facet}` as Facet)).map((need) => need.untested);
+    const hinted = (need: Need) => (c as Clause).hints?.find((h) => h.need === need.facet && facets.has(`${c.id}:${h.facet}` as Facet))?.says;
+    const missing = c.needs.filter((need) => !facets.has(`${c.id}:${need.facet}` as Facet)).map((need) => hinted(need) ?? need.untested);
     // A clause the run did not get to test says so, not what the service did in the exchanges before it stopped.
     if (c.id !== 'MAPI-1' && (completed === 0 || missing.length) && stopped) return { ...base, status: 'skip', message: `${c.id} untested: ${notReached}${rest}${note}` };
     if (completed === 0 && c.id !== 'MAPI-1') return { ...base, status: 'skip', message: `${c.id} untested: no exchange with the service completed (see contract/answers)` };
-    if (missing.length) {
-      const seen = (c as Clause).hints?.filter((h) => facets.has(`${c.id}:${h.facet}` as Facet)).map((h) => `; ${h.says}`) ?? [];
-      return { ...base, status: 'skip', message: `${c.id} untested: ${missing.join('; ')}${seen.join('')}${rest}${note}` };
-    }
+    if (missing.length) return { ...base, status: 'skip', message: `${c.id} untested: ${missing.join('; ')}${rest}${note}` };
     return { ...base, message: `${c.id} held in all ${t.tested} of ${attempted} exchanges that tested it${note}` };
   });
 }
