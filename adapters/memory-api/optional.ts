@@ -78,9 +78,13 @@ export const ASSEMBLE_PARTS: readonly OptionalPart<AssembleContextRequest>[] = [
   },
 ];
 
-/** An answer that refused the request (an error answer or rejected items), not a transport failure: worth a try without an optional part. */
-export function isRefusal(o: Outcome): boolean {
-  return o.kind === 'error';
+/**
+ * An answer that refused the request (an error answer or rejected items), not
+ * a transport failure: worth a try without an optional part. A refused
+ * credential (401, 403) is about the caller, not about any part of the body.
+ */
+export function isRefusal(o: Outcome, status: number | undefined): boolean {
+  return o.kind === 'error' && status !== 401 && status !== 403;
 }
 
 /** How a note says what happened: once, in contract/answers. */

@@ -32,12 +32,6 @@ export class MemoryService {
 
   constructor(private readonly client: JsonClient) {}
 
-  /** Set once the service refused `strong` with `unsupported_consistency`: from then on every assemble-context asks for `eventual`. */
-  get refusedStrong(): { message: string } | undefined {
-    const f = this.fallbacks.find((x) => x.op === 'assemble-context' && x.part === ASSEMBLE_PARTS[0]!.name && x.allowed);
-    return f ? { message: f.cause } : undefined;
-  }
-
   /**
    * A call whose optional parts may break it: the parts already left out are
    * left out; on a refusal, the call is made again without one more part at a
@@ -47,7 +41,7 @@ export class MemoryService {
     const dropped = (p: OptionalPart<R>) => this.fallbacks.some((f) => f.op === op && f.part === p.name);
     const sent = parts.filter(dropped).reduce((r, p) => p.without(r), request);
     const first = await attempt(sent);
-    if (first.step.ok || !isRefusal(first.step.outcome)) return first.step;
+    if (first.step.ok || !isRefusal(first.step.outcome, first.status)) return first.step;
     const refusal = first.step.outcome;
     for (const p of parts) {
       if (dropped(p) || !p.present(sent)) continue;
