@@ -18,7 +18,7 @@ function testFiles(dir = 'test'): string[] {
 const SLOW = testFiles().filter(
   (f) =>
     /\.browser\.test\.ts$|^test\/(package|typecheck)/.test(f) ||
-    ['test/runner/faults.test.ts', 'test/properties/broken.test.ts', 'test/adapters/module.test.ts'].includes(f) ||
+    ['test/runner/faults.test.ts', 'test/properties/broken.test.ts', 'test/adapters/module.test.ts', 'test/memory-api/required-refs.test.ts'].includes(f) ||
     /from '\.\.?\/cli\.js'|from '\.\.\/\.\.\/test\/cli\.js'/.test(readFileSync(f, 'utf8')),
 );
 

@@ -5,7 +5,8 @@
  * baseline, summary, reports, the verdict line, the exit status).
  */
 import { DECLARED_PROFILE, stripAnsi } from '../report/text.js';
-import { clauseTable, formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
+import { clauseTable } from '../conformance/contract/table.js';
+import { formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
 import type { ProgressSink } from '../conformance/runner/console.js';
 import { openFromOptions } from '../conformance/runner/open.js';
 import type { Driven } from '../conformance/runner/open.js';
@@ -81,6 +82,8 @@ export interface Ending {
   shard?: boolean;
   /** --repeat N: the flaky count is shown whenever N > 1. */
   repeat?: number;
+  /** A gate of the command's own (the contract's --require-tested): why it fails the run, and what the verdict line adds. */
+  gate?: { why?: string; suffix: string };
 }
 
 /** The deviations by design a baseline excused, each with its reason and link. */
@@ -153,17 +156,19 @@ export async function finish(report: Report, values: Values, e: Ending): Promise
   const s = report.summary;
   const untested = s.total === s.skip && !e.shard;
   // A baseline only shrinks: an entry that now passes fails the run until it is removed.
-  const ok = unexpected.length === 0 && stale.length === 0 && !untested;
+  const ok = unexpected.length === 0 && stale.length === 0 && !untested && !e.gate?.why;
   const why = ok
     ? 'OK'
-    : untested
+    : e.gate?.why && unexpected.length === 0 && stale.length === 0
+      ? e.gate.why
+      : untested
       ? `NOTHING TESTED (${s.total === 0 ? 'nothing was selected' : `all ${s.total} selected were skipped: ${topReasons(report.cases)}`})`
       : unexpected.length === 0
         ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
         : 'FAILED';
   const flaky = (e.repeat ?? 1) > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : '';
   console.log(
-    `\n${why}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}`,
+    `\n${why}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.gate?.suffix ?? ''}`,
   );
   return { status: ok ? EXIT_OK : EXIT_FAIL, report };
 }

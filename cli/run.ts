@@ -16,6 +16,9 @@ import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
 import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
+import { ESTIMATOR_CHOICES, isEstimatorSpec } from '../conformance/contract/estimator.js';
+import { contractGate, parseRequireTested } from '../conformance/contract/verdict.js';
+import type { RequireTested } from '../conformance/contract/verdict.js';
 
 export const usage = (): string => `ctxconform run [${transportUsage(['assembler', 'service'])}] [options]`;
 
@@ -91,6 +94,19 @@ function loadCases(dir: string | undefined): GoldenCase[] {
   return corpus.cases;
 }
 
+/** `--estimator`, checked before anything starts (it goes with --memory-api, which the registry checks). */
+function checkEstimator(value: unknown): void {
+  if (typeof value === 'string' && !isEstimatorSpec(value)) throw new UsageError(`--estimator takes ${ESTIMATOR_CHOICES}, not ${JSON.stringify(value)}`);
+}
+
+/** `--require-tested`, read (it goes with --memory-api, which the registry checks). */
+function requiredClauses(value: unknown): RequireTested | undefined {
+  if (typeof value !== 'string') return undefined;
+  const r = parseRequireTested(value);
+  if ('problem' in r) throw new UsageError(r.problem);
+  return r.required;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
@@ -114,6 +130,8 @@ export async function run(argv: string[]): Promise<number> {
   if (filter !== undefined) await checkFilterOption(filter, cases);
   await checkBaseline(values.baseline as string | undefined);
   const flags = implementationFlags(values);
+  const requireTested = requiredClauses((values as Values)['require-tested']);
+  checkEstimator((values as Values)['estimator']);
   const bar = progressFor(values);
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
   return withImplementation(values, ['assembler', 'service'], async (driven) => {
@@ -148,6 +166,9 @@ export async function run(argv: string[]): Promise<number> {
       });
     }
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-    return (await finish(report, values, { driven, what: `in ${seconds} s`, shard: shard !== undefined, repeat })).status;
+    // Contract clauses no exchange tested are named on the closing line; --require-tested makes them fail the run.
+    // The contract runs in shard 1 only, so the other shards require nothing.
+    const gate = service ? contractGate(report, shard && shard.index !== 1 ? undefined : requireTested) : undefined;
+    return (await finish(report, values, { driven, what: `in ${seconds} s`, shard: shard !== undefined, repeat, ...(gate ? { gate } : {}) })).status;
   });
 }

@@ -110,19 +110,3 @@ export function summaryTable(report: Report): string {
   ];
   return textTable(rows, { right: shown.map((_, i) => i + 1).concat(shown.length + 1), rules: [1, rows.length - 1] });
 }
-
-/** The clause a contract result stands for: its MAPI id (a flaky one cites REQ-2 too). */
-const clauseIds = (c: CaseResult): string => c.requirements.filter((id) => id.startsWith('MAPI-')).join(', ');
-
-/** The contract results as the terminal shows them: one line per clause, with how many exchanges tested it. */
-export function clauseTable(report: Report): string {
-  const rows = report.cases.filter((c) => c.kind === 'contract');
-  if (rows.length === 0) return '';
-  const exchanges = Math.max(0, ...rows.map((c) => c.num_runs ?? 0));
-  const cells = rows.map((c) => {
-    const why = c.status === 'skip' ? (c.message ?? '').replace(/^MAPI-\d+ /, '') : '';
-    return [clauseIds(c), c.id, c.status, String(c.exchanges_tested ?? 0), why];
-  });
-  const table = textTable([['clause', 'result', 'status', 'tested by', ''], ...cells], { right: [3] });
-  return `contract clauses (${exchanges} exchanges; "tested by": the exchanges that put the clause to the test):\n${table}`;
-}
