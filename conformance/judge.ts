@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { declaredConstants, expectationUnder } from './declared.js';
 import { markedContext } from './markers.js';
 import { reasonClass } from './reasons.js';
+import { sameValue } from './same-value.js';
 import { formatErrors, validators } from '../protocol/schemas.js';
 import type { Expectation, GoldenCase, Verdict } from './types.js';
 import type { Manifest, Outcome } from '../protocol/types.js';
@@ -182,8 +183,9 @@ function invariantMismatches(request: unknown, r: ResultLike): Mismatch[] {
 function matcherMismatches(c: GoldenCase, r: ResultLike, capabilities: readonly string[]): Mismatch[] {
   const e = c.expect;
   const out: Mismatch[] = [];
+  // Numbers by value: an answer may write -0 or 0, 1.0 or 1 (SPEC section 7, how answers are compared).
   const check = (member: string, expected: unknown, actual: unknown, note?: string): void => {
-    if (!isDeepStrictEqual(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
+    if (!sameValue(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
   };
   if (e.included) check('included', e.included, r.included);
   if (e.omissions) {

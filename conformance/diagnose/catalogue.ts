@@ -133,6 +133,12 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'rounded-estimate', section: 'estimate', requirements: ['NUM-2'], summary: 'the estimate rounds to the nearest integer; NUM-2 is max(1, floor(code points / 4))', defects: { estimateRounding: 'round' } },
   { id: 'no-minimum-cost', section: 'estimate', requirements: ['NUM-2'], summary: 'a short or empty content costs 0; NUM-2 makes every block cost at least 1', defects: { noMinimumCost: true } },
   { id: 'header-counted', section: 'estimate', requirements: ['NUM-2'], summary: 'a block\'s cost counts its header "[source · id]" too; NUM-2 counts the content only', defects: { headerCounted: true }, when: ['tiered'] },
+  // Declared constants (section 17). Before the undeclared changes: under a declaration they can be the same implementation
+  // (ranked on the declared 3 characters per token is chars-per-token-3 there), and the declared reading is the one to name.
+  { id: 'declared-chars-per-token-ignored', section: 'constants', requirements: ['DECL-2', 'NUM-2'], summary: 'the declared chars_per_token is not used (the estimate divides by 4); DECL-2 reads NUM-2 with the declared divisor', defects: { ignoreDeclaredCharsPerToken: true }, declaredOnly: true, when: ['declared'] },
+  { id: 'declared-split-ignored', section: 'constants', requirements: ['DECL-2', 'TIER-2'], summary: 'the declared tier_fractions are not used (the split is 40/20/25/15); DECL-2 reads TIER-2 with the declared shares', defects: { ignoreDeclaredSplit: true }, declaredOnly: true, when: ['declared'] },
+  { id: 'declared-sources-ignored', section: 'constants', requirements: ['DECL-2', 'TIER-1'], summary: 'the declared source_to_tier is not used; DECL-2 reads TIER-1 with the declared map', defects: { ignoreDeclaredSources: true }, declaredOnly: true, when: ['declared'] },
+  { id: 'ranked-takes-declared-chars-per-token', section: 'constants', requirements: ['DECL-3', 'RANK-2'], summary: 'profile ranked uses the declared chars_per_token; DECL-3 keeps ranked on NUM-2\'s 4 (its header costs 29)', defects: { rankedTakesDeclaredCharsPerToken: true }, declaredOnly: true, when: ['ranked'] },
   ...charsPerTokenEntries(),
 
   // ------------------------------------------------------------ tiers (TIER-1, TIER-2, NUM-3)
@@ -202,7 +208,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   // ------------------------------------------------------------ constraints (8.2)
   { id: 'exclude-ignored', section: 'constraints', requirements: ['CON-1'], summary: 'exclude is ignored; CON-1 omits the listed blocks as excluded', defects: { excludeIgnored: true } },
   { id: 'exclude-before-expiry', section: 'constraints', requirements: ['CON-1', 'TIER-8'], summary: 'the exclude pass runs before the expiry pass (an expired excluded block is excluded); CON-1 runs it after, so it is expired', defects: { excludeBeforeExpiry: true } },
-  { id: 'filters-in-one-pass', section: 'constraints', requirements: ['TIER-8', 'CON-1', 'LIF-3'], summary: 'expired, excluded and lifecycle omissions are listed together in input order; TIER-8 lists the expired first, then the excluded, then the lifecycle ones', defects: { filtersInOnePass: true } },
+  { id: 'filters-in-one-pass', section: 'constraints', requirements: ['TIER-8', 'CON-1', 'LIF-3'], summary: 'expired, excluded and lifecycle omissions are listed together in input order; TIER-8 lists the expired first, then the excluded, then the lifecycle ones', defects: { filtersInOnePass: true }, when: ['constraints', 'status'] },
   { id: 'must-include-ignored', section: 'constraints', requirements: ['CON-2', 'CON-4'], summary: 'must_include is ignored; CON-2 admits the listed blocks before the tiers', defects: { mustIncludeIgnored: true } },
   { id: 'required-in-listed-order', section: 'constraints', requirements: ['CON-2'], summary: 'required blocks are admitted in must_include order; CON-2 admits them in ranking-key order', defects: { requiredInListedOrder: true } },
   { id: 'required-forced', section: 'constraints', requirements: ['CON-2', 'CON-3', 'TIER-9'], summary: 'required blocks are admitted even when they do not fit; CON-3 omits a required block that does not fit', defects: { requiredForced: true } },
@@ -266,9 +272,4 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: 'ranked-undated-never-expires', section: 'ranked', requirements: ['RANK-6'], summary: 'in ranked, an undated block never expires; RANK-6 expires it as if created_at were 0', defects: { rankedUndatedNeverExpires: true } },
   { id: 'ranked-with-capability-members', section: 'ranked', requirements: ['RANK-7', 'RES-1'], summary: 'a ranked result carries the working_context members; RANK-7 gives it exactly the five core members', defects: { rankedCapabilityMembers: true } },
 
-  // ------------------------------------------------------------ declared constants (section 17)
-  { id: 'declared-chars-per-token-ignored', section: 'constants', requirements: ['DECL-2', 'NUM-2'], summary: 'the declared chars_per_token is not used (the estimate divides by 4); DECL-2 reads NUM-2 with the declared divisor', defects: { ignoreDeclaredCharsPerToken: true }, declaredOnly: true, when: ['declared'] },
-  { id: 'declared-split-ignored', section: 'constants', requirements: ['DECL-2', 'TIER-2'], summary: 'the declared tier_fractions are not used (the split is 40/20/25/15); DECL-2 reads TIER-2 with the declared shares', defects: { ignoreDeclaredSplit: true }, declaredOnly: true, when: ['declared'] },
-  { id: 'declared-sources-ignored', section: 'constants', requirements: ['DECL-2', 'TIER-1'], summary: 'the declared source_to_tier is not used; DECL-2 reads TIER-1 with the declared map', defects: { ignoreDeclaredSources: true }, declaredOnly: true, when: ['declared'] },
-  { id: 'ranked-takes-declared-chars-per-token', section: 'constants', requirements: ['DECL-3', 'RANK-2'], summary: 'profile ranked uses the declared chars_per_token; DECL-3 keeps ranked on NUM-2\'s 4 (its header costs 29)', defects: { rankedTakesDeclaredCharsPerToken: true }, declaredOnly: true, when: ['ranked'] },
 ];

@@ -16,23 +16,12 @@
  * spelling, spelling.ts).
  */
 import type { Outcome } from '../../protocol/types.js';
+import { sameValue } from '../same-value.js';
 import type { Answer } from './model.js';
 
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+export { sameValue };
 
-/** Deep equality of JSON-like values, numbers by value (-0 equals 0). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === 'number' && typeof b === 'number') return a !== a && b !== b; // NaN, which only in-process answers can hold
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  return sameMembers(a as Record<string, unknown>, b as Record<string, unknown>, (_name, x, y) => sameValue(x, y));
-}
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, same: (name: string, x: unknown, y: unknown) => boolean): boolean {
   const keys = Object.keys(a);

@@ -19,9 +19,9 @@
  * contradictions, then by how many passing answers they reproduce that the
  * base does not (less those the base reproduces and they do not), then
  * singles before pairs, then catalogue order. When some failure is
- * explained by no single, pairs of the singles that explain the most (and
- * set different switches) are tried on it, and a pair that explains one is a
- * candidate too. The causes reported are a greedy cover of the failures
+ * explained by no single, pairs are tried on it: one of the best singles
+ * with any candidate that also changes that answer (pairs, below), and a pair
+ * that explains one is a candidate too. The causes reported are a greedy cover of the failures
  * (cover, below).
  */
 import type { DeclaredConstants, Manifest, Outcome } from '../../protocol/types.js';
@@ -107,6 +107,8 @@ interface Candidate {
 /** How a candidate's answer fared on one observation it can change. */
 interface Reading {
   reproduced: boolean;
+  /** The answer is not the base's: the candidate changes this observation. */
+  changed: boolean;
   /** Passing observations: the answer would have failed where the base's passes. */
   contradicted: boolean;
 }
@@ -142,28 +144,16 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
     causes.push({ ids: ['reason-spelling'], requirements: spellingRequirements(spelling), summary: spellingSummary(spelling), defects: {}, order: -1, shows: none, readings: new Map(), explained: bySpelling, settled: true, contradicted: [], disagrees: 0 });
   }
 
-  // Every single on the failing answers first: most explain none and are never asked about the passing ones.
-  const singles: Scored[] = [];
+  // Every candidate on the failing answers first: most explain none and are never asked about the passing ones.
+  const all: Scored[] = [];
   for (const c of candidates(targets)) {
     const readings = new Map<Seen, Reading>();
     for (const s of targets) if (c.shows(s)) readings.set(s, read(c, s));
-    const explained = targets.filter((s) => readings.get(s)?.reproduced === true);
-    if (explained.length > 0) singles.push({ ...c, readings, explained, settled: false, contradicted: [], disagrees: 0 });
+    all.push({ ...c, readings, explained: targets.filter((s) => readings.get(s)?.reproduced === true), settled: false, contradicted: [], disagrees: 0 });
   }
+  const singles = all.filter((c) => c.explained.length > 0);
   causes.push(...singles);
-
-  // Then pairs of the best singles, for the failures no single explains: an implementation with both defects.
-  const bySingles = new Set(singles.flatMap((c) => c.explained));
-  const left = targets.filter((s) => !bySingles.has(s));
-  if (left.length > 0) {
-    const best = partners(singles, options.pairsOf ?? 8);
-    for (let i = 0; i < best.length; i++) {
-      for (let j = i + 1; j < best.length; j++) {
-        const p = pair(best[i]!, best[j]!, targets, left);
-        if (p) causes.push(p);
-      }
-    }
-  }
+  causes.push(...pairs(singles, all, targets, options.pairsOf ?? 8));
   const top = cover(causes, passing, options.limit ?? 5);
   const covered = new Set(top.flatMap((c) => c.explained));
   return {
@@ -243,7 +233,8 @@ function candidates(targets: readonly Seen[]): Candidate[] {
 function read(c: Candidate, s: Seen): Reading {
   const answer = modelAssemble(s.o.request, s.config, c.defects);
   const reproduced = reproduces(answer, s.o.outcome);
-  return { reproduced, contradicted: s.o.passed && !reproduced && !accepted(s, answer) && baseAccepted(s) };
+  const changed = !sameAnswer(answer, s.base);
+  return { reproduced, changed, contradicted: s.o.passed && !reproduced && changed && !accepted(s, answer) && baseAccepted(s) };
 }
 
 /**
@@ -251,8 +242,9 @@ function read(c: Candidate, s: Seen): Reading {
  * ones before them do not (so one defect's many near-equivalents do not
  * crowd out the other defect), then the others by how much they explain.
  */
-function partners(singles: readonly Scored[], count: number): Scored[] {
-  const byExplains = singles.slice().sort((a, b) => b.explained.length - a.explained.length || a.order - b.order);
+function partners(singles: readonly Scored[], count: number, left: readonly Seen[]): Scored[] {
+  const touched = (c: Scored): number => left.reduce((n, s) => (c.readings.get(s)?.changed ? n + 1 : n), 0);
+  const byExplains = singles.slice().sort((a, b) => b.explained.length - a.explained.length || touched(b) - touched(a) || a.order - b.order);
   const out: Scored[] = [];
   const covered = new Set<Seen>();
   for (;;) {
@@ -291,12 +283,39 @@ function settle(c: Scored, passing: readonly Seen[]): void {
 }
 
 /**
- * Two singles together, where they set different switches, when they
- * explain one of the failures `left` unexplained. An observation only one of
- * them can change reads as that one read it.
+ * Pairs, for the failures no single explains: an implementation with both
+ * defects. One defect of the pair is among the best singles (partners); the
+ * other is any candidate that, like it, changes such a failure's answer (a
+ * defect whose every failure the first one also touches explains none
+ * alone). A pair is kept when it explains one of those failures.
  */
+function pairs(singles: readonly Scored[], all: readonly Scored[], targets: readonly Seen[], count: number): Scored[] {
+  const bySingles = new Set(singles.flatMap((c) => c.explained));
+  const left = targets.filter((s) => !bySingles.has(s));
+  if (left.length === 0) return [];
+  const changes = (c: Scored, s: Seen): boolean => c.readings.get(s)?.changed === true;
+  const best = partners(singles.length > 0 ? singles : all.filter((c) => left.some((s) => changes(c, s))), count, left);
+  const out: Scored[] = [];
+  const tried = new Set<string>();
+  for (const s of left) {
+    for (const a of best) {
+      if (!changes(a, s)) continue;
+      for (const b of all) {
+        if (b === a || !changes(b, s) || Object.keys(a.defects).some((k) => Object.hasOwn(b.defects, k))) continue;
+        const [x, y] = a.order <= b.order ? [a, b] : [b, a];
+        const key = JSON.stringify([x.ids, x.defects, y.ids, y.defects]);
+        if (tried.has(key)) continue;
+        tried.add(key);
+        const p = pair(x, y, targets, left);
+        if (p) out.push(p);
+      }
+    }
+  }
+  return out;
+}
+
+/** Two candidates together; an observation only one of them can change reads as that one read it. Undefined unless it explains one of `left`. */
 function pair(a: Scored, b: Scored, targets: readonly Seen[], left: readonly Seen[]): Scored | undefined {
-  if (Object.keys(a.defects).some((k) => Object.hasOwn(b.defects, k))) return undefined;
   const c: Candidate = {
     ids: [...a.ids, ...b.ids],
     requirements: [...new Set([...a.requirements, ...b.requirements])],
@@ -307,7 +326,7 @@ function pair(a: Scored, b: Scored, targets: readonly Seen[], left: readonly See
   };
   const both = (s: Seen): boolean => a.shows(s) && b.shows(s);
   const readings = new Map<Seen, Reading>();
-  for (const s of left) if (both(s)) readings.set(s, read(c, s));
+  for (const s of left) if (both(s) && a.readings.get(s)?.changed && b.readings.get(s)?.changed) readings.set(s, read(c, s));
   if (![...readings.values()].some((r) => r.reproduced)) return undefined;
   for (const s of targets) {
     if (readings.has(s) || !c.shows(s)) continue;

@@ -631,8 +631,7 @@ function filter(all: Blk[], f: Flags, now: number, d: Defects, omit: (b: Blk, si
   const expiry = (b: Blk): Site | undefined => {
     if (d.expiredPinnedKept && b.pinned) return undefined;
     if (d.expiredRequiredKept && required.has(b.id)) return undefined;
-    const ttl = d.rankedUndatedNeverExpires && !b.dated ? 0 : b.ttl;
-    return expired(now, b.createdAt, ttl, d) ? 'expired' : undefined;
+    return expired(now, b.createdAt, b.ttl, d) ? 'expired' : undefined;
   };
   const exclusion = (b: Blk): Site | undefined => (excluded.has(b.id) && !spared(b) ? 'excluded' : undefined);
   const lifecycle = (b: Blk): Site | undefined => {

@@ -7,16 +7,31 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge, skipReason } from '../../conformance/judge.js';
 import type { Observation } from '../../conformance/diagnose/index.js';
-import { modelAssemble } from '../../conformance/diagnose/index.js';
+import { caseObservation, modelAssemble } from '../../conformance/diagnose/index.js';
 import type { Defects } from '../../conformance/diagnose/index.js';
 import { declaredConstants } from '../../conformance/declared.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
+import { TUNED } from '../fixtures/declared/constants.js';
+
+/** One instance of each family (families.ts), with the value its tests give it. */
+export const FAMILY_EXAMPLES: Readonly<Record<string, Defects>> = {
+  'source-in-another-tier': { sourceToTier: { memory: 'working' } },
+  preamble: { preamble: 'Context:\n' },
+  'empty-context-placeholder': { emptyPlaceholder: '(no relevant memories)' },
+  'context-suffix': { contextSuffix: '\n' },
+  'header-separator': { headerSeparator: ' \u2022 ' },
+  'block-joiner': { joiner: '\n' },
+  'extra-result-members': { extraMembers: { instructions: 'none' } },
+  'missing-result-members': { missingMembers: ['total_budget'] },
+  'generated-at-not-now': { generatedAt: 1_800_000_000 },
+};
 
 export const CORPUS: readonly GoldenCase[] = loadCorpus().cases;
 
 export const FULL: Manifest = { name: 'model', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
 export const CORE: Manifest = { name: 'model', version: '0', profiles: ['tiered'], capabilities: [] };
+export const TUNED_FULL: Manifest = { ...FULL, constants: TUNED };
 
 /** Every case the manifest lets run, sent to the implementation and judged. */
 export async function observe(impl: Implementation, manifest: Manifest, corpus: readonly GoldenCase[] = CORPUS): Promise<Observation[]> {
@@ -26,7 +41,7 @@ export async function observe(impl: Implementation, manifest: Manifest, corpus: 
     const outcome = await impl.assemble(c.request, { timeoutMs: 10_000 });
     const v = judge(c, outcome, manifest);
     if (v.status === 'skip') continue;
-    out.push({ id: c.id, request: c.request, manifest, outcome, passed: v.status === 'pass', accepts: (answer) => judge(c, answer, manifest).status === 'pass' });
+    out.push(caseObservation(c, outcome, manifest, v.status === 'pass'));
   }
   return out;
 }
