@@ -240,6 +240,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
 
   // ------------------------------------------------------------ working_context (8.4)
   { id: 'truncated-for-any-omission', section: 'working_context', requirements: ['WC-3'], summary: 'truncated is true for any omission; WC-3 makes it true only for a budget or max_segments omission', defects: { truncatedForAnyOmission: true } },
+  { id: 'truncated-and-its-warning-for-any-omission', section: 'working_context', requirements: ['WC-3', 'WC-4'], summary: 'truncated and the truncated warning are given for any omission; WC-3 and WC-4 give them only for a budget or max_segments omission', defects: { truncatedForAnyOmission: true, truncatedWarningForAnyOmission: true } },
   { id: 'truncated-ignores-max-segments', section: 'working_context', requirements: ['WC-3'], summary: 'truncated is false when only max_segments left blocks out; WC-3 makes it true for a max_segments omission too', defects: { truncatedIgnoresMaxSegments: true } },
   { id: 'no-truncated-warning', section: 'working_context', requirements: ['WC-4'], summary: 'no truncated warning is given; WC-4 gives one exactly when truncated is true', defects: { noTruncatedWarning: true } },
   { id: 'no-empty-context-warning', section: 'working_context', requirements: ['WC-4'], summary: 'no empty_context warning is given; WC-4 gives one exactly when nothing is included', defects: { noEmptyContextWarning: true } },

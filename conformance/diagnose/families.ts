@@ -156,6 +156,31 @@ export const FAMILIES: readonly Family[] = [
       ).map((sep) => ({ summary: `a block's header separates source and id with ${quote(sep)}; REN-2 writes " · " (U+00B7 MIDDLE DOT between single spaces)`, defects: { headerSeparator: sep } })),
   },
   {
+    id: 'header-source-rewritten',
+    section: 'rendering',
+    requirements: ['REN-2', 'REN-4'],
+    when: ['tiered'],
+    instances: (evidence) =>
+      distinct(
+        results(evidence).flatMap(({ given, base, e }) => {
+          const g = given.context;
+          const blocks = isObject(e.request) && Array.isArray(e.request.blocks) ? (e.request.blocks as Record<string, unknown>[]) : [];
+          if (typeof g !== 'string') return [];
+          return (base.included as string[]).map((id) => {
+            const b = blocks.find((x) => isObject(x) && x.block_id === id);
+            if (!b || typeof b.source !== 'string' || g.includes('[' + b.source + HEADER_SEPARATOR + id + ']\n')) return undefined;
+            const at = g.indexOf(HEADER_SEPARATOR + id + ']\n');
+            const open = at < 0 ? -1 : g.lastIndexOf('[', at);
+            const w = open < 0 ? undefined : g.slice(open + 1, at);
+            return w !== undefined && w !== b.source && !w.includes('\n') ? { [b.source]: w } : undefined;
+          });
+        }),
+      ).map((map) => {
+        const [[from, to]] = Object.entries(map) as [[string, string]];
+        return { summary: `the source ${quote(from)} is written ${quote(to)} in its blocks' headers; REN-2 writes the source as the request gives it`, defects: { headerSources: map }, shows: (request) => sourcesOf(request).includes(from) };
+      }),
+  },
+  {
     id: 'block-joiner',
     section: 'rendering',
     requirements: ['REN-3'],

@@ -108,6 +108,8 @@ export interface Defects {
   renderOrder?: 'priority' | 'input' | 'selection';
   contentTransform?: 'html-escape' | 'strip-control' | 'nfc' | 'strip-invisible' | 'trim';
   headerSeparator?: string;
+  /** Sources written otherwise in a block's header, as the request's source to the text written. */
+  headerSources?: Readonly<Record<string, string>>;
   joiner?: string;
   preamble?: string;
   emptyPlaceholder?: string;
@@ -160,6 +162,8 @@ export interface Defects {
   // working_context (8.4).
   generatedAt?: number;
   truncatedForAnyOmission?: boolean;
+  /** With truncatedForAnyOmission: the truncated warning follows the flag. */
+  truncatedWarningForAnyOmission?: boolean;
   truncatedIgnoresMaxSegments?: boolean;
   noTruncatedWarning?: boolean;
   noEmptyContextWarning?: boolean;
@@ -734,7 +738,8 @@ function tieredAnswer(r: Record<string, unknown>, config: ModelConfig, d: Defect
 function renderContext(rendered: Blk[], s: Selected, caps: readonly string[], d: Defects, inOrder: (bs: Blk[]) => Blk[]): string {
   const sep = d.headerSeparator ?? HEADER_SEPARATOR;
   const joiner = d.joiner ?? SEGMENT_JOINER;
-  const header = (b: Blk): string => '[' + b.source + sep + b.id + ']\n';
+  const written = d.headerSources;
+  const header = (b: Blk): string => '[' + (written && Object.hasOwn(written, b.source) ? written[b.source] : b.source) + sep + b.id + ']\n';
   const body = (b: Blk): string => transform(b.shown, d);
   const marker = (b: Blk): string => {
     const line = b.site === 'max_segments' && !d.budgetMarkerForSegments ? MARKER_OVER_SEGMENTS : MARKER_OVER_BUDGET;
@@ -784,6 +789,8 @@ function transform(content: string, d: Defects): string {
 function workingContext(s: Selected, rendered: Blk[], included: string[], f: Flags, d: Defects): Answer {
   const room = s.omitted.filter((o) => o.site === 'pool' || o.site === 'required' || (o.site === 'max_segments' && !d.truncatedIgnoresMaxSegments));
   const truncated = d.truncatedForAnyOmission ? s.omitted.length > 0 : room.length > 0;
+  // The warning follows the flag (WC-4), unless only the flag is wrong.
+  const warnTruncated = d.truncatedForAnyOmission && !d.truncatedWarningForAnyOmission ? room.length > 0 : truncated;
   const required = new Set(f.must_include);
   const segmentOrder = d.segmentsInSelectionOrder ? [...s.pinned, ...s.kept] : rendered;
   const segments = segmentOrder.map((b) => ({
@@ -796,7 +803,7 @@ function workingContext(s: Selected, rendered: Blk[], included: string[], f: Fla
   }));
   const warnings: Answer[] = [];
   if (rendered.length === 0 && !d.noEmptyContextWarning) warnings.push({ code: 'empty_context', message: 'no block was included' });
-  if (truncated && !d.noTruncatedWarning) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
+  if (warnTruncated && !d.noTruncatedWarning) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
   if (!d.noRequiredWarning) {
     const inContext = new Set(included);
     const known = new Set(s.all.map((b) => b.id));
@@ -907,7 +914,10 @@ function resultHabits(a: Answer, d: Defects): Answer {
     out = { ...out, omissions: o };
   }
   if (d.totalBudgetAsSpent) out = { ...out, total_budget: out.estimated_tokens };
-  if (d.extraMembers) out = { ...out, ...d.extraMembers };
+  if (d.extraMembers) {
+    out = { ...out };
+    for (const [k, v] of Object.entries(d.extraMembers)) if (!Object.hasOwn(out, k)) out[k] = v;
+  }
   if (d.missingMembers) {
     out = { ...out };
     for (const m of d.missingMembers) delete out[m];

@@ -22,6 +22,7 @@ export const FAMILY_EXAMPLES: Readonly<Record<string, Defects>> = {
   'context-suffix': { contextSuffix: '\n' },
   'header-separator': { headerSeparator: ' \u2022 ' },
   'block-joiner': { joiner: '\n' },
+  'header-source-rewritten': { headerSources: { 'tool-results': 'tool_results' } },
   'extra-result-members': { extraMembers: { instructions: 'none' } },
   'missing-result-members': { missingMembers: ['total_budget'] },
   'generated-at-not-now': { generatedAt: 1_800_000_000 },
