@@ -32,7 +32,7 @@ import { asOutcome, reproduces, sameAnswer } from './compare.js';
 import { FAMILIES } from './families.js';
 import type { Evidence } from './families.js';
 import { modelAssemble } from './model.js';
-import type { Answer, Defects, ModelConfig } from './model.js';
+import type { Answer, Defects, ModelConfig, ValidationMemo } from './model.js';
 import { fitSpelling, spellingRequirements, spellingSummary } from './spelling.js';
 
 /** One judged request of a run: a golden case, a property's shrunk counterexample, a replayed or swept request. */
@@ -85,6 +85,8 @@ export interface DiagnoseOptions {
 /** An observation with what the diagnosis needs of it, computed once. */
 interface Seen {
   o: Observation;
+  /** Validation of this request, shared by every candidate that reads it unchanged. */
+  memo: ValidationMemo;
   config: ModelConfig;
   base: Answer;
   features: ReadonlySet<Feature>;
@@ -176,13 +178,14 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
 /** Each observation's configuration, its base answer with the implementation's spelling, and its features. */
 function prepare(observations: readonly Observation[]): Seen[] {
   const configs = observations.map((o): ModelConfig => ({ capabilities: o.manifest.capabilities, constants: declaredConstants(o.manifest) }));
-  const plain = observations.map((o, i) => modelAssemble(o.request, configs[i]!));
+  const memo: ValidationMemo = new WeakMap();
+  const plain = observations.map((o, i) => modelAssemble(o.request, configs[i]!, undefined, memo));
   const spelling = fitSpelling(observations.map((o, i) => ({ request: o.request, outcome: o.outcome, base: plain[i]! })));
   const spelled = Object.keys(spelling).length > 0;
   return observations.map((o, i) => {
     const config = spelled ? { ...configs[i]!, reasons: spelling } : configs[i]!;
-    const base = spelled ? modelAssemble(o.request, config) : plain[i]!;
-    return { o, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
+    const base = spelled ? modelAssemble(o.request, config, undefined, memo) : plain[i]!;
+    return { o, memo, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
   });
 }
 
@@ -231,7 +234,7 @@ function candidates(targets: readonly Seen[]): Candidate[] {
 
 /** How the candidate's answer to this observation fares. */
 function read(c: Candidate, s: Seen): Reading {
-  const answer = modelAssemble(s.o.request, s.config, c.defects);
+  const answer = modelAssemble(s.o.request, s.config, c.defects, s.memo);
   const reproduced = reproduces(answer, s.o.outcome);
   const changed = !sameAnswer(answer, s.base);
   return { reproduced, changed, contradicted: s.o.passed && !reproduced && changed && !accepted(s, answer) && baseAccepted(s) };

@@ -9,6 +9,6 @@ export type { Family, Instance } from './families.js';
 export { diagnose, featuresOf } from './diagnose.js';
 export type { Cause, Diagnosis, DiagnoseOptions, Observation } from './diagnose.js';
 export { modelAssemble, SITE_REASONS } from './model.js';
-export type { Answer, Defects, ModelConfig, Site } from './model.js';
+export type { Answer, Defects, ModelConfig, Site, ValidationMemo } from './model.js';
 export { asOutcome, reproduces, sameValue } from './compare.js';
 export { caseObservation } from './observations.js';

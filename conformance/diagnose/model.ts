@@ -303,13 +303,27 @@ function tierBudget(budget: number, pct: number, d: Defects): number {
 
 // ---------------------------------------------------------------- the entry point
 
+/**
+ * What validation found in requests already read, by request object: a
+ * diagnosis asks about one request under many defect sets, and most read it
+ * as it is. Only for requests nobody changes while it is kept.
+ */
+export type ValidationMemo = WeakMap<object, ReturnType<typeof validateRequest>>;
+
+function problemsOf(req: unknown, memo: ValidationMemo | undefined): ReturnType<typeof validateRequest> {
+  if (memo === undefined || typeof req !== 'object' || req === null) return validateRequest(req);
+  let p = memo.get(req);
+  if (p === undefined) memo.set(req, (p = validateRequest(req)));
+  return p;
+}
+
 /** The answer of an implementation with these defects under this configuration: a result or an error answer. */
-export function modelAssemble(request: unknown, config: ModelConfig, d: Defects = NO_DEFECTS): Answer {
+export function modelAssemble(request: unknown, config: ModelConfig, d: Defects = NO_DEFECTS, memo?: ValidationMemo): Answer {
   const req = readLeniently(request, d);
   if (d.unknownMembersRefused && isObject(req) && hasUnknownMember(req)) {
     return { error: { code: 'invalid_request', message: 'the request has a member the specification does not define' } };
   }
-  const problems = validateRequest(req);
+  const problems = problemsOf(req, memo);
   if (problems.length > 0) {
     if (d.invalidAnsweredEmpty) return { context: '', included: [], estimated_tokens: 0, total_budget: 0, omissions: [] };
     if (d.invalidAsPinnedOverflow) return { error: { code: 'pinned_overflow', message: 'no' } };
@@ -574,22 +588,22 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
 
   // TIER-2, TIER-4: each tier admits, by the ranking key, every block that fits what it has left.
   const tierBudgets = TIERS.map((tier) => tierBudget(remaining, t.percent[tier], d));
-  const left = new Map(TIERS.map((tier, i) => [tier, tierBudgets[i]!]));
-  const stopped = new Set<Tier>();
+  const left = tierBudgets.slice();
+  const stopped = [false, false, false, false];
   const aside: Blk[] = [];
   for (const b of order) {
     if (b.state !== 'live') continue;
-    const l = left.get(b.tier)!;
-    if (!stopped.has(b.tier) && b.cost <= l) {
-      if (admit(b, 'tier')) left.set(b.tier, l - b.cost);
+    const k = TIERS.indexOf(b.tier);
+    if (!stopped[k] && b.cost <= left[k]!) {
+      if (admit(b, 'tier')) left[k]! -= b.cost;
     } else {
-      if (d.prefixCut) stopped.add(b.tier);
+      if (d.prefixCut) stopped[k] = true;
       aside.push(b);
     }
   }
 
   // TIER-6, TIER-7: the pool is what the tiers left, without the rounding remainder.
-  const unspent = [...left.values()].reduce((s, x) => s + x, 0);
+  const unspent = left[0]! + left[1]! + left[2]! + left[3]!;
   let pool = d.noOverflowPool ? 0 : unspent + (d.remainderInPool ? Math.max(0, remaining) - tierBudgets.reduce((s, x) => s + x, 0) : 0);
   const pooled = d.poolOrder === 'input' ? aside.slice().sort((x, y) => x.index - y.index) : d.poolOrder === 'by-tier' ? TIERS.flatMap((tier) => aside.filter((b) => b.tier === tier)) : aside;
   let closed = false;
@@ -627,28 +641,51 @@ function sum(bs: readonly Blk[]): number {
   return s;
 }
 
+type Pass = 'expiry' | 'exclusion' | 'lifecycle';
+const IN_ORDER: readonly Pass[] = ['expiry', 'exclusion', 'lifecycle'];
+const EXCLUDE_FIRST: readonly Pass[] = ['exclusion', 'expiry', 'lifecycle'];
+const LIFECYCLE_FIRST: readonly Pass[] = ['expiry', 'lifecycle', 'exclusion'];
+
+interface FilterContext {
+  f: Flags;
+  now: number;
+  d: Defects;
+  required: ReadonlySet<string> | undefined;
+  excluded: ReadonlySet<string> | undefined;
+}
+
+/** The omission one filter pass gives a block, if any. */
+function passSite(pass: Pass, b: Blk, c: FilterContext): Site | undefined {
+  const { f, d } = c;
+  const spared = d.filtersSparePinned === true && b.pinned;
+  switch (pass) {
+    case 'expiry':
+      if ((d.expiredPinnedKept && b.pinned) || (d.expiredRequiredKept && c.required?.has(b.id))) return undefined;
+      return expired(c.now, b.createdAt, b.ttl, d) ? 'expired' : undefined;
+    case 'exclusion':
+      return c.excluded?.has(b.id) && !spared ? 'excluded' : undefined;
+    case 'lifecycle':
+      if (spared) return undefined;
+      if (b.status === 'superseded' && !f.include_superseded) return 'superseded';
+      if (b.status === 'disputed' && !f.include_disputed) return 'disputed';
+      return undefined;
+  }
+}
+
 /** EXP-2, CON-1, LIF-1..3: the filter passes, each in input order, in the order the defects run them. */
 function filter(all: Blk[], f: Flags, now: number, d: Defects, omit: (b: Blk, site: Site) => void): void {
-  const required = new Set(f.must_include);
-  const excluded = new Set(f.exclude);
-  const spared = (b: Blk): boolean => d.filtersSparePinned === true && b.pinned;
-  const expiry = (b: Blk): Site | undefined => {
-    if (d.expiredPinnedKept && b.pinned) return undefined;
-    if (d.expiredRequiredKept && required.has(b.id)) return undefined;
-    return expired(now, b.createdAt, b.ttl, d) ? 'expired' : undefined;
+  const c: FilterContext = {
+    f,
+    now,
+    d,
+    required: f.must_include.length > 0 ? new Set(f.must_include) : undefined,
+    excluded: f.exclude.length > 0 ? new Set(f.exclude) : undefined,
   };
-  const exclusion = (b: Blk): Site | undefined => (excluded.has(b.id) && !spared(b) ? 'excluded' : undefined);
-  const lifecycle = (b: Blk): Site | undefined => {
-    if (spared(b)) return undefined;
-    if (b.status === 'superseded' && !f.include_superseded) return 'superseded';
-    if (b.status === 'disputed' && !f.include_disputed) return 'disputed';
-    return undefined;
-  };
-  const passes = d.excludeBeforeExpiry ? [exclusion, expiry, lifecycle] : d.lifecycleBeforeExclude ? [expiry, lifecycle, exclusion] : [expiry, exclusion, lifecycle];
+  const passes = d.excludeBeforeExpiry ? EXCLUDE_FIRST : d.lifecycleBeforeExclude ? LIFECYCLE_FIRST : IN_ORDER;
   if (d.filtersInOnePass) {
     for (const b of all) {
       for (const pass of passes) {
-        const site = pass(b);
+        const site = passSite(pass, b, c);
         if (site) {
           omit(b, site);
           break;
@@ -660,7 +697,7 @@ function filter(all: Blk[], f: Flags, now: number, d: Defects, omit: (b: Blk, si
   for (const pass of passes) {
     for (const b of all) {
       if (b.state !== 'live') continue;
-      const site = pass(b);
+      const site = passSite(pass, b, c);
       if (site) omit(b, site);
     }
   }
@@ -791,7 +828,7 @@ function workingContext(s: Selected, rendered: Blk[], included: string[], f: Fla
   const truncated = d.truncatedForAnyOmission ? s.omitted.length > 0 : room.length > 0;
   // The warning follows the flag (WC-4), unless only the flag is wrong.
   const warnTruncated = d.truncatedForAnyOmission && !d.truncatedWarningForAnyOmission ? room.length > 0 : truncated;
-  const required = new Set(f.must_include);
+  const required = f.must_include;
   const segmentOrder = d.segmentsInSelectionOrder ? [...s.pinned, ...s.kept] : rendered;
   const segments = segmentOrder.map((b) => ({
     block_id: b.id,
@@ -804,7 +841,7 @@ function workingContext(s: Selected, rendered: Blk[], included: string[], f: Fla
   const warnings: Answer[] = [];
   if (rendered.length === 0 && !d.noEmptyContextWarning) warnings.push({ code: 'empty_context', message: 'no block was included' });
   if (warnTruncated && !d.noTruncatedWarning) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
-  if (!d.noRequiredWarning) {
+  if (!d.noRequiredWarning && f.must_include.length > 0) {
     const inContext = new Set(included);
     const known = new Set(s.all.map((b) => b.id));
     const done = new Set<string>();
@@ -826,9 +863,9 @@ function workingContext(s: Selected, rendered: Blk[], included: string[], f: Fla
   return { segments, truncated, warnings, generated_at: d.generatedAt ?? s.now };
 }
 
-function segmentReason(b: Blk, required: Set<string>, d: Defects): string {
+function segmentReason(b: Blk, required: readonly string[], d: Defects): string {
   if (d.segmentReasons === 'all-tier') return 'tier';
-  if (d.segmentReasons === 'required-over-pinned' && b.state === 'pinned' && required.has(b.id)) return 'required';
+  if (d.segmentReasons === 'required-over-pinned' && b.state === 'pinned' && required.includes(b.id)) return 'required';
   if (d.segmentReasons === 'overflow-as-tier' && b.state === 'overflow') return 'tier';
   return b.state;
 }
