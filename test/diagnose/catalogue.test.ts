@@ -6,6 +6,8 @@
  * pass; for pairs drawn at random (seeded), an implementation with both gets
  * both named in its top two causes; a correct implementation gets none.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { CATALOGUE, diagnose, FAMILIES, reachOf } from '../../conformance/diagnose/index.js';
@@ -38,6 +40,12 @@ describe('the catalogue', () => {
     // One sentence: what the implementation does; what the spec says (by requirement id or section).
     expect(CATALOGUE.filter((e) => !/^[a-zA-Z].*; .*([A-Z]+-\d|section \d|spec)/.test(e.summary) || /\.$/.test(e.summary)).map((e) => e.id)).toEqual([]);
     expect(CATALOGUE.filter((e) => Object.keys(e.defects).length === 0).map((e) => e.id)).toEqual([]);
+  });
+
+  it('is listed whole in docs/diagnosis.md', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/diagnosis.md', import.meta.url)), 'utf8');
+    expect([...CATALOGUE.map((e) => e.id), ...FAMILIES.map((f) => f.id)].filter((id) => !doc.includes(`| \`${id}\``))).toEqual([]);
+    expect(doc).toContain(`${CATALOGUE.length} entries and ${FAMILIES.length} families`);
   });
 
   it('covers every requirement section the issue lists, and every kind of request a defect needs', () => {
