@@ -392,14 +392,16 @@ interface Tuning {
 }
 
 /** Tunings already made, by defect set and declaration (both are the caller's long-lived objects). */
-const tunings = new WeakMap<Defects, Map<DeclaredConstants | undefined, Tuning>>();
+const tunings = new WeakMap<Defects, { spec?: Tuning; declared: WeakMap<DeclaredConstants, Tuning> }>();
 
 /** The constants the implementation uses: the declared ones (section 17), with the defects' own values over them. */
 function tuning(config: ModelConfig, d: Defects): Tuning {
-  let byConstants = tunings.get(d);
-  if (byConstants === undefined) tunings.set(d, (byConstants = new Map()));
-  let t = byConstants.get(config.constants);
-  if (t === undefined) byConstants.set(config.constants, (t = makeTuning(config, d)));
+  let made = tunings.get(d);
+  if (made === undefined) tunings.set(d, (made = { declared: new WeakMap() }));
+  const c = config.constants;
+  if (c === undefined) return (made.spec ??= makeTuning(config, d));
+  let t = made.declared.get(c);
+  if (t === undefined) made.declared.set(c, (t = makeTuning(config, d)));
   return t;
 }
 

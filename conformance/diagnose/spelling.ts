@@ -66,7 +66,7 @@ export function fitSpelling(evidence: readonly SpellingEvidence[]): Partial<Reco
     if (!Array.isArray(given) || !Array.isArray(mine)) continue;
     const theirs = new Map<unknown, unknown>();
     for (const o of given) if (typeof o === 'object' && o !== null) theirs.set((o as { block_id?: unknown }).block_id, (o as { reason?: unknown }).reason);
-    const ranked = (e.request as { profile?: unknown }).profile === 'ranked';
+    const ranked = typeof e.request === 'object' && e.request !== null && (e.request as { profile?: unknown }).profile === 'ranked';
     for (const o of mine as { block_id: string; reason: string }[]) {
       const site = siteOf(o.reason, ranked);
       const r = theirs.get(o.block_id);

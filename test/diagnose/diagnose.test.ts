@@ -65,6 +65,15 @@ describe('diagnose', () => {
     expect(d).toEqual({ causes: [], unexplained: [observations[0]!.id, observations[1]!.id], failing: 2 });
   });
 
+  it('is not thrown by answers of any shape: each is reproduced by nothing, or by what reproduces it', async () => {
+    const observations = await observe(modelImplementation({}, FULL), FULL);
+    const garbage: unknown[] = [null, [], 'context', 42, { context: 1 }, { omissions: 'x', included: null }, { omissions: [null, 1, { block_id: 3 }] }, { error: null }];
+    const odd: Observation[] = observations.map((o, i) => (i < garbage.length ? { ...o, outcome: { kind: 'result', value: garbage[i] }, passed: false } : o));
+    const d = diagnose(odd)!;
+    expect(d.failing).toBe(garbage.length);
+    expect(d.unexplained.length + d.causes.reduce((n, c) => n + c.explains, 0)).toBeGreaterThanOrEqual(garbage.length);
+  });
+
   it('names two independent defects as two causes, each with its own failures, and lists what neither explains', async () => {
     const observations = await observe(modelImplementation({ ...entry('remainder-in-pool'), ...entry('null-read-as-absent') }, CORE), CORE);
     const hung = observations.findIndex((o) => o.passed);
