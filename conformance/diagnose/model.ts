@@ -522,7 +522,6 @@ function twinHead(s: string): string | undefined {
 
 function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): Answer {
   const t = tuning(config, d);
-  const caps = config.capabilities;
   const f = flagsOf(r.constraints as Record<string, unknown> | undefined, d);
   const now = r.now as number;
   const budget = r.budget as number;
@@ -629,12 +628,12 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   // CON-5: the first max_segments admitted blocks by the ranking key are kept.
   let kept = admitted.filter((b) => b.state !== 'omitted');
   if (cap !== null && !d.maxSegmentsBeforeSelection && !d.maxSegmentsDuringSelection) {
-    const byKey = d.maxSegmentsByRenderOrder ? kept.slice().sort(renderComparator(f, d)) : order.filter((b) => kept.includes(b));
+    const byKey = d.maxSegmentsByRenderOrder ? kept.slice().sort(renderComparator(f, d)) : order.filter((b) => b.state === 'required' || b.state === 'tier' || b.state === 'overflow');
     for (const b of byKey.slice(cap)) omit(b, 'max_segments');
     kept = kept.filter((b) => b.state !== 'omitted');
   }
 
-  return tieredAnswer(r, config, d, t, f, { all, pinned, order, kept, omitted, budget, now });
+  return tieredAnswer(config, d, f, { all, pinned, kept, omitted, budget, now });
 }
 
 function sum(bs: readonly Blk[]): number {
@@ -734,14 +733,13 @@ function admitRequired(order: Blk[], f: Flags, remaining: number, d: Defects, ad
 interface Selected {
   all: Blk[];
   pinned: Blk[];
-  order: Blk[];
   kept: Blk[];
   omitted: Omission[];
   budget: number;
   now: number;
 }
 
-function tieredAnswer(r: Record<string, unknown>, config: ModelConfig, d: Defects, t: Tuning, f: Flags, s: Selected): Answer {
+function tieredAnswer(config: ModelConfig, d: Defects, f: Flags, s: Selected): Answer {
   const caps = config.capabilities;
   const render = renderComparator(f, d);
   const pinnedFirst = d.pinnedRenderOrder === 'rank' ? s.pinned.slice().sort(rankComparator(f, d)) : s.pinned;
