@@ -7,6 +7,7 @@
  * case.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { sameValue } from '../same-value.js';
 import type { Expectation } from '../types.js';
 import type { Result } from '../../protocol/types.js';
 
@@ -50,7 +51,8 @@ export function expectedMembers(profile: string, capabilities: readonly string[]
 export function matcherMismatches(e: Expectation, r: Result, profile: string, capabilities: readonly string[]): Mismatch[] {
   const out: Mismatch[] = [];
   const check = (member: string, expected: unknown, actual: unknown, note?: string): void => {
-    if (!isDeepStrictEqual(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
+    // Numbers by value: an answer may write -0 or 0, 1.0 or 1 (SPEC section 7, how answers are compared).
+    if (!sameValue(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
   };
   if (e.included) check('included', e.included, r.included);
   if (e.omissions) {
