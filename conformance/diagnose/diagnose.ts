@@ -179,12 +179,12 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
 function prepare(observations: readonly Observation[]): Seen[] {
   const configs = observations.map((o): ModelConfig => ({ capabilities: o.manifest.capabilities, constants: declaredConstants(o.manifest) }));
   const memo: ValidationMemo = new WeakMap();
-  const plain = observations.map((o, i) => modelAssemble(o.request, configs[i]!, undefined, memo));
+  const plain = observations.map((o, i) => keptAnswer(o.request, configs[i]!, undefined, memo));
   const spelling = fitSpelling(observations.map((o, i) => ({ request: o.request, outcome: o.outcome, base: plain[i]! })));
   const spelled = Object.keys(spelling).length > 0;
   return observations.map((o, i) => {
     const config = spelled ? { ...configs[i]!, reasons: spelling } : configs[i]!;
-    const base = spelled ? modelAssemble(o.request, config, undefined, memo) : plain[i]!;
+    const base = spelled ? keptAnswer(o.request, config, undefined, memo) : plain[i]!;
     return { o, memo, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
   });
 }
@@ -232,9 +232,41 @@ function candidates(targets: readonly Seen[]): Candidate[] {
   return out;
 }
 
+/**
+ * The model's answers, kept per request (by identity), configuration and
+ * defect set. One diagnosis asks for each at most once; a process that
+ * diagnoses many runs over the same requests (the catalogue's tests, a
+ * repeated run) asks the model once in all. The model is pure, and nothing
+ * here changes an answer, so an answer can be handed out again.
+ */
+const kept = new WeakMap<object, Map<string, WeakMap<Defects, Answer>>>();
+/** Configurations as keys: the same capabilities, constants and spelling are one key, whichever object carries them. */
+const configKeys = new WeakMap<ModelConfig, string>();
+const NONE: Defects = {};
+
+function configKey(config: ModelConfig): string {
+  let key = configKeys.get(config);
+  if (key === undefined) configKeys.set(config, (key = JSON.stringify([config.capabilities, config.constants ?? null, config.reasons ?? null])));
+  return key;
+}
+
+/** The model's answer to a request (kept when the request is an object; defect sets by identity). */
+export function keptAnswer(request: unknown, config: ModelConfig, defects: Defects | undefined, memo?: ValidationMemo): Answer {
+  if (typeof request !== 'object' || request === null) return modelAssemble(request, config, defects, memo);
+  let byConfig = kept.get(request);
+  if (!byConfig) kept.set(request, (byConfig = new Map()));
+  const key = configKey(config);
+  let byDefects = byConfig.get(key);
+  if (!byDefects) byConfig.set(key, (byDefects = new WeakMap()));
+  const d = defects ?? NONE;
+  let answer = byDefects.get(d);
+  if (!answer) byDefects.set(d, (answer = modelAssemble(request, config, defects, memo)));
+  return answer;
+}
+
 /** How the candidate's answer to this observation fares. */
 function read(c: Candidate, s: Seen): Reading {
-  const answer = modelAssemble(s.o.request, s.config, c.defects, s.memo);
+  const answer = keptAnswer(s.o.request, s.config, c.defects, s.memo);
   const reproduced = reproduces(answer, s.o.outcome);
   const changed = !sameAnswer(answer, s.base);
   return { reproduced, changed, contradicted: s.o.passed && !reproduced && changed && !accepted(s, answer) && baseAccepted(s) };

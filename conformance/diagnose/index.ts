@@ -6,7 +6,7 @@ export { CATALOGUE, reachOf } from './catalogue.js';
 export type { CatalogueEntry, Feature, Section } from './catalogue.js';
 export { FAMILIES } from './families.js';
 export type { Family, Instance } from './families.js';
-export { diagnose, featuresOf } from './diagnose.js';
+export { diagnose, featuresOf, keptAnswer } from './diagnose.js';
 export type { Cause, Diagnosis, DiagnoseOptions, Observation } from './diagnose.js';
 export { modelAssemble, SITE_REASONS } from './model.js';
 export type { Answer, Defects, ModelConfig, Site, ValidationMemo } from './model.js';

@@ -3,11 +3,11 @@
  * judged as the runner judges it, gathered as the observations the
  * diagnosis reads.
  */
-import { fromFunctions } from '../../adapters/inprocess.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge, skipReason } from '../../conformance/judge/judge.js';
 import type { Observation } from '../../conformance/diagnose/index.js';
-import { caseObservation, modelAssemble } from '../../conformance/diagnose/index.js';
+import { caseObservation, keptAnswer } from '../../conformance/diagnose/index.js';
+import { returnedOutcome } from '../../adapters/outcome.js';
 import type { Defects } from '../../conformance/diagnose/index.js';
 import { declaredConstants } from '../../conformance/judge/expectation.js';
 import type { GoldenCase } from '../../conformance/types.js';
@@ -47,8 +47,13 @@ export async function observe(impl: Implementation, manifest: Manifest, corpus: 
   return out;
 }
 
-/** The model with these defects, in process, under this manifest. */
+/**
+ * The model with these defects, in process, under this manifest. It is handed
+ * the request itself (the model changes nothing), so its answers are the ones
+ * the diagnosis keeps for that request (diagnose.ts, keptAnswer) and each
+ * corpus request is answered once per defect set in all the tests.
+ */
 export function modelImplementation(defects: Defects, manifest: Manifest): Implementation {
   const config = { capabilities: manifest.capabilities, constants: declaredConstants(manifest) };
-  return fromFunctions((req) => modelAssemble(req, config, defects), undefined, manifest);
+  return { describe: async () => manifest, assemble: async (request) => returnedOutcome(keptAnswer(request, config, defects)), close: async () => {} };
 }
