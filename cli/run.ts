@@ -14,7 +14,7 @@ import type { MemoryApiSettings } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
-import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, withImplementation } from './drive.js';
+import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
 
@@ -45,9 +45,6 @@ what to run:
   --shard I/N             run the I-th of N slices (properties run in shard 1)
 
 ${REPORTS_HELP}
-  --baseline FILE         known failures: only new ones fail the run, and so does an
-                          entry that now passes (remove it: a baseline only shrinks);
-                          ctxconform baseline REPORT.json --write FILE makes one
 
 exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, timed out,
 crashed or was flaky, 2 usage error or an implementation that cannot be started.`;
@@ -61,7 +58,6 @@ const options = () =>
     repeat: { type: 'string' },
     properties: { type: 'string' },
     seed: { type: 'string' },
-    baseline: { type: 'string' },
     shard: { type: 'string' },
   }) as const;
 
@@ -138,6 +134,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(shard ? { shard } : {}),
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
+        signal: stopSignal(),
         rerun: (id) => rerunCommand('run', flags, rerunRest(values, id, seed)),
         adapter: driven.adapter,
         target: driven.target,
@@ -146,7 +143,8 @@ export async function run(argv: string[]): Promise<number> {
       bar?.end();
     }
   });
-  if (contract) {
+  // Interrupted: the contract was not run, and is not in the report.
+  if (contract && !stopSignal().aborted) {
     const { addContractResults } = await import('../conformance/contract/results.js');
     report = await addContractResults(report, contract.settings, implementationFlags(values, { timeout: false }), {
       timeoutMs: contract.timeoutMs,
@@ -158,6 +156,6 @@ export async function run(argv: string[]): Promise<number> {
     });
   }
   const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-  const { status } = await finish(report, values, { driven: where, what: `in ${seconds} s`, shard: shard !== undefined, repeat });
+  const { status } = await finish(report, values, { driven: where, what: `in ${seconds} s`, repeat });
   return status;
 }

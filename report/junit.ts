@@ -4,7 +4,7 @@
  */
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
-import { byArea, clip, constantsText, isFailing, profileNames, show, verdict } from './text.js';
+import { byArea, clip, constantsText, isFailing, profileNames, show, verdict, verdictLine } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 // Big answers (a whole context) stay readable in CI viewers and keep the file small.
@@ -82,6 +82,8 @@ export function renderJunit(report: Report): string {
         : { kind: 'none' };
   const impl = report.implementation;
   const properties: Record<string, string | undefined> = {
+    // The verdict in the words of the terminal, Markdown and HTML (report/text.ts verdictWord).
+    verdict: verdictLine(report),
     implementation: `${impl.name} ${impl.version}`,
     language: impl.language,
     profiles: profileNames(report).join(','),

@@ -22,6 +22,7 @@
  * over the corpus and random requests.
  */
 import { BLOCK_STATUSES, compareCodePoints, SOURCE_TO_TIER } from '../../reference/index.js';
+import { mapJson } from '../../protocol/deep-json.js';
 
 export interface Scrubbed {
   request: unknown;
@@ -62,12 +63,9 @@ function object(entries: [string, unknown][]): Obj {
   return out;
 }
 
-/** Any value with every string in it made filler (object keys kept). */
+/** Any value with every string in it made filler (object keys kept), at any depth (REQ-3 lets a member nest as deep as JSON can). */
 function scrubValue(v: unknown): unknown {
-  if (typeof v === 'string') return filler(v);
-  if (Array.isArray(v)) return v.map(scrubValue);
-  if (isObj(v)) return object(Object.entries(v).map(([k, x]) => [k, scrubValue(x)]));
-  return v;
+  return mapJson(v, (x) => (typeof x === 'string' ? filler(x) : x));
 }
 
 const TIER_SOURCES = Object.keys(SOURCE_TO_TIER).sort(compareCodePoints);
