@@ -24,6 +24,8 @@ export function isStackOverflow(e: unknown): boolean {
 export interface WriteOptions {
   /** Spaces per level, as JSON.stringify's third argument (0 or absent: one line). */
   indent?: number;
+  /** Levels indented at most; deeper ones are written on one line (indenting 10,000 levels would write 10^8 spaces). */
+  indentDepth?: number;
   /** Stop writing once the text is longer than this many characters (the result is then cut there). */
   limit?: number;
   /**
@@ -81,7 +83,8 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
     open.add(v);
   };
   const at = (last?: string): (() => string) => () => stack.map((f) => `/${pointerToken(f.key)}`).slice(1).join('') + (last === undefined ? '' : `/${pointerToken(last)}`);
-  const newline = (depth: number): string => (indent ? `\n${indent.repeat(depth)}` : '');
+  const indentDepth = o.indentDepth ?? Infinity;
+  const newline = (depth: number): string => (indent && depth <= indentDepth ? `\n${indent.repeat(depth)}` : '');
 
   /** Writes a scalar, or opens a container (pushing its frame); false when the value has no text here. */
   const begin = (raw: unknown, key: string, isPrepared = false): boolean => {
@@ -142,7 +145,7 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
       const k = f.keys[f.next++]!;
       const member = prepared((f.value as Obj)[k], k);
       if (omitted(member)) continue;
-      put(`${f.wrote ? ',' : ''}${newline(depth)}${JSON.stringify(k)}:${indent ? ' ' : ''}`);
+      put(`${f.wrote ? ',' : ''}${newline(depth)}${JSON.stringify(k)}:${indent && depth <= indentDepth ? ' ' : ''}`);
       f.wrote = true;
       // Already prepared: toJSON is not called twice.
       begin(member, k, true);
@@ -152,13 +155,22 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
   return length > limit ? text.slice(0, limit) : text;
 }
 
-/** JSON.stringify(value, null, indent), at any depth: the native function first, this module's writer past its depth. */
+/** Levels stringifyJson indents: past them a value is written on one line. */
+export const INDENTED_LEVELS = 64;
+
+/**
+ * JSON.stringify(value, null, indent), at any depth: the native function
+ * first, this module's writer past its depth. Indented, only the first
+ * INDENTED_LEVELS levels are: the text of a value nested 10,000 deep stays
+ * the size of its one-line text instead of growing with the square of its depth.
+ */
 export function stringifyJson(value: unknown, indent = 0): string | undefined {
   try {
+    if (indent > 0 && depthOf(value, INDENTED_LEVELS + 1) > INDENTED_LEVELS) return writeJson(value, { indent, indentDepth: INDENTED_LEVELS });
     return indent > 0 ? JSON.stringify(value, null, indent) : JSON.stringify(value);
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
-    return writeJson(value, { indent });
+    return writeJson(value, { indent, indentDepth: INDENTED_LEVELS });
   }
 }
 

@@ -87,7 +87,7 @@ describe('the packed kit in an empty project', () => {
     const impl = join(root, 'adapters/examples/python/impl.py');
     const r = npx('run', '--stdio', `python3 "${impl}"`, '--properties', '0', '--json', 'report.json');
     expect(r.stderr).not.toMatch(/Error:/);
-    expect(r.stdout).toMatch(/^OK: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, \d+ skip/m);
+    expect(r.stdout).toMatch(/^PASS: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, \d+ skip/m);
     expect(r.status).toBe(0);
     expect(existsSync(join(project, 'report.json'))).toBe(true);
   });
@@ -133,7 +133,7 @@ console.log(JSON.stringify({ included: r.included, same: again === assemble, val
   it('a TypeScript module needs tsx, and says so; a JavaScript module needs nothing', () => {
     writeFileSync(join(project, 'impl.mjs'), `export { assemble, describe } from 'ctxconform/reference';\n`);
     const js = npx('run', '--module', 'impl.mjs', '--properties', '0', '--quiet');
-    expect(js.stdout).toMatch(/^OK: \d+ pass, 0 fail/m);
+    expect(js.stdout).toMatch(/^PASS: \d+ pass, 0 fail/m);
     writeFileSync(join(project, 'impl.ts'), `export { assemble, describe } from 'ctxconform/reference';\n`);
     const ts = npx('run', '--module', 'impl.ts', '--properties', '0');
     expect(ts.status).toBe(2);
