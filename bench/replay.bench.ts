@@ -59,7 +59,7 @@ function peakOfCommand(args: string[]): Promise<{ peakKiB: number | undefined; s
     }, 100);
     child.on('exit', () => {
       clearInterval(poll);
-      resolve({ peakKiB: peak, summary: out.split('\n').find((l) => /^(PASS|FAIL|NOTHING TESTED|INTERRUPTED)\b/.test(l)) ?? out.trim().split('\n').pop() ?? '' });
+      resolve({ peakKiB: peak, summary: out.split('\n').find((l) => /^(PASS|FAIL|NOTHING TESTED|INTERRUPTED)[^:]*: \d+ pass/.test(l)) ?? out.trim().split('\n').pop() ?? '' });
     });
   });
 }

@@ -188,7 +188,8 @@ export function compactJson(value: unknown, max = 300): string {
 
 /** An object with these members, in this order; `__proto__` as a plain member, as JSON.parse makes it. */
 function setMember(out: Obj, k: string, v: unknown): void {
-  Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
 }
 
 /**

@@ -5,8 +5,12 @@
  * the budget of tries or time is spent (each try is an exchange with the
  * implementation).
  *
- * The first candidate is the scrubbed request: when the failure survives
- * scrubbing, the saved case holds no recorded text at all.
+ * One candidate is the scrubbed request: when the failure survives
+ * scrubbing, the saved case holds no recorded text at all. It comes first for
+ * a request of at most SCRUB_FIRST_BLOCKS blocks, and for a larger one once
+ * halving has brought it down to that: each try is an exchange with the
+ * whole request, and on a request of 100,000 blocks a try at full size costs
+ * what the halvings down to a few blocks cost together.
  */
 import fc from 'fast-check';
 import { equalJson } from '../../protocol/deep-json.js';
@@ -74,6 +78,11 @@ export function* smaller(r: unknown): Generator<unknown> {
   }
 }
 
+/** Blocks up to which the scrubbed candidate is tried first (above, halving goes first). */
+export const SCRUB_FIRST_BLOCKS = 64;
+
+const blockCount = (r: unknown): number => (isObj(r) && Array.isArray(r.blocks) ? r.blocks.length : 0);
+
 /** A recorded value as an arbitrary: it generates only itself, and shrinks through `smaller`. */
 class RecordedArbitrary extends fc.Arbitrary<unknown> {
   constructor(
@@ -83,6 +92,7 @@ class RecordedArbitrary extends fc.Arbitrary<unknown> {
   ) {
     super();
   }
+  scrubOffered = false;
   generate(): fc.Value<unknown> {
     return new fc.Value(this.start, undefined);
   }
@@ -90,11 +100,13 @@ class RecordedArbitrary extends fc.Arbitrary<unknown> {
     return true;
   }
   shrink(value: unknown): fc.Stream<fc.Value<unknown>> {
-    const start = this.start;
     const spent = this.spent;
+    const self = this;
     function* candidates(): Generator<fc.Value<unknown>> {
       if (spent()) return;
-      if (value === start) {
+      // Offered once, on the first request small enough: accepted or not, its descendants need it no more.
+      if (!self.scrubOffered && blockCount(value) <= SCRUB_FIRST_BLOCKS) {
+        self.scrubOffered = true;
         const scrubbed = scrubRequest(value).request;
         if (!equalJson(scrubbed, value)) yield new fc.Value(scrubbed, undefined);
       }
