@@ -24,7 +24,7 @@ import { shrinkRecorded } from '../../conformance/replay/shrink.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { scrubRequest } from '../../conformance/scrub/scrub.js';
 import { sweep } from '../../conformance/sweep/sweep.js';
-import { cloneJson, compactJson, depthOf, equalJson, mapJson, stringifyJson, writeJson } from '../../protocol/deep-json.js';
+import { cloneJson, compactJson, deepStrictEqualJson, depthOf, equalJson, mapJson, stringifyJson, writeJson } from '../../protocol/deep-json.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';
@@ -106,6 +106,19 @@ describe('a request nested 10,000 deep, piece by piece', () => {
     const text = stringifyJson(s)!;
     expect(text).not.toContain('text');
     expect(text).toContain('"deepest":"xxxxxxxxx"');
+  });
+
+  it('is compared across --repeat rounds: an answer that deep, the same twice, is one answer, not a crash of the kit', async () => {
+    const deepAnswer = (): unknown => ({ context: '', included: [], omissions: [], estimated_tokens: 0, total_budget: 5, extra: JSON.parse(nestedText(DEPTH)) as unknown });
+    const impl = fromFunctions(deepAnswer, () => ({ name: 'deep', version: '1', profiles: ['tiered'], capabilities: [] }));
+    const c = { id: 'deep/answer', file: '', description: 'an answer nested deep', requirements: ['RES-1'], profile: 'tiered' as const, since: 'v1', capabilities: [], tags: [], request: { now: 1, budget: 5, blocks: [] }, expect: { included: [] } };
+    const r = await runSuite({ cases: [c], impl, manifest: { name: 'deep', version: '1', profiles: ['tiered'], capabilities: [] }, timeoutMs: 10_000, concurrency: 1, properties: 0, seed: 1, repeat: 2 });
+    // Refused by the result schema (an unknown member), the same way both times: error, not flaky.
+    expect(r.cases[0]).toMatchObject({ status: 'error' });
+    expect(deepStrictEqualJson(JSON.parse(nestedText(DEPTH)), JSON.parse(nestedText(DEPTH)), () => { throw new RangeError('Maximum call stack size exceeded'); })).toBe(true);
+    expect(equalJson({ a: 1, b: -0 }, { b: 0, a: 1 }, { anyOrder: true })).toBe(true);
+    expect(equalJson({ a: -0 }, { a: 0 }, { negativeZero: true })).toBe(false);
+    expect(equalJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
   });
 
   it('passes the schema checks: ajv does not recurse into members the schemas leave open', () => {
