@@ -7,10 +7,9 @@
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import { shellQuote } from '../conformance/runner/console.js';
-import { parseShard } from '../conformance/runner/filter.js';
+import { idMatcher, parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
 import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
-import type { MemoryApiSettings } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
@@ -88,6 +87,13 @@ function loadCases(dir: string | undefined): GoldenCase[] {
   return corpus.cases;
 }
 
+/** The contract clauses the filter takes: the results a memory service's run adds (SPEC section 16). */
+async function contractClauses(filter: string | undefined): Promise<number> {
+  const { CLAUSES } = await import('../conformance/contract/clauses.js');
+  const matches = idMatcher(filter);
+  return CLAUSES.filter((c) => matches({ id: `contract/${c.name}`, requirements: [c.id] })).length;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
@@ -112,15 +118,15 @@ export async function run(argv: string[]): Promise<number> {
   await checkBaseline(values.baseline as string | undefined);
   const flags = implementationFlags(values);
   const bar = progressFor(values);
-  let contract: { settings: MemoryApiSettings; timeoutMs: number } | undefined;
   let where = { adapter: 'reference', target: 'reference' };
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
-  let report = await withImplementation(values, ['assembler', 'service'], async (driven) => {
+  const report = await withImplementation(values, ['assembler', 'service'], async (driven) => {
     where = { adapter: driven.adapter, target: driven.target };
     const service = driven.transport.kind === 'service';
-    if (service) contract = { settings: memoryApiSettings(values), timeoutMs: driven.timeoutMs };
+    // The contract's clauses are results too: the progress counts them from the start, as the summary will.
+    const clauses = service && (!shard || shard.index === 1) ? await contractClauses(filter) : 0;
     try {
-      return await runSuite({
+      const suite = await runSuite({
         cases,
         impl: driven.impl,
         manifest: driven.manifest,
@@ -134,27 +140,30 @@ export async function run(argv: string[]): Promise<number> {
         ...(shard ? { shard } : {}),
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
+        ...(clauses > 0 ? { laterResults: clauses } : {}),
         signal: stopSignal(),
         rerun: (id) => rerunCommand('run', flags, rerunRest(values, id, seed)),
         adapter: driven.adapter,
         target: driven.target,
       });
+      // Interrupted: the contract was not run, and is not in the report.
+      if (!service || stopSignal().aborted) return suite;
+      bar?.update(suite.summary.total, suite.summary.total + clauses, 'the memory-api contract');
+      const { addContractResults } = await import('../conformance/contract/results.js');
+      const withContract = await addContractResults(suite, memoryApiSettings(values), implementationFlags(values, { timeout: false }), {
+        timeoutMs: driven.timeoutMs,
+        runs: properties,
+        seed,
+        ...(filter !== undefined ? { filter } : {}),
+        ...(shard ? { shard } : {}),
+        ...(repeat > 1 ? { repeat } : {}),
+      });
+      bar?.update(withContract.summary.total, withContract.summary.total, '');
+      return withContract;
     } finally {
       bar?.end();
     }
   });
-  // Interrupted: the contract was not run, and is not in the report.
-  if (contract && !stopSignal().aborted) {
-    const { addContractResults } = await import('../conformance/contract/results.js');
-    report = await addContractResults(report, contract.settings, implementationFlags(values, { timeout: false }), {
-      timeoutMs: contract.timeoutMs,
-      runs: properties,
-      seed,
-      ...(filter !== undefined ? { filter } : {}),
-      ...(shard ? { shard } : {}),
-      ...(repeat > 1 ? { repeat } : {}),
-    });
-  }
   const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
   const { status } = await finish(report, values, { driven: where, what: `in ${seconds} s`, repeat });
   return status;

@@ -36,6 +36,8 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, current: string) => void;
   /** Aborted (SIGINT, SIGTERM): no case is sent after it, and what had no answer before it is left out of the report. */
   signal?: AbortSignal;
+  /** Results the caller adds after the run (a memory service's contract clauses): counted in the progress total from the start. */
+  laterResults?: number;
   /** The command that reruns one case; defaults to the reference run. */
   rerun?: (id: string) => string;
   /** Recorded in report.run. */
@@ -112,7 +114,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const propertyNames = withProperties ? await selectedProperties(o, matches) : [];
   // Round r sends every case once; a case's repeats are apart by a whole round.
   const sends = cases.length * repeat;
-  const total = cases.length + propertyNames.length;
+  const total = cases.length + propertyNames.length + (o.laterResults ?? 0);
   const stopped = (): boolean => o.signal?.aborted === true;
 
   const runs: CaseRun[][] = cases.map(() => []);

@@ -6,10 +6,12 @@
  * constants says `(tiered with declared constants)` after it in each (SPEC
  * DECL-5). And the progress a command prints counts what its summary counts.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startMemoryService } from '../fixtures/memory-service/server.js';
 import { cliWith, ROOT } from '../cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-words-'));
@@ -95,5 +97,28 @@ describe('progress counts what the summary counts', () => {
     expect(lastOf('p1.jsonl')).toMatch(/^replay 100% of p1\.jsonl: 3 results, \d+ failed/);
     expect(lastOf('p2.jsonl')).toBe(lastOf('p2.jsonl')!.replace(/: \d+ results, \d+ failed/, `: ${summary[7]} results, ${failing} failed`));
     expect(lastOf('p2.jsonl')).toMatch(/^replay 100% of p2\.jsonl: 9 results/);
+  });
+});
+
+describe('progress counts the contract clauses of a memory service too', () => {
+  it('run --memory-api: the progress ends at the summary total, golden cases and clauses together', async () => {
+    const service = await startMemoryService({ apiKey: 'k' });
+    try {
+      const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'run', '--memory-api', service.url, '--api-key', 'k', '--properties', '3', '--cases', CASES], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += String(d)));
+        child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+        child.on('exit', () => resolve({ stdout, stderr }));
+      });
+      const last = [...r.stderr.matchAll(/^progress: (\d+)\/(\d+)/gm)].pop();
+      const summary = / skip of (\d+) in /.exec(r.stdout);
+      expect(summary, r.stdout).not.toBeNull();
+      expect(last, r.stderr).toBeDefined();
+      expect([Number(last![1]), Number(last![2])]).toEqual([Number(summary![1]), Number(summary![1])]);
+    } finally {
+      await service.close();
+    }
   });
 });
