@@ -128,6 +128,10 @@ describe('a request nested 10,000 deep, piece by piece', () => {
     expect(validators.result('tiered', [])(result)).toBe(false);
     expect(validators.error()({ error: { code: 'invalid_request', message: 'm', problems: [deep] } })).toBeTypeOf('boolean');
     expect(validators.manifest()({ name: 'n', version: '1', profiles: ['tiered'], capabilities: [], extra: deep })).toBeTypeOf('boolean');
+    // uniqueItems compares items by deep equality, recursively: refused with the reason, not a RangeError.
+    const manifest = validators.manifest();
+    expect(manifest({ name: 'n', version: '1', profiles: [JSON.parse(nestedText(DEPTH)), JSON.parse(nestedText(DEPTH))], capabilities: [] })).toBe(false);
+    expect(formatErrors(manifest.errors)).toEqual(['(root): is nested too deep to be checked (its arrays are compared by deep equality, which recurses)']);
     expect(validators.stdioAnswer()({ id: '1', ok: deep })).toBeTypeOf('boolean');
     const valid = caseValidator();
     expect(valid({ description: 'a request nested deep', requirements: ['REQ-3'], profile: 'tiered', since: 'v1', request: deepRequest(), expect: { included: [] } }), formatErrors(valid.errors).join('; ')).toBe(true);
@@ -245,6 +249,12 @@ describe('through every command, from the command line (stdio and module)', () =
     const r = cli('scrub', at('deep-cli.jsonl'), at('deep-scrubbed.jsonl'));
     expect(r.status, r.stderr).toBe(0);
     expect(depthOf(JSON.parse(readFileSync(at('deep-scrubbed.jsonl'), 'utf8')))).toBe(DEPTH + 3);
+  });
+
+  it('a describe answer that deep over stdio: the manifest is refused with the reason (exit 2), no crash', () => {
+    const r = cli('run', '--cases', 'none', '--properties', '1', '--stdio', `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/deep-describe.ts')}"`);
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/is not valid: \(root\): is nested too deep to be checked/);
   });
 
   it('run --cases with a case file that deep: exit 2 and the reason, no crash', () => {
