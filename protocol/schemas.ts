@@ -121,8 +121,12 @@ function depthGuarded(v: ValidateFunction): ValidateFunction {
   }) as ValidateFunction;
   guarded.schema = v.schema;
   guarded.errors = null;
+  (guarded as GuardedValidator).unguarded = v;
   return guarded;
 }
+
+/** A kit validator: ajv's function (precompiled or compiled now) behind the depth guard. */
+export type GuardedValidator = ValidateFunction & { unguarded: ValidateFunction };
 
 /** Every ref the kit compiles: what the build puts in dist/validators.cjs. */
 export const KIT_REFS: readonly string[] = [
