@@ -8,7 +8,8 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPORTS_HELP, finish, implementationHelp, judgingOptions, progressFor, withImplementation } from './drive.js';
+import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
+import { parseShard } from '../conformance/runner/filter.js';
 import { recordedSource } from '../conformance/replay/read.js';
 import { implementationFlags, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { replay } from '../conformance/replay/run.js';
@@ -33,6 +34,10 @@ what to check:
   --shrink N              shrink at most N failing requests (default 10; 0 none)
   --max-listed N          results listed in the reports (default 1000): every result while
                           there are at most N, past that the failing ones only; all are counted
+  --shard I/N             replay the I-th of N slices: the records at positions I, I+N, ...
+                          counted over every FILE in order, so N machines given the same
+                          files split them without overlap; ctxconform merge joins the
+                          reports (docs/replay.md has a CI matrix)
 
 ${REPORTS_HELP}
 
@@ -46,9 +51,15 @@ const options = () =>
     once: { type: 'boolean' },
     shrink: { type: 'string' },
     'max-listed': { type: 'string' },
+    shard: { type: 'string' },
   }) as const;
 
-/** A redrawn line on a terminal, a line per tenth of each file (or per 100,000 requests) in a log. */
+/**
+ * A redrawn line on a terminal, a line per tenth of each file (or per 100,000
+ * requests) in a log, and the last line of each file once every result of it
+ * is in; the counts are results, as the summary counts them, and a file reads
+ * 100% only then (the bytes read run ahead of the requests judged).
+ */
 function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { update(p: ReplayProgress): void; end(): void } {
   let last = 0;
   let lastStep = 0;
@@ -56,14 +67,14 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
   let drawn = false;
   const line = (p: ReplayProgress): string => {
     const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
-    const share = p.size ? `${Math.min(100, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
-    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} request${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed, ${rate.toLocaleString('en-US')}/s`;
+    const share = p.size ? `${p.fileDone ? 100 : Math.min(99, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
+    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} result${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed, ${rate.toLocaleString('en-US')}/s`;
   };
   return {
     update(p) {
       if (interactive) {
         const now = performance.now();
-        if (now - last < 100) return;
+        if (now - last < 100 && !p.fileDone) return;
         last = now;
         redrawLine(stream, line(p));
         drawn = true;
@@ -73,7 +84,7 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
         lastFile = p.file;
         lastStep = 0;
       }
-      const step = p.size ? Math.floor((p.bytes * 10) / p.size) : Math.floor(p.records / 100_000);
+      const step = p.fileDone ? 11 : p.size ? Math.min(9, Math.floor((p.bytes * 10) / p.size)) : Math.floor(p.records / 100_000);
       if (step > lastStep) {
         lastStep = step;
         stream.write(`${line(p)}\n`);
@@ -101,6 +112,13 @@ export async function run(argv: string[]): Promise<number> {
   const sources = positionals.map(recordedSource);
   if (sources.filter((s) => s.path === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const shrink = intOption(values, 'shrink', 10, 0);
+  let shard: { index: number; total: number } | undefined;
+  if (typeof values.shard === 'string') {
+    shard = parseShard(values.shard);
+    if (!shard) throw new UsageError(`--shard needs I/N with 1 <= I <= N, e.g. 1/4, not ${JSON.stringify(values.shard)}`);
+    if (sources.some((s) => s.path === '-')) throw new UsageError('--shard splits files that every machine reads alike: not stdin (-)');
+  }
+  await checkBaseline(values.baseline as string | undefined);
   const maxListed = intOption(values, 'max-listed', 1000, 1);
   const twice = !values.once;
   const flags = [...implementationFlags(values), ...(values.once ? ['--once'] : [])];
@@ -116,6 +134,8 @@ export async function run(argv: string[]): Promise<number> {
         twice,
         shrink,
         maxListed,
+        ...(shard ? { shard } : {}),
+        signal: stopSignal(),
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (p: ReplayProgress) => bar.update(p) } : {}),
         onUnreadable: (at, why) => {
@@ -131,7 +151,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     const info = report.replay!;
     if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
-    if (info.requests - info.unreadable === 0) {
+    // A shard may hold nothing by the luck of the split, and an interrupted replay may have judged nothing yet.
+    if (info.requests - info.unreadable === 0 && !shard && !stopSignal().aborted) {
       const lines = sources.filter((s) => s.line !== undefined);
       const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
       console.error(`ctxconform replay: no readable request in ${named}`);

@@ -11,7 +11,7 @@ import { validateRequest } from '../reference/index.js';
 import { BUNDLED_CASES_DIR, loadCorpus } from '../conformance/cases/load.js';
 import { genContext, request as generatedRequest } from '../conformance/properties/arbitraries.js';
 import type { GenRequest } from '../conformance/properties/arbitraries.js';
-import { REPORTS_HELP, finish, implementationHelp, judgingOptions, withImplementation } from './drive.js';
+import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
 import { readRecorded, recordedSource } from '../conformance/replay/read.js';
 import { textTable } from '../report/text-table.js';
 import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
@@ -110,6 +110,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!budgets) throw new UsageError(`--budgets needs A..B or A..B/STEP with 0 <= A <= B <= 2^53 - 1 and STEP >= 1, not ${JSON.stringify(values.budgets)}`);
   }
   const seed = values.generate !== undefined ? intOption(values, 'generate', 1, -(2 ** 31)) : 0;
+  await checkBaseline(values.baseline as string | undefined);
   const given =
     typeof values.case === 'string' ? caseRequest(values.case, values.cases as string | undefined) : typeof values.request === 'string' ? await recordedRequest(values.request) : undefined;
 
@@ -125,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
       source,
       ...(budgets ? { budgets } : {}),
       shrink: !values['no-shrink'],
+      signal: stopSignal(),
       ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
     });
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);

@@ -2,8 +2,9 @@
  * What a run's closing line says about the contract clauses no exchange
  * tested, and `--require-tested`: a CI gate that insists a clause was really
  * put to the test (an untested clause is `skip`, which alone fails nothing).
- * Pure: cli/run.ts only prints and returns what this decides.
+ * Pure: cli/run.ts only applies what this decides.
  */
+import { summarize } from '../../protocol/types.js';
 import type { CaseResult, Report } from '../../protocol/types.js';
 import { CLAUSES } from './clauses.js';
 
@@ -31,13 +32,11 @@ export function untestedClauses(cases: readonly CaseResult[]): string[] {
 
 export interface ContractGate {
   untested: string[];
-  /** Required clauses that were untested, or not run at all (left out by --filter, or a shard without the contract). */
+  /** Required clauses that were untested, or not run at all (left out by --filter). */
   failing: string[];
   notRun: string[];
   /** Added to the closing line: `; untested: MAPI-11`. */
   suffix: string;
-  /** Why the run failed, when only the gate failed it. */
-  why?: string;
 }
 
 export function contractGate(report: Report, required: RequireTested | undefined): ContractGate {
@@ -47,13 +46,25 @@ export function contractGate(report: Report, required: RequireTested | undefined
   const notRun = wanted.filter((id) => !run.has(id));
   const failing = wanted.filter((id) => untested.includes(id) || !run.has(id));
   const parts = [untested.length ? `untested: ${untested.join(', ')}` : '', notRun.length ? `not run: ${notRun.join(', ')}` : ''].filter(Boolean);
-  const untestedRequired = failing.filter((id) => run.has(id));
-  const said = [untestedRequired.length ? untestedRequired.join(', ') : '', notRun.length ? `not run: ${notRun.join(', ')}` : ''].filter(Boolean).join('; ');
-  return {
-    untested,
-    failing,
-    notRun,
-    suffix: parts.length ? `; ${parts.join('; ')}` : '',
-    ...(failing.length ? { why: `FAILED (--require-tested, untested: ${said})` } : {}),
-  };
+  return { untested, failing, notRun, suffix: parts.length ? `; ${parts.join('; ')}` : '' };
+}
+
+/**
+ * The report under `--require-tested`: a required clause that no exchange
+ * tested is a failure, and so is one the run left out, so the reports and the
+ * terminal give the same verdict as the exit status (SPEC section 16).
+ */
+export function requireTestedResults(report: Report, gate: ContractGate): Report {
+  if (gate.failing.length === 0) return report;
+  const failing = new Set(gate.failing);
+  const cases = report.cases.map((c): CaseResult => {
+    const id = clauseId(c);
+    if (c.kind !== 'contract' || id === undefined || !failing.has(id) || c.status !== 'skip') return c;
+    return { ...c, status: 'fail', message: `${id} is required by --require-tested, and no exchange tested it: ${c.message ?? ''}`.trimEnd() };
+  });
+  for (const id of gate.notRun) {
+    const clause = CLAUSES.find((k) => k.id === id)!;
+    cases.push({ id: `contract/${clause.name}`, kind: 'contract', status: 'fail', requirements: [id], description: clause.description, duration_ms: 0, message: `${id} is required by --require-tested, and the run left it out (--filter): not run` });
+  }
+  return { ...report, cases, summary: summarize(cases) };
 }

@@ -19,6 +19,8 @@ import type { Verdict } from '../types.js';
 
 export interface RecordedVerdict extends Verdict {
   requirements: string[];
+  /** The checks that failed, by property name (`answer` when the answer could not be read): part of a baseline key. */
+  checks?: string[];
 }
 
 export interface Judged {
@@ -85,6 +87,8 @@ function answered(outcomes: Outcome[]): Implementation {
 
 interface Failure {
   status: Exclude<Status, 'pass' | 'skip'>;
+  /** The property that failed; `answer` for an answer that could not be read or checked. */
+  check: string;
   message: string;
   expected?: unknown;
   actual?: unknown;
@@ -95,12 +99,13 @@ const SPEC_ID = /\b[A-Z]{2,5}-\d+\b/g;
 
 /** The ids a failure names: its own narrowed list, else the ids its message cites, else the property's. */
 function asFailure(e: unknown, def: PropertyDef<unknown> | undefined, env: PropertyEnv): Failure {
+  const check = def?.name ?? 'answer';
   if (!(e instanceof PropertyFailure)) {
-    return { status: 'error', message: `the answer could not be checked: ${e instanceof Error ? e.message : String(e)}`, requirements: [] };
+    return { status: 'error', check, message: `the answer could not be checked: ${e instanceof Error ? e.message : String(e)}`, requirements: [] };
   }
   const cited = [...new Set(e.message.match(SPEC_ID) ?? [])];
   const requirements = e.requirements ?? (cited.length > 0 ? cited : (def?.requirements(env.gen) ?? []));
-  return { status: e.status, message: e.message, expected: e.expected, actual: e.actual, requirements };
+  return { status: e.status, check, message: e.message, expected: e.expected, actual: e.actual, requirements };
 }
 
 async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unknown): Promise<Failure | undefined> {
@@ -176,5 +181,6 @@ function verdictOf(failures: Failure[]): RecordedVerdict {
     ...(head.expected !== undefined ? { expected: head.expected } : {}),
     ...(head.actual !== undefined ? { actual: head.actual } : {}),
     requirements: [...new Set(failures.flatMap((f) => f.requirements))],
+    checks: [...new Set(failures.map((f) => f.check))],
   };
 }

@@ -7,6 +7,7 @@
  * alone would have been judged: the verdict of one send would be luck.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { deepStrictEqualJson } from '../../protocol/deep-json.js';
 import { compact } from '../judge/judge.js';
 import type { CaseResult, Outcome, RepeatAnswer, Status } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
@@ -56,7 +57,8 @@ function groupBy<T>(items: readonly T[], key: (t: T) => unknown): Array<{ key: u
   const groups: Array<{ key: unknown; repeats: number[]; first: T }> = [];
   items.forEach((t, i) => {
     const k = key(t);
-    const g = groups.find((x) => isDeepStrictEqual(x.key, k));
+    // Answers may nest as deep as JSON allows: isDeepStrictEqual recurses.
+    const g = groups.find((x) => deepStrictEqualJson(x.key, k, isDeepStrictEqual));
     if (g) g.repeats.push(i + 1);
     else groups.push({ key: k, repeats: [i + 1], first: t });
   });

@@ -18,8 +18,8 @@ import type { GoldenCase } from '../../conformance/types.js';
 import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import type { Defects } from '../fixtures/broken/mutant.js';
-import { ALL, bent, bents, blocks, constraints, DEFECTS, habits, MARKER_DEFECTS, same } from '../fixtures/broken/known-defects.js';
-import type { Assemble, Req } from '../fixtures/broken/known-defects.js';
+import { ALL, bent, bents, blocks, constraints, DEFECTS, habits, MARKER_DEFECTS, same } from '../fixtures/known-defects.js';
+import type { Assemble, Req } from '../fixtures/known-defects.js';
 import { TUNED, TUNED_CORE } from '../fixtures/declared/constants.js';
 
 const MANIFEST: Manifest = { name: 'mutant', version: '0', profiles: ['tiered'], capabilities: [] };

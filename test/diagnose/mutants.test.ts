@@ -11,8 +11,8 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { diagnose } from '../../conformance/diagnose/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble as referenceAssemble } from '../../reference/index.js';
-import { ALL, bent, bents, blocks, constraints, DEFECTS, habits, MARKER_DEFECTS, same } from '../fixtures/broken/known-defects.js';
-import type { Assemble, Req } from '../fixtures/broken/known-defects.js';
+import { ALL, bent, bents, blocks, constraints, DEFECTS, habits, MARKER_DEFECTS, same } from '../fixtures/known-defects.js';
+import type { Assemble, Req } from '../fixtures/known-defects.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import { CORE, observe } from './helpers.js';
 

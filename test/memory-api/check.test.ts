@@ -392,7 +392,11 @@ describe('--require-tested and the untested clauses (verdict.ts)', () => {
     };
     expect(contractGate(report, undefined)).toEqual({ untested: ['MAPI-11', 'MAPI-13'], failing: [], notRun: [], suffix: '; untested: MAPI-11, MAPI-13' });
     expect(contractGate(report, ['MAPI-1'])).toMatchObject({ failing: [] });
-    expect(contractGate(report, ['MAPI-11', 'MAPI-3'])).toMatchObject({ failing: ['MAPI-11', 'MAPI-3'], why: 'FAILED (--require-tested, untested: MAPI-11; not run: MAPI-3)' });
+    expect(contractGate(report, ['MAPI-11', 'MAPI-3'])).toMatchObject({ failing: ['MAPI-11', 'MAPI-3'], notRun: ['MAPI-3'], suffix: '; untested: MAPI-11, MAPI-13; not run: MAPI-3' });
+    const { requireTestedResults } = await import('../../conformance/contract/verdict.js');
+    const gated = requireTestedResults(report, contractGate(report, ['MAPI-11', 'MAPI-3']));
+    expect(gated.cases.map((c) => `${c.requirements[0]} ${c.status}`)).toEqual(['MAPI-1 pass', 'MAPI-11 fail', 'MAPI-13 skip', 'MAPI-3 fail']);
+    expect(gated.summary).toMatchObject({ total: 4, pass: 1, fail: 2, skip: 1 });
     expect(contractGate(report, 'all').failing).toHaveLength(12);
   });
 });

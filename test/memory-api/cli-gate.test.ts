@@ -32,7 +32,7 @@ async function runAgainst(o: ServiceOptions, args: string[]): Promise<{ code: nu
   const json = join(mkdtempSync(join(tmpdir(), 'ctxc-gate-')), 'report.json');
   const code = await run(['--memory-api', service.url, '--cases', 'none', '--properties', '20', '--json', json, '--quiet', ...args]);
   const text = out.join('\n');
-  const closing = text.split('\n').filter((l) => /^(OK|FAILED|NOTHING TESTED)/.test(l)).at(-1) ?? '';
+  const closing = text.split('\n').filter((l) => /^(PASS|FAIL|NOTHING TESTED)/.test(l)).at(-1) ?? '';
   return { code, closing, report: JSON.parse(readFileSync(json, 'utf8')) as Report, text };
 }
 
@@ -40,25 +40,28 @@ describe('untested clauses are loud', () => {
   it('a service whose hydrate hides every status: the run passes, and its closing line names the lifecycle clauses no exchange tested', async () => {
     const { code, closing, report } = await runAgainst({ variant: 'hydrate-hides-status' }, []);
     expect(code).toBe(0);
-    expect(closing).toMatch(/^OK: .*; untested: MAPI-11, MAPI-13$/);
+    expect(closing).toMatch(/^PASS: .*; untested: MAPI-11, MAPI-13$/);
     expect(report.cases.filter((c) => c.status === 'skip').map((c) => c.requirements[0])).toEqual(['MAPI-11', 'MAPI-13']);
   });
 
   it('--require-tested makes such a clause fail the run; a clause that was tested passes the gate', async () => {
     const required = await runAgainst({ variant: 'hydrate-hides-status' }, ['--require-tested', 'MAPI-11']);
     expect(required.code).toBe(1);
-    expect(required.closing).toMatch(/^FAILED \(--require-tested, untested: MAPI-11\): .*; untested: MAPI-11, MAPI-13$/);
+    expect(required.closing).toMatch(/^FAIL: .*; untested: MAPI-11, MAPI-13$/);
+    // The reports say it too: the required clause is a failure there, naming the option.
+    expect(required.report.cases.find((c) => c.requirements[0] === 'MAPI-11')).toMatchObject({ status: 'fail', message: expect.stringMatching(/^MAPI-11 is required by --require-tested, and no exchange tested it/) });
     const tested = await runAgainst({ variant: 'hydrate-hides-status' }, ['--require-tested', 'MAPI-3,contract/verbatim-content']);
     expect(tested.code).toBe(0);
     const all = await runAgainst({}, ['--require-tested', 'all']);
     expect(all.code, all.text).toBe(0);
-    expect(all.closing).toMatch(/^OK: .* s$/);
+    expect(all.closing).toMatch(/^PASS: .* s$/);
   });
 
   it('a required clause --filter left out is not run, and fails the gate', async () => {
     const r = await runAgainst({}, ['--filter', 'contract/schema', '--require-tested', 'MAPI-11']);
     expect(r.code).toBe(1);
-    expect(r.closing).toMatch(/^FAILED \(--require-tested, untested: not run: MAPI-11\): .*; not run: MAPI-11$/);
+    expect(r.closing).toMatch(/^FAIL: .*; not run: MAPI-11$/);
+    expect(r.report.cases.find((c) => c.requirements[0] === 'MAPI-11')).toMatchObject({ status: 'fail', message: expect.stringMatching(/left it out \(--filter\): not run$/) });
   });
 });
 

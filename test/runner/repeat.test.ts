@@ -171,7 +171,7 @@ describe('run --repeat (CLI)', () => {
     expect(r.stdout).toMatch(/^FLAKY fault\/b-\S+ +\[.*REQ-2\]$/m);
     expect(r.stdout).toMatch(/sent 3 times gave 2 different answers/);
     expect(r.stdout).toMatch(/rerun: npx ctxconform run --module \S+ --repeat 3 --cases \S+ --filter fault\/b-\S+ --properties 0/);
-    expect(r.stdout).toMatch(/FAILED: 3 pass, 0 fail, 0 error, 0 timeout, 0 crash, 3 flaky, 0 skip of 6/);
+    expect(r.stdout).toMatch(/FAIL: 3 pass, 0 fail, 0 error, 0 timeout, 0 crash, 3 flaky, 0 skip of 6/);
     expect(r.stdout).toMatch(/^area +pass +fail +error +timeout +crash +flaky +skip +total$/m);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report.summary.flaky).toBe(3);
