@@ -9,6 +9,7 @@ import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cas
 import { shellQuote } from '../conformance/runner/console.js';
 import { parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
+import { ObservationLog } from '../conformance/diagnose/log.js';
 import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
@@ -136,6 +137,7 @@ export async function run(argv: string[]): Promise<number> {
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
   return withImplementation(values, ['assembler', 'service'], async (driven) => {
     const service = driven.transport.kind === 'service';
+    const observations = new ObservationLog();
     let report;
     try {
       report = await runSuite({
@@ -150,6 +152,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
         rerun: (id) => rerunCommand('run', flags, rerunRest(values, id, seed)),
+        observations,
       });
     } finally {
       bar?.end();
@@ -169,6 +172,6 @@ export async function run(argv: string[]): Promise<number> {
     // Contract clauses no exchange tested are named on the closing line; --require-tested makes them fail the run.
     // The contract runs in shard 1 only, so the other shards require nothing.
     const gate = service ? contractGate(report, shard && shard.index !== 1 ? undefined : requireTested) : undefined;
-    return (await finish(report, values, { driven, what: `in ${seconds} s`, shard: shard !== undefined, repeat, ...(gate ? { gate } : {}) })).status;
+    return (await finish(report, values, { driven, what: `in ${seconds} s`, shard: shard !== undefined, repeat, observations, ...(gate ? { gate } : {}) })).status;
   });
 }

@@ -15,6 +15,8 @@ import type { ReplaySource } from './read.js';
 
 export type { ReplaySource } from './read.js';
 import { reportOf } from '../runner/envelope.js';
+import type { ObservationLog } from '../diagnose/log.js';
+import { recordedObservation } from '../diagnose/observations.js';
 
 /** One recorded file, or one request of it (`FILE:LINE`). */
 
@@ -47,6 +49,8 @@ export interface ReplayOptions {
   rerun?: (source: ReplaySource, line: number) => string;
   adapter?: AdapterName;
   target?: string;
+  /** Where the replay keeps what its diagnosis reads (bounded by the log: a replay streams). */
+  observations?: ObservationLog;
 }
 
 /** Failing results past this many keep their message but not the request, expected and actual (the file holds the request). */
@@ -138,6 +142,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
       const judged = await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: o.twice });
       const v = judged.verdict;
       count(v.status);
+      if (o.observations && v.status !== 'skip') o.observations.add(recordedObservation(id, request, o.manifest, judged.outcome, v.status === 'pass'), [fi, line]);
       const result: CaseResult = { id, kind: 'replay', status: v.status, requirements: v.requirements, duration_ms: Math.round(judged.ms * 1000) / 1000 };
       if (v.status !== 'pass') result.message = v.message || v.status;
       if (FAILING.has(v.status)) {

@@ -13,6 +13,7 @@ import { reportOf } from './envelope.js';
 import { idMatcher, inShard } from './filter.js';
 import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './repeat.js';
 import type { CaseRun, CombinedRun } from './repeat.js';
+import type { ObservationLog } from '../diagnose/log.js';
 
 export interface RunOptions {
   cases: GoldenCase[];
@@ -37,6 +38,8 @@ export interface RunOptions {
   /** Recorded in report.run. */
   adapter?: AdapterName;
   target?: string;
+  /** Where the run keeps what its diagnosis reads of each judged result (observe.ts); none, no diagnosis. */
+  observations?: ObservationLog;
 }
 
 function defaultRerun(id: string): string {
@@ -114,7 +117,10 @@ export async function runSuite(o: RunOptions): Promise<Report> {
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, sends)) }, worker));
-  const results: CaseResult[] = cases.map((c, i) => toResult(c, combineCaseRuns(runs[i]!), rerun));
+  const combined = runs.map((r) => combineCaseRuns(r));
+  const results: CaseResult[] = cases.map((c, i) => toResult(c, combined[i]!, rerun));
+  const observe = o.observations ? await import('./observe.js') : undefined;
+  if (observe && o.observations) observe.observeCases(o.observations, cases, combined, o.manifest);
 
   let props: CaseResult[] = [];
   if (withProperties) {
@@ -141,6 +147,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
       props = combinePropertyRounds(rounds)
         .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
         .sort(byId);
+      if (observe && o.observations) await observe.observeProperties(o.observations, props, o.impl, o.manifest, o.timeoutMs);
     }
     done++;
   }

@@ -16,6 +16,8 @@ import { caseName, shrinkAndSave } from '../replay/counterexample.js';
 import { judgeRecorded } from '../replay/judge.js';
 import { reportOf } from '../runner/envelope.js';
 import type { Judged } from '../replay/judge.js';
+import type { ObservationLog } from '../diagnose/log.js';
+import { recordedObservation } from '../diagnose/observations.js';
 
 type Obj = Record<string, unknown>;
 interface BlockLike {
@@ -97,6 +99,8 @@ export interface SweepOptions {
   onProgress?: (done: number, total: number) => void;
   adapter?: AdapterName;
   target?: string;
+  /** Where the sweep keeps what its diagnosis reads: each budget judged is one request. */
+  observations?: ObservationLog;
 }
 
 interface AtBudget extends Judged {
@@ -120,6 +124,8 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
         out[i] = { verdict: { status: 'skip', message: `not asked: the implementation timed out or crashed at ${MAX_STALLS} budgets`, requirements: [] }, ms: 0, reference };
       } else {
         out[i] = { ...(await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false })), reference };
+        const status = out[i]!.verdict.status;
+        if (o.observations && status !== 'skip') o.observations.add(recordedObservation(`sweep/${o.source}@${budgets[i]}`, request, o.manifest, out[i]!.outcome, status === 'pass'), [budgets[i]!]);
         if (out[i]!.verdict.status === 'timeout' || out[i]!.verdict.status === 'crash') stalled++;
       }
       progress?.(++done);
