@@ -131,7 +131,7 @@ export function implementationLine(report: Report, adapter: string, target: stri
 export function summaryTable(report: Report): string {
   const areas = new Map<string, Record<Status, number>>();
   for (const c of report.cases) {
-    const area = c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id;
+    const area = visible(c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id);
     let row = areas.get(area);
     if (!row) areas.set(area, (row = Object.fromEntries(STATUSES.map((k) => [k, 0])) as Record<Status, number>));
     row[c.status]++;
