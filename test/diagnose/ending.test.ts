@@ -22,6 +22,8 @@ import { likelyCause, likelyCauseText } from '../../conformance/runner/likely-ca
 import { runSuite } from '../../conformance/runner/run.js';
 import type { Report } from '../../protocol/types.js';
 import { FAILING } from '../../protocol/types.js';
+import { fromFunctions } from '../../adapters/inprocess.js';
+import { mutant } from '../fixtures/broken/mutant.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/broken/', import.meta.url));
 const CORE_CASES = loadCorpus().cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0);
@@ -126,6 +128,25 @@ describe('reports with a diagnosis', () => {
     const d = diffReports(a, { ...a, diagnosis: [] });
     expect(d.unchanged).toBe(a.cases.length);
     expect(diffReports(merged, a).removed.length).toBe(b.cases.length);
+  });
+
+  it('names the failures no known defect explains', async () => {
+    // The remainder in the pool, and a slip no catalogue entry knows: the context reversed at budget 7.
+    const pooled = mutant({ remainderInPool: true });
+    const manifest = { name: 'two-slips', version: '0', profiles: ['tiered'], capabilities: [] };
+    const impl = fromFunctions((req) => {
+      const out = pooled(req) as Record<string, unknown>;
+      const budget = (req as { budget?: unknown } | null)?.budget;
+      return budget === 7 && typeof out.context === 'string' && out.context.length > 1 ? { ...out, context: [...out.context].reverse().join('') } : out;
+    }, () => manifest);
+    const log = new ObservationLog();
+    const report = await runSuite({ cases: CORE_CASES, impl, manifest, timeoutMs: 5000, concurrency: 1, properties: 0, seed: 1, observations: log });
+    const reversed = report.cases.filter((c) => FAILING.has(c.status) && (c.request as { budget?: unknown } | null)?.budget === 7).map((c) => c.id);
+    expect(reversed.length).toBeGreaterThan(0);
+    const cause = (await likelyCause(report, log))!;
+    expect(cause.diagnosis.causes.map((c) => c.id)).toEqual(['remainder-in-pool']);
+    expect(cause.diagnosis.unexplained).toEqual(reversed);
+    expect(cause.text).toContain(`\n  not explained by these (${reversed.length}): ${reversed.join(', ')}`);
   });
 
   it('a run that fails nothing has none', async () => {
