@@ -26,6 +26,7 @@ const SLOW = testFiles().filter(
       'test/memory-api/required-refs.test.ts',
       'test/diagnose/catalogue.test.ts',
       'test/diagnose/stdio.test.ts',
+      'test/diagnose/run.test.ts',
     ].includes(f) ||
     /from '\.\.?\/cli\.js'|from '\.\.\/\.\.\/test\/cli\.js'/.test(readFileSync(f, 'utf8')),
 );

@@ -15,6 +15,8 @@ import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/rep
 import { drivingOptions, transportHelp } from '../conformance/runner/transports.js';
 import type { TransportKind } from '../conformance/runner/transports.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from '../conformance/usage.js';
+import { likelyCause } from '../conformance/runner/likely-cause.js';
+import type { ObservationLog } from '../conformance/diagnose/log.js';
 import { FAILING } from '../protocol/types.js';
 import type { CaseResult, Defect, Report } from '../protocol/types.js';
 import { exitStatusOf, interruptedBy, stopSignal } from './interrupt.js';
@@ -95,6 +97,8 @@ export interface Ending {
   repeat?: number;
   /** What the verdict line adds at its end (the contract's untested clauses: `; untested: MAPI-11`). */
   suffix?: string;
+  /** What the run kept of its judged results: with failures among them, the ending adds the diagnosis (likely-cause.ts). */
+  observations?: ObservationLog;
 }
 
 /** The deviations by design a baseline excused, each with its reason and link. */
@@ -154,6 +158,8 @@ export async function finish(report: Report, values: Values, e: Ending): Promise
     changed = applied.changed;
     unkeyed = applied.unkeyed;
   }
+  const cause = await likelyCause(report, e.observations);
+  if (cause) report = cause.report;
 
   console.log(implementationLine(report, e.driven.adapter, e.driven.target));
   const printAtMost = e.printAtMost ?? Infinity;
@@ -165,6 +171,7 @@ export async function finish(report: Report, values: Values, e: Ending): Promise
     console.log(`\n${news}${formatFailure(c)}`);
   }
   if (unexpected.length > printAtMost) console.log(`\n… and ${unexpected.length - printAtMost} more not passing: see the reports`);
+  if (cause) console.log(`\n${cause.text}`);
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
   const byDesign = new Set(report.baseline?.by_design ?? []);
   const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id) && !byDesign.has(c.id));

@@ -88,6 +88,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   else delete run.interrupted;
   const summary = replay ? sumSummaries(inputs.map((i) => i.report.summary)) : summarize(cases);
   if (replay && durations.length > 0) replay.rate_per_s = run.duration_ms! > 0 ? Math.round((replay.requests / run.duration_ms!) * 1000 * 10) / 10 : 0;
+  // No `diagnosis`: each shard's read only its own answers, which a report does not keep, so none can be made for the whole (docs/diagnosis.md).
   const merged: Report = { kit: base.kit, implementation: base.implementation, run, summary, cases, ...(replay ? { replay } : {}) };
   return merged;
 }
@@ -168,8 +169,10 @@ export async function run(argv: string[]): Promise<number> {
   if (!values.out) throw new UsageError(`-o FILE is required\nusage: ${usage}`);
   if (positionals.length === 0) throw new UsageError(`no reports given\nusage: ${usage}`);
   let merged: Report;
+  let inputsHadDiagnosis = false;
   try {
     const inputs = positionals.map((file) => ({ file, report: readReport(file) }));
+    inputsHadDiagnosis = inputs.some((i) => i.report.diagnosis !== undefined);
     merged = mergeReports(inputs, { allowPartial: values['allow-partial'] ?? false });
   } catch (e) {
     if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
@@ -179,5 +182,6 @@ export async function run(argv: string[]): Promise<number> {
   const s = merged.summary;
   console.log(`merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`);
   console.log(`wrote ${written.join(', ')}`);
+  if (inputsHadDiagnosis) console.log('the shards\' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)');
   return 0;
 }

@@ -13,6 +13,7 @@ import { parseShard } from '../conformance/runner/filter.js';
 import { recordedSource } from '../conformance/replay/read.js';
 import { implementationFlags, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { replay } from '../conformance/replay/run.js';
+import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
 import type { ReplayProgress, ReplaySource } from '../conformance/replay/run.js';
 import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
 import type { Report } from '../protocol/types.js';
@@ -125,6 +126,8 @@ export async function run(argv: string[]): Promise<number> {
   const interactive = Boolean(process.stderr.isTTY) && process.env['CI'] !== 'true';
   const bar = values.quiet ? undefined : progressPrinter(process.stderr, interactive);
   let unreadable = 0;
+  // A replay streams: its diagnosis reads a bounded number of the results (docs/diagnosis.md).
+  const observations = new ObservationLog(STREAM_LIMITS);
   return withImplementation(values, ['assembler'], async (driven) => {
     let report;
     try {
@@ -145,6 +148,7 @@ export async function run(argv: string[]): Promise<number> {
           }
         },
         rerun: (source, line) => (source.path === '-' ? '(replayed from stdin)' : rerunCommand('replay', flags, [shellQuote(`${source.path}:${line}`)])),
+        observations,
       });
     } finally {
       bar?.end();
@@ -164,6 +168,7 @@ export async function run(argv: string[]): Promise<number> {
       driven,
       what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
       printAtMost: PRINTED_FAILURES,
+      observations,
     });
     console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
     return status;

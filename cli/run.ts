@@ -9,6 +9,7 @@ import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cas
 import { shellQuote } from '../conformance/runner/console.js';
 import { idMatcher, parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
+import { ObservationLog } from '../conformance/diagnose/log.js';
 import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
@@ -141,6 +142,7 @@ export async function run(argv: string[]): Promise<number> {
     const service = driven.transport.kind === 'service';
     // The contract's clauses are results too: the progress counts them from the start, as the summary will.
     const clauses = service && (!shard || shard.index === 1) ? await contractClauses(filter) : 0;
+    const observations = new ObservationLog();
     let report;
     let suffix = '';
     try {
@@ -158,6 +160,7 @@ export async function run(argv: string[]): Promise<number> {
         ...(clauses > 0 ? { laterResults: clauses } : {}),
         signal: stopSignal(),
         rerun: (id) => rerunCommand('run', flags, rerunRest(values, id, seed)),
+        observations,
       });
       // Interrupted: the contract was not run, and is not in the report.
       if (service && !stopSignal().aborted) {
@@ -182,6 +185,6 @@ export async function run(argv: string[]): Promise<number> {
       bar?.end();
     }
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-    return (await finish(report, values, { driven, what: `in ${seconds} s`, repeat, suffix })).status;
+    return (await finish(report, values, { driven, what: `in ${seconds} s`, repeat, suffix, observations })).status;
   });
 }

@@ -15,6 +15,7 @@ import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions
 import { readRecorded, recordedSource } from '../conformance/replay/read.js';
 import { textTable } from '../report/text-table.js';
 import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
+import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
 import type { BudgetRange } from '../conformance/sweep/sweep.js';
 import type { BudgetIntervals, Manifest, SweepInfo } from '../protocol/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
@@ -120,8 +121,10 @@ export async function run(argv: string[]): Promise<number> {
     if (problems.length > 0) {
       throw new UsageError(`the block set of ${source} is not a valid request, so no budget makes it one: ${problems.slice(0, 3).map((p) => `${p.path || '(request)'}: ${p.message}`).join('; ')}`);
     }
+    const observations = new ObservationLog(STREAM_LIMITS);
     const report = await sweep({
       ...driven,
+      observations,
       request,
       source,
       ...(budgets ? { budgets } : {}),
@@ -130,7 +133,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
     });
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-    const { status } = await finish(report, values, { driven, what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`, printAtMost: PRINTED_FAILURES });
+    const { status } = await finish(report, values, { driven, what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`, printAtMost: PRINTED_FAILURES, observations });
     console.log(`\n${sweepTable(report.sweep!)}`);
     return status;
   });

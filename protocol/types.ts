@@ -159,6 +159,29 @@ export interface Report {
   replay?: ReplayInfo;
   /** `ctxconform sweep`: the block set at every budget, for the inclusion chart. */
   sweep?: SweepInfo;
+  /** A judging run with failures: the known defects that reproduce them, best first (docs/diagnosis.md); absent when nothing failed. */
+  diagnosis?: DiagnosisEntry[];
+}
+
+/** One likely cause of a run's failures: a catalogue defect (or two together) whose model answers as the implementation did. */
+export interface DiagnosisEntry {
+  /** The catalogue id, or two joined by `+`. */
+  id: string;
+  requirements: string[];
+  summary: string;
+  /** Failing results whose answer it reproduces exactly. */
+  explains: number;
+  /** Passing results it would have made fail. */
+  contradicts: number;
+  /** Failing results the diagnosis read. */
+  failing: number;
+  /** The catalogue entries it is made of. */
+  defects?: string[];
+  /** The ids of the failing results it explains, and of the passing ones it contradicts. */
+  explained?: string[];
+  contradicted?: string[];
+  /** Catalogue entries the run cannot tell from it (the same failures explained, the same contradictions). */
+  alike?: string[];
 }
 
 /** A baseline entry's why, as `ctxconform baseline` files carry it. */

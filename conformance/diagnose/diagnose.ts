@@ -65,6 +65,12 @@ export interface Cause {
   failing: number;
   explained: string[];
   contradicted: string[];
+  /**
+   * Other catalogue entries this run cannot tell from it: each explains the
+   * same failures and contradicts the same passing results (a few requests,
+   * such as the constants probe's, often leave two defects alike).
+   */
+  alike: string[];
 }
 
 export interface Diagnosis {
@@ -169,6 +175,7 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
       failing: failingCount,
       explained: c.explained.map((s) => s.o.id),
       contradicted: c.contradicted.map((s) => s.o.id),
+      alike: alike(c, causes, top, passing),
     })),
     unexplained: failing.filter((s) => !covered.has(s)).map((s) => s.o.id),
     failing: failingCount,
@@ -398,6 +405,20 @@ function cover(causes: Scored[], passing: readonly Seen[], limit: number): Score
     if (best === undefined) break;
     out.push(best);
     for (const s of best.explained) covered.add(s);
+  }
+  return out;
+}
+
+/** The singles not reported that explain exactly what `c` explains and contradict exactly what it contradicts. */
+function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], passing: readonly Seen[]): string[] {
+  if (c.ids.length !== 1 || c.order < 0) return [];
+  const explained = new Set(c.explained);
+  const out: string[] = [];
+  for (const x of causes) {
+    if (x === c || x.ids[0] === c.ids[0] || x.ids.length !== 1 || x.order < 0 || top.includes(x) || x.explained.length !== explained.size || !x.explained.every((s) => explained.has(s))) continue;
+    settle(x, passing);
+    const contradicted = new Set(c.contradicted);
+    if (x.contradicted.length === contradicted.size && x.contradicted.every((s) => contradicted.has(s)) && !out.includes(x.ids[0]!)) out.push(x.ids[0]!);
   }
   return out;
 }

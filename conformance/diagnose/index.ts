@@ -11,4 +11,6 @@ export type { Cause, Diagnosis, DiagnoseOptions, Observation } from './diagnose.
 export { modelAssemble, SITE_REASONS } from './model.js';
 export type { Answer, Defects, ModelConfig, Site, ValidationMemo } from './model.js';
 export { asOutcome, reproduces, sameValue } from './compare.js';
-export { caseObservation } from './observations.js';
+export { caseObservation, recordedObservation, unanswered } from './observations.js';
+export { ObservationLog, STREAM_LIMITS, UNBOUNDED } from './log.js';
+export type { LogCounts, LogLimits } from './log.js';

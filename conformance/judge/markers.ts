@@ -31,7 +31,8 @@ export interface MarkedContext {
 
 /**
  * The context an answer implies under MRK-1..3: its pinned included blocks
- * first, in the order `included` gives them (PIN-4), then its other included
+ * first, in input order (PIN-4: the spec's render order, whatever order
+ * `included` gives them in), then its other included
  * blocks and a marker for each omission of class budget or max_segments,
  * together in (source, -priority, block_id) order (REN-1). Undefined when the
  * answer names a block the request does not have (RES-2 reports that).
@@ -40,7 +41,11 @@ export function markedContext(request: unknown, included: readonly string[], omi
   const blocks = (request as { blocks?: unknown } | null)?.blocks;
   if (!Array.isArray(blocks)) return undefined;
   const byId = new Map<string, BlockLike>();
-  for (const b of blocks as BlockLike[]) if (typeof b?.block_id === 'string') byId.set(b.block_id, b);
+  const position = new Map<BlockLike, number>();
+  (blocks as BlockLike[]).forEach((b, i) => {
+    if (typeof b?.block_id === 'string') byId.set(b.block_id, b);
+    position.set(b, i);
+  });
   type Item = { b: BlockLike & { block_id: string; source: string; priority: number }; line?: string };
   const pinned: Item[] = [];
   const rest: Item[] = [];
@@ -58,6 +63,7 @@ export function markedContext(request: unknown, included: readonly string[], omi
     rest.push({ b: b as Item['b'], line });
     markers++;
   }
+  pinned.sort((x, y) => position.get(x.b)! - position.get(y.b)!);
   rest.sort(
     (x, y) =>
       compareCodePoints(x.b.source, y.b.source) ||

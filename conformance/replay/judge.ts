@@ -30,6 +30,8 @@ export interface Judged {
   stderr?: string;
   /** The implementation's first answer, when it was a readable one. */
   answer?: Answer;
+  /** The first answer as the adapter handed it over (what the diagnosis reads). */
+  outcome?: Outcome;
 }
 
 export interface JudgeOptions {
@@ -147,7 +149,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   try {
     answer = readAnswer(first, request, manifest.capabilities);
   } catch (e) {
-    return { ...base(), verdict: verdictOf([asFailure(e, undefined, env)]) };
+    return { ...base(), outcome: first, verdict: verdictOf([asFailure(e, undefined, env)]) };
   }
   const failures: Failure[] = [];
   const differs = await check(DIFFERENTIAL, env, request);
@@ -168,7 +170,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     const f = await check(DETERMINISM, { ...env, impl: answered(outcomes) }, request);
     if (f) failures.push(f);
   }
-  return { ...base(), answer, verdict: verdictOf(failures) };
+  return { ...base(), answer, outcome: first, verdict: verdictOf(failures) };
 }
 
 /** The first failure's status and values; every failure's message and requirements. */

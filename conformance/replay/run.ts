@@ -17,6 +17,8 @@ export type { ReplaySource } from './read.js';
 import { reportOf } from '../runner/envelope.js';
 import { untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
+import type { ObservationLog } from '../diagnose/log.js';
+import { recordedObservation } from '../diagnose/observations.js';
 
 /** One recorded file, or one request of it (`FILE:LINE`). */
 
@@ -61,6 +63,8 @@ export interface ReplayOptions {
   rerun?: (source: ReplaySource, line: number) => string;
   adapter?: AdapterName;
   target?: string;
+  /** Where the replay keeps what its diagnosis reads (bounded by the log: a replay streams). */
+  observations?: ObservationLog;
 }
 
 /** Failing results past this many keep their message but not the request, expected and actual (the file holds the request). */
@@ -168,6 +172,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
       file.requests++;
       records++;
       count(v.status);
+      if (o.observations && v.status !== 'skip') o.observations.add(recordedObservation(id, request, o.manifest, judged.outcome, v.status === 'pass'), [fi, line]);
       const result: CaseResult = { id, kind: 'replay', status: v.status, requirements: v.requirements, duration_ms: Math.round(judged.ms * 1000) / 1000 };
       if (v.status !== 'pass') result.message = v.message || v.status;
       if (FAILING.has(v.status)) {

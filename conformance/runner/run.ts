@@ -15,6 +15,7 @@ import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './
 import type { CaseRun, CombinedRun } from './repeat.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
+import type { ObservationLog } from '../diagnose/log.js';
 
 export interface RunOptions {
   cases: GoldenCase[];
@@ -43,6 +44,8 @@ export interface RunOptions {
   /** Recorded in report.run. */
   adapter?: AdapterName;
   target?: string;
+  /** Where the run keeps what its diagnosis reads of each judged result (observe.ts); none, no diagnosis. */
+  observations?: ObservationLog;
 }
 
 /** The property names the filter takes, in catalogue order. */
@@ -140,7 +143,11 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   };
   await untilStopped(Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, sends)) }, worker)), o.signal);
   const judged = cases.map((_, i) => answered[i] === repeat);
-  const results: CaseResult[] = cases.flatMap((c, i) => (judged[i] ? [toResult(c, combineCaseRuns(runs[i]!), rerun)] : []));
+  const judgedCases = cases.filter((_, i) => judged[i]);
+  const combined = cases.flatMap((_, i) => (judged[i] ? [combineCaseRuns(runs[i]!)] : []));
+  const results: CaseResult[] = judgedCases.map((c, i) => toResult(c, combined[i]!, rerun));
+  const observe = o.observations ? await import('./observe.js') : undefined;
+  if (observe && o.observations) observe.observeCases(o.observations, judgedCases, combined, o.manifest);
 
   let props: CaseResult[] = [];
   if (propertyNames.length > 0 && !stopped()) {
@@ -169,6 +176,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
     props = (complete.length > 0 ? combinePropertyRounds(kept) : [])
       .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
       .sort(byId);
+    if (observe && o.observations && !stopped()) await observe.observeProperties(o.observations, props, o.impl, o.manifest, o.timeoutMs);
   }
   o.onProgress?.(results.length + props.length, total, '');
 

@@ -18,6 +18,8 @@ import { reportOf } from '../runner/envelope.js';
 import type { Judged } from '../replay/judge.js';
 import { breather, stopReason, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
+import type { ObservationLog } from '../diagnose/log.js';
+import { recordedObservation } from '../diagnose/observations.js';
 
 type Obj = Record<string, unknown>;
 interface BlockLike {
@@ -115,6 +117,8 @@ export interface SweepOptions {
   signal?: AbortSignal;
   adapter?: AdapterName;
   target?: string;
+  /** Where the sweep keeps what its diagnosis reads: each budget judged is one request. */
+  observations?: ObservationLog;
 }
 
 interface AtBudget extends Judged {
@@ -142,6 +146,8 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
         // An answer after the signal is not kept (the stdio adapter kills its processes on it).
         if (o.signal?.aborted) return;
         out[i] = { ...judged, reference };
+        const status = out[i]!.verdict.status;
+        if (o.observations && status !== 'skip') o.observations.add(recordedObservation(`sweep/${o.source}@${budgets[i]}`, request, o.manifest, out[i]!.outcome, status === 'pass'), [budgets[i]!]);
         if (out[i]!.verdict.status === 'timeout' || out[i]!.verdict.status === 'crash') stalled++;
       }
       progress?.(++done);
