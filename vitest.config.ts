@@ -12,13 +12,22 @@ function testFiles(dir = 'test'): string[] {
 /**
  * The slow group, in a project of its own so `npm run test:fast` is a quick inner loop:
  * the pack, type-check and browser tests, the ones that run the command line
- * (they import test/cli.ts) and the ones that start implementations as processes
- * and wait out their faults.
+ * (they import test/cli.ts), the ones that start implementations as processes
+ * and wait out their faults, and the diagnosis of the whole catalogue over the
+ * corpus (test/diagnose/catalogue.test.ts, stdio.test.ts).
  */
 const SLOW = testFiles().filter(
   (f) =>
     /\.browser\.test\.ts$|^test\/(package|typecheck)/.test(f) ||
-    ['test/runner/faults.test.ts', 'test/properties/broken.test.ts', 'test/adapters/module.test.ts'].includes(f) ||
+    [
+      'test/runner/faults.test.ts',
+      'test/properties/broken.test.ts',
+      'test/adapters/module.test.ts',
+      'test/memory-api/required-refs.test.ts',
+      'test/diagnose/catalogue.test.ts',
+      'test/diagnose/stdio.test.ts',
+      'test/diagnose/run.test.ts',
+    ].includes(f) ||
     /from '\.\.?\/cli\.js'|from '\.\.\/\.\.\/test\/cli\.js'/.test(readFileSync(f, 'utf8')),
 );
 

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
 import { returnedOutcome, thrownOutcome } from './outcome.js';
+import { cloneJson } from '../protocol/deep-json.js';
 
 export type AssembleFn = (request: unknown) => unknown;
 
@@ -34,8 +35,9 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
       return (await describe()) as Manifest;
     },
     async assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
-      // A deep copy: an implementation that mutates its input must not change what the judge sees.
-      const copy = options.readsOnly ? request : structuredClone(request);
+      // A deep copy: an implementation that mutates its input must not change what the judge sees
+      // (at any depth: structuredClone alone gives up at a few thousand levels).
+      const copy = options.readsOnly ? request : cloneJson(request);
       let returned: unknown;
       try {
         returned = assemble(copy);

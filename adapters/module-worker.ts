@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 // The in-process adapter's rules for what a returned or thrown value means, not a copy of them.
 import { returnedOutcome, thrownOutcome } from './outcome.js';
+import { writeJson } from '../protocol/deep-json.js';
 
 const port = parentPort!;
 const path = (workerData as { path: string }).path;
@@ -15,6 +16,11 @@ function post(message: { id?: number; kind: string; [member: string]: unknown })
   try {
     port.postMessage(message);
   } catch (e) {
+    // An answer nested too deep for the structured clone crosses as JSON text (the runner parses it back).
+    if (e instanceof RangeError && /call stack/i.test(e.message) && message.value !== undefined) {
+      const valueJson = writeJson(message.value);
+      if (valueJson !== undefined) return port.postMessage({ ...message, value: undefined, valueJson });
+    }
     // Functions, symbols and the like cannot cross threads: a vendor's answer must be data.
     port.postMessage({ id: message.id, kind: 'crash', message: `the answer cannot be passed as data: ${e instanceof Error ? e.message : String(e)}` });
   }
@@ -58,13 +64,14 @@ if (typeof source === 'string') {
   process.exit(0);
 }
 
-port.on('message', async (m: { id: number; op: 'describe' | 'assemble'; request?: unknown }) => {
+port.on('message', async (m: { id: number; op: 'describe' | 'assemble'; request?: unknown; requestJson?: string }) => {
   try {
     if (m.op === 'describe') {
       if (typeof source.describe !== 'function') return post({ id: m.id, kind: 'no-describe' });
       return post({ id: m.id, kind: 'result', value: await source.describe() });
     }
-    post({ id: m.id, ...returnedOutcome(await source.assemble(m.request)) });
+    const request = m.requestJson !== undefined ? (JSON.parse(m.requestJson) as unknown) : m.request;
+    post({ id: m.id, ...returnedOutcome(await source.assemble(request)) });
   } catch (e) {
     post({ id: m.id, ...thrownOutcome(e) });
   }

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
 import { packagePath } from '../protocol/package-root.js';
 import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
+import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 
 export class ModuleStartError extends Error {}
 
@@ -97,8 +98,12 @@ export class ModuleImplementation implements Implementation {
       if (m.kind === 'ready') return markReady();
       if (m.kind === 'load-error') return fail(new ModuleStartError(m.message));
       if (this.pending && 'id' in m && m.id === this.pending.id) {
-        const { id: _, ...answer } = m;
-        this.pending.settle(answer);
+        const { id: _, ...answer } = m as typeof m & { valueJson?: string };
+        // An answer too deep for the structured clone came as JSON text (module-worker.ts).
+        if (typeof answer.valueJson === 'string') {
+          const { valueJson, ...rest } = answer;
+          this.pending.settle({ ...rest, value: JSON.parse(valueJson) as unknown } as Answer);
+        } else this.pending.settle(answer);
       }
     });
     const gone = (why: string): void => {
@@ -143,7 +148,10 @@ export class ModuleImplementation implements Implementation {
         try {
           live.worker.postMessage({ id, ...body });
         } catch (e) {
-          this.pending.settle({ kind: 'crash', message: `the request cannot be passed to the module: ${(e as Error).message}` });
+          // Too deep for the structured clone: the worker parses the JSON text instead (JSON.parse has no depth limit).
+          const text = isStackOverflow(e) && 'request' in body ? deepText(body.request) : undefined;
+          if (text !== undefined) live.worker.postMessage({ id, op: body.op, requestJson: text });
+          else this.pending.settle({ kind: 'crash', message: `the request cannot be passed to the module: ${(e as Error).message}` });
         }
       });
       // Console output crosses from the worker asynchronously: let what was written before the end arrive.
@@ -154,6 +162,21 @@ export class ModuleImplementation implements Implementation {
     this.chain = next;
     return next;
   }
+}
+
+/**
+ * A request nested too deep for postMessage, as JSON text that parses back to
+ * the same value (-0 as -0.0); undefined when it holds what JSON cannot carry.
+ */
+function deepText(request: unknown): string | undefined {
+  let exact = true;
+  const text = writeJson(request, {
+    scalar: (v) => {
+      if (typeof v === 'bigint' || !Number.isFinite(v)) exact = false;
+      return Object.is(v, -0) ? '-0.0' : typeof v === 'number' && Number.isFinite(v) ? JSON.stringify(v) : 'null';
+    },
+  });
+  return exact ? text : undefined;
 }
 
 export async function openModuleWorker(path: string, manifest?: Manifest): Promise<{ impl: ModuleImplementation; manifest: Manifest }> {

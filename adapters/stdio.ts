@@ -49,7 +49,8 @@ function killGroup(child: ChildProcessWithoutNullStreams): void {
 }
 
 // Detached groups outlive the runner unless told; a run that ends early (or is interrupted)
-// must not leave them behind. On a signal: kill them, then die of the same signal.
+// must not leave them behind. On a signal: kill them, then die of the same signal (unless
+// someone else handles it).
 process.once('exit', () => {
   for (const c of live) killGroup(c);
 });
@@ -61,7 +62,8 @@ function hookSignals(): void {
     const onSignal = (): void => {
       for (const c of live) killGroup(c);
       process.removeListener(sig, onSignal);
-      process.kill(process.pid, sig);
+      // Die of the signal unless the command listens for it (cli/interrupt.ts: it writes its reports first).
+      if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
     };
     process.once(sig, onSignal);
   }

@@ -11,6 +11,7 @@
  * the request unsendable, with the JSON Pointer of the member, and the runner
  * skips that case on that transport instead of sending something else.
  */
+import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 
 import { writesAsIs } from './plain-json.js';
 
@@ -26,7 +27,8 @@ export function encodeRequest(request: unknown): Encoded {
     if (json !== undefined) return { ok: true, json };
   }
   // Not sure (a toJSON, a class, or deeper than writesAsIs looks): native JSON.stringify, with a
-  // replacer that only looks; only a request with -0 or a value JSON cannot carry takes the slow path.
+  // replacer that only looks; only a request with -0, a value JSON cannot carry, or nested deeper
+  // than the native function goes takes the slow path (which has no depth limit).
   let special = false;
   let json: string | undefined;
   try {
@@ -36,59 +38,38 @@ export function encodeRequest(request: unknown): Encoded {
       return typeof value === 'bigint' ? null : value;
     });
   } catch (e) {
+    if (!isStackOverflow(e)) return { ok: false, reason: `${UNSENDABLE}: ${e instanceof Error ? e.message : String(e)}` };
+    special = true;
+  }
+  if (!special && json === undefined) return { ok: false, reason: `${UNSENDABLE}: the request is ${request === undefined ? 'undefined' : typeof request}` };
+  if (!special) return { ok: true, json: json! };
+  const problem = { at: undefined as string | undefined };
+  let text: string | undefined;
+  try {
+    text = write(request, problem);
+  } catch (e) {
     return { ok: false, reason: `${UNSENDABLE}: ${e instanceof Error ? e.message : String(e)}` };
   }
-  if (json === undefined) return { ok: false, reason: `${UNSENDABLE}: the request is ${request === undefined ? 'undefined' : typeof request}` };
-  if (!special) return { ok: true, json };
-  const problem = { at: undefined as string | undefined };
-  const text = write(request, '', problem);
+  if (text === undefined) return { ok: false, reason: `${UNSENDABLE}: the request is ${request === undefined ? 'undefined' : typeof request}` };
   return problem.at === undefined ? { ok: true, json: text } : { ok: false, reason: `${UNSENDABLE}: ${problem.at}` };
 }
-
-/** JSON Pointer escaping of one reference token (RFC 6901). */
-const token = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * JSON.stringify's rules (undefined, functions and symbols dropped from objects
  * and null in arrays, toJSON honoured), except for -0 and the values JSON
- * cannot carry, whose first pointer is recorded in `problem`.
+ * cannot carry, whose first pointer is recorded in `problem`; at any depth.
  */
-function write(value: unknown, at: string, problem: { at: string | undefined }, key = ''): string {
-  let v = value;
-  if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
-    v = (v as { toJSON: (k: string) => unknown }).toJSON(key);
-  }
-  switch (typeof v) {
-    case 'number':
+function write(value: unknown, problem: { at: string | undefined }): string | undefined {
+  return writeJson(value, {
+    scalar: (v, at) => {
+      if (typeof v === 'bigint') {
+        problem.at ??= `a BigInt at ${at() || '/'}`;
+        return 'null';
+      }
       if (Object.is(v, -0)) return '-0.0';
       if (Number.isFinite(v)) return JSON.stringify(v);
-      problem.at ??= `${String(v)} at ${at || '/'} (VAL-8: JSON has no NaN or Infinity)`;
+      problem.at ??= `${String(v)} at ${at() || '/'} (VAL-8: JSON has no NaN or Infinity)`;
       return 'null';
-    case 'bigint':
-      problem.at ??= `a BigInt at ${at || '/'}`;
-      return 'null';
-    case 'string':
-    case 'boolean':
-      return JSON.stringify(v);
-    case 'object':
-      if (v === null) return 'null';
-      if (Array.isArray(v)) {
-        const items: string[] = [];
-        for (let i = 0; i < v.length; i++) {
-          const item: unknown = v[i];
-          items.push(item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : write(item, `${at}/${i}`, problem, String(i)));
-        }
-        return `[${items.join(',')}]`;
-      } else {
-        const members: string[] = [];
-        for (const k of Object.keys(v)) {
-          const member: unknown = (v as Record<string, unknown>)[k];
-          if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
-          members.push(`${JSON.stringify(k)}:${write(member, `${at}/${token(k)}`, problem, k)}`);
-        }
-        return `{${members.join(',')}}`;
-      }
-    default:
-      return 'null';
-  }
+    },
+  });
 }

@@ -126,7 +126,7 @@ function peakOfCommand(args: string[]): Promise<{ peakKiB: number | undefined; s
     }, 100);
     child.on('exit', () => {
       clearInterval(poll);
-      resolve({ peakKiB: peak, summary: out.split('\n').find((l) => /^(OK|FAILED):/.test(l)) ?? out.trim().split('\n').pop() ?? '' });
+      resolve({ peakKiB: peak, summary: out.split('\n').find((l) => /^(PASS|FAIL|NOTHING TESTED|INTERRUPTED)[^:]*: \d+ pass/.test(l)) ?? out.trim().split('\n').pop() ?? '' });
     });
   });
 }
@@ -208,7 +208,7 @@ else {
   for (const count of [sized(100_000), sized(1_000_000)]) {
     const file = await traffic('agent', count, AGENT_TRAFFIC);
     const { peakKiB, summary } = await peakOfCommand(['replay', file, '--quiet']);
-    line(`replay ${count.toLocaleString('en-US')} requests (child process)`, `peak RSS ${peakKiB === undefined ? 'n/a' : mib(peakKiB * 1024)}; ${summary.replace(/^OK: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, 0 skip of /, '')}`);
+    line(`replay ${count.toLocaleString('en-US')} requests (child process)`, `peak RSS ${peakKiB === undefined ? 'n/a' : mib(peakKiB * 1024)}; ${summary.replace(/^PASS: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, 0 skip of /, '')}`);
     rmSync(file, { force: true });
   }
 }

@@ -4,8 +4,10 @@
  * (withImplementation), and the one ending of a judging command (failures,
  * baseline, summary, reports, the verdict line, the exit status).
  */
-import { DECLARED_PROFILE, stripAnsi } from '../report/text.js';
-import { clauseTable, formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
+import { DECLARED_PROFILE, stripAnsi, verdict, verdictWord } from '../report/text.js';
+import { clauseTable } from '../conformance/contract/table.js';
+import { formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
+import { describeDefect } from '../conformance/defect.js';
 import type { ProgressSink } from '../conformance/runner/console.js';
 import { openFromOptions } from '../conformance/runner/open.js';
 import type { Driven } from '../conformance/runner/open.js';
@@ -13,8 +15,11 @@ import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/rep
 import { drivingOptions, transportHelp } from '../conformance/runner/transports.js';
 import type { TransportKind } from '../conformance/runner/transports.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from '../conformance/usage.js';
+import { likelyCause } from '../conformance/runner/likely-cause.js';
+import type { ObservationLog } from '../conformance/diagnose/log.js';
 import { FAILING } from '../protocol/types.js';
-import type { CaseResult, Report } from '../protocol/types.js';
+import type { CaseResult, Defect, Report } from '../protocol/types.js';
+import { exitStatusOf, interruptedBy, stopSignal } from './interrupt.js';
 
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -25,10 +30,14 @@ export function judgingOptions() {
     json: { type: 'string' },
     ...REPORT_FILE_OPTIONS,
     'save-counterexamples': { type: 'string' },
+    baseline: { type: 'string' },
     quiet: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   } as const;
 }
+
+/** Aborted at SIGINT or SIGTERM: every judging command passes it to its engine (cli/interrupt.ts). */
+export { stopSignal };
 
 /** The help of the implementation options, for what the command drives. */
 export function implementationHelp(kinds: readonly TransportKind[] = ['assembler']): string {
@@ -38,7 +47,14 @@ export function implementationHelp(kinds: readonly TransportKind[] = ['assembler
 export const REPORTS_HELP = `reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE  --badge FILE
   --save-counterexamples DIR   write each shrunk failing request as a ready case file
-  --quiet                 no progress line`;
+  --quiet                 no progress line
+  --baseline FILE         known failures: only new ones fail the run (a failure of a
+                          baselined id with another defect is new), and so does an entry
+                          that now passes (remove it: a baseline only shrinks);
+                          ctxconform baseline REPORT.json --write FILE makes one
+
+SIGINT or SIGTERM ends the command within 2 s: the reports hold what was judged
+before it, the verdict is INTERRUPTED, and the exit status 130 or 143.`;
 
 /**
  * Open the implementation the options name, run `fn` with it, and close it
@@ -77,10 +93,12 @@ export interface Ending {
   what: string;
   /** Failures printed in full (the reports hold them all). */
   printAtMost?: number;
-  /** A shard may be empty by the luck of the split: that is no "nothing tested". */
-  shard?: boolean;
   /** --repeat N: the flaky count is shown whenever N > 1. */
   repeat?: number;
+  /** What the verdict line adds at its end (the contract's untested clauses: `; untested: MAPI-11`). */
+  suffix?: string;
+  /** What the run kept of its judged results: with failures among them, the ending adds the diagnosis (likely-cause.ts). */
+  observations?: ObservationLog;
 }
 
 /** The deviations by design a baseline excused, each with its reason and link. */
@@ -125,45 +143,68 @@ async function writeAll(report: Report, values: Values): Promise<string[]> {
  * that collected no test.
  */
 export async function finish(report: Report, values: Values, e: Ending): Promise<{ status: number; report: Report }> {
+  const signal = interruptedBy();
+  if (signal !== undefined) report = { ...report, run: { ...report.run, interrupted: signal } };
   let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.has(c.status));
   let stale: string[] = [];
+  let changed: Array<{ result: CaseResult; accepted: Defect; found: Defect }> = [];
+  let unkeyed: string[] = [];
   if (typeof values['baseline'] === 'string') {
     const { applyBaseline } = await import('../conformance/baseline.js');
     const applied = applyBaseline(report, values['baseline']);
     report = applied.report;
     unexpected = applied.unexpected;
     stale = applied.stale;
+    changed = applied.changed;
+    unkeyed = applied.unkeyed;
   }
+  const cause = await likelyCause(report, e.observations);
+  if (cause) report = cause.report;
 
   console.log(implementationLine(report, e.driven.adapter, e.driven.target));
   const printAtMost = e.printAtMost ?? Infinity;
-  for (const c of unexpected.slice(0, printAtMost)) console.log(`\n${formatFailure(c)}`);
+  const changedById = new Map(changed.map((x) => [x.result.id, x]));
+  for (const c of unexpected.slice(0, printAtMost)) {
+    const x = changedById.get(c.id);
+    // A baselined id failing another way: said first, so no one reads it under the entry's reason.
+    const news = x ? `NEW FAILURE of ${c.id}: not the failure its baseline entry accepts (${describeDefect(x.accepted)}); this one: ${describeDefect(x.found)}\n` : '';
+    console.log(`\n${news}${formatFailure(c)}`);
+  }
   if (unexpected.length > printAtMost) console.log(`\n… and ${unexpected.length - printAtMost} more not passing: see the reports`);
+  if (cause) console.log(`\n${cause.text}`);
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
   const byDesign = new Set(report.baseline?.by_design ?? []);
   const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id) && !byDesign.has(c.id));
   if (known.length > 0) console.log(`\n${known.length} known failure${known.length > 1 ? 's' : ''} from the baseline: ${known.map((c) => c.id).join(', ')}`);
   if (byDesign.size > 0) console.log(byDesignLines(report).join('\n'));
+  if (changed.length > 0) console.log(`new failures of baselined ids (another defect than the entry accepts): ${changed.map((x) => x.result.id).join(', ')}`);
   if (stale.length > 0) console.log(`baseline entries that now pass (remove them): ${stale.join(', ')}`);
+  if (unkeyed.length > 0) {
+    console.log(
+      `warning: baseline entr${unkeyed.length > 1 ? 'ies' : 'y'} without a defect key, accepting any failure with ${unkeyed.length > 1 ? 'their' : 'its'} status: ${unkeyed.join(', ')}; re-key: ctxconform baseline REPORT.json --write ${String(values['baseline'])} (REPORT.json: this run's --json)`,
+    );
+  }
   const clauses = clauseTable(report);
   if (clauses) console.log(`\n${clauses}`);
   console.log(`\n${summaryTable(report)}`);
   for (const file of await writeAll(report, values)) console.log(`wrote ${file}`);
 
   const s = report.summary;
-  const untested = s.total === s.skip && !e.shard;
-  // A baseline only shrinks: an entry that now passes fails the run until it is removed.
-  const ok = unexpected.length === 0 && stale.length === 0 && !untested;
-  const why = ok
-    ? 'OK'
-    : untested
-      ? `NOTHING TESTED (${s.total === 0 ? 'nothing was selected' : `all ${s.total} selected were skipped: ${topReasons(report.cases)}`})`
-      : unexpected.length === 0
-        ? `FAILED (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
-        : 'FAILED';
+  const v = verdict(report);
+  const word = verdictWord(v);
+  // The words are the reports' (report/text.ts); the terminal adds why, where the counts do not say it.
+  const why =
+    word === 'INTERRUPTED'
+      ? ` (${signal}: what was not judged before it is not counted)`
+      : word === 'NOTHING TESTED'
+        ? ` (${s.total === 0 ? 'nothing was selected' : `all ${s.total} selected were skipped: ${topReasons(report.cases)}`})`
+        : word === 'FAIL' && v.unexpected.length === 0
+          ? ` (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
+          : '';
   const flaky = (e.repeat ?? 1) > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : '';
   console.log(
-    `\n${why}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}`,
+    `\n${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
   );
-  return { status: ok ? EXIT_OK : EXIT_FAIL, report };
+  const status = signal !== undefined ? exitStatusOf(signal) : v.passed ? EXIT_OK : EXIT_FAIL;
+  return { status, report };
 }

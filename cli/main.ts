@@ -3,6 +3,7 @@
  * `run(argv): Promise<number>` (the exit status) and `usage` (one line).
  */
 import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
+import { exitStatusOf, interruptedBy, listenForStop } from './interrupt.js';
 
 type Command = { run: (argv: string[]) => Promise<number> };
 
@@ -54,13 +55,20 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`ctxconform: unknown command "${cmd}"\n\n${help()}`);
     return EXIT_USAGE;
   }
+  // serve stops on a signal by itself, with status 0: it is meant to run until stopped.
+  const stopListening = cmd === 'serve' ? undefined : listenForStop();
   try {
-    return await (await COMMANDS[cmd]!.load()).run(rest);
+    const status = await (await COMMANDS[cmd]!.load()).run(rest);
+    const signal = interruptedBy();
+    return signal !== undefined ? exitStatusOf(signal) : status;
   } catch (e) {
+    const signal = interruptedBy();
     if (e instanceof UsageError || PARSE_ARGS_CODES.has((e as { code?: string }).code ?? '')) {
       console.error(`ctxconform ${cmd}: ${(e as Error).message}`);
-      return EXIT_USAGE;
+      return signal !== undefined ? exitStatusOf(signal) : EXIT_USAGE;
     }
     throw e;
+  } finally {
+    stopListening?.();
   }
 }

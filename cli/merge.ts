@@ -1,12 +1,14 @@
 /**
  * `ctxconform merge A.json B.json ... -o ALL.json`: the reports of
- * `run --shard I/N` joined into the report an unsharded run would have given
- * (same cases and totals; cases sorted by id).
+ * `run --shard I/N` or `replay --shard I/N` joined into the report an
+ * unsharded run would have given (same cases and totals; cases sorted by id,
+ * replayed requests by file and line). A replay's totals are the shards'
+ * summed (a replay report lists only some of the results it counts).
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../conformance/baseline.js';
 import { byId, summarize } from '../protocol/types.js';
-import type { CaseResult, Report } from '../protocol/types.js';
+import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
 import { UsageError } from '../conformance/usage.js';
 
@@ -33,6 +35,13 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   const first = inputs[0]!;
   const base = first.report;
   for (const { file, report } of inputs.slice(1)) {
+    if ((report.replay === undefined) !== (base.replay === undefined)) {
+      throw new MergeError(`${file} is ${report.replay ? 'a replay' : 'not a replay'}, ${first.file} ${base.replay ? 'a replay' : 'not a replay'}: merge the shards of one command`);
+    }
+    if (report.sweep !== undefined || base.sweep !== undefined) throw new MergeError(`${report.sweep ? file : first.file} is a sweep: a sweep is one result, and has no shards to merge`);
+    if (report.replay && base.replay && report.replay.sent_twice !== base.replay.sent_twice) {
+      throw new MergeError(`${file} has replay.sent_twice ${report.replay.sent_twice}, ${first.file} ${base.replay.sent_twice}: shards of one replay share --once`);
+    }
     if (!isDeepStrictEqual(report.kit, base.kit)) {
       throw new MergeError(`${file} was made by ${report.kit.name} ${report.kit.version} (spec ${report.kit.spec}), ${first.file} by ${base.kit.name} ${base.kit.version} (spec ${base.kit.spec}): merge reports of one kit version`);
     }
@@ -63,7 +72,9 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   }
   const shards = inputs.map((i) => ({ file: i.file, shard: i.report.run?.shard ?? null }));
   if (!options.allowPartial) checkShards(shards);
-  cases.sort(byId);
+  const replay = base.replay ? mergeReplayInfo(inputs.map((i) => i.report.replay!), cases.length) : undefined;
+  if (replay) sortReplayed(cases, replay.files.map((f) => f.file));
+  else cases.sort(byId);
   const starts = inputs.map((i) => i.report.run?.started_at).filter((s): s is string => typeof s === 'string').sort();
   const durations = inputs.map((i) => i.report.run?.duration_ms).filter((d): d is number => typeof d === 'number');
   const run: NonNullable<Report['run']> = { ...base.run, shard: null };
@@ -71,8 +82,51 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   if (starts.length > 0) run.started_at = starts[0]!;
   // The shards' summed time: what the run cost, not how long the parallel run took.
   if (durations.length > 0) run.duration_ms = durations.reduce((x, y) => x + y, 0);
-  const merged: Report = { kit: base.kit, implementation: base.implementation, run, summary: summarize(cases), cases };
+  // A shard ended by a signal leaves the whole run unjudged where it stopped.
+  const interrupted = inputs.map((i) => i.report.run?.interrupted).find((x) => x !== undefined);
+  if (interrupted) run.interrupted = interrupted;
+  else delete run.interrupted;
+  const summary = replay ? sumSummaries(inputs.map((i) => i.report.summary)) : summarize(cases);
+  if (replay && durations.length > 0) replay.rate_per_s = run.duration_ms! > 0 ? Math.round((replay.requests / run.duration_ms!) * 1000 * 10) / 10 : 0;
+  // No `diagnosis`: each shard's read only its own answers, which a report does not keep, so none can be made for the whole (docs/diagnosis.md).
+  const merged: Report = { kit: base.kit, implementation: base.implementation, run, summary, cases, ...(replay ? { replay } : {}) };
   return merged;
+}
+
+function sumSummaries(summaries: readonly Summary[]): Summary {
+  const out = summarize([]);
+  for (const s of summaries) for (const k of Object.keys(out) as (keyof Summary)[]) out[k] += s[k] ?? 0;
+  return out;
+}
+
+/** The shards' files, each with its requests and unreadable lines summed, in the order the shards name them. */
+function mergeReplayInfo(infos: readonly ReplayInfo[], listed: number): ReplayInfo {
+  const files = new Map<string, ReplayInfo['files'][number]>();
+  for (const info of infos) {
+    for (const f of info.files) {
+      const have = files.get(f.file);
+      if (have) {
+        have.requests += f.requests;
+        have.unreadable += f.unreadable;
+      } else files.set(f.file, { ...f });
+    }
+  }
+  const sum = (k: 'requests' | 'unreadable' | 'unlisted' | 'shrunk'): number => infos.reduce((n, i) => n + i[k], 0);
+  // rate_per_s is set from the summed duration by the caller: requests per second of machine time.
+  return { files: [...files.values()], requests: sum('requests'), unreadable: sum('unreadable'), rate_per_s: 0, sent_twice: infos[0]!.sent_twice, listed, unlisted: sum('unlisted'), shrunk: sum('shrunk') };
+}
+
+/** `replay/FILE:LINE` results in file order, then by line. */
+function sortReplayed(cases: CaseResult[], files: readonly string[]): void {
+  const where = (id: string): [number, number] => {
+    const m = /^replay\/(.*):(\d+)$/.exec(id);
+    return m ? [files.indexOf(m[1]!), Number(m[2])] : [files.length, 0];
+  };
+  cases.sort((a, b) => {
+    const [fa, la] = where(a.id);
+    const [fb, lb] = where(b.id);
+    return fa - fb || la - lb;
+  });
 }
 
 function checkShards(shards: ReadonlyArray<{ file: string; shard: string | null }>): void {
@@ -108,15 +162,17 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.help) {
     console.log(
-      `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations or kit versions, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.`,
+      `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` or \`replay --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations, kit versions or commands, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.`,
     );
     return 0;
   }
   if (!values.out) throw new UsageError(`-o FILE is required\nusage: ${usage}`);
   if (positionals.length === 0) throw new UsageError(`no reports given\nusage: ${usage}`);
   let merged: Report;
+  let inputsHadDiagnosis = false;
   try {
     const inputs = positionals.map((file) => ({ file, report: readReport(file) }));
+    inputsHadDiagnosis = inputs.some((i) => i.report.diagnosis !== undefined);
     merged = mergeReports(inputs, { allowPartial: values['allow-partial'] ?? false });
   } catch (e) {
     if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
@@ -124,7 +180,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const written = await writeReportFiles(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
   const s = merged.summary;
-  console.log(`merged ${positionals.length} reports: ${s.total} cases, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`);
+  console.log(`merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`);
   console.log(`wrote ${written.join(', ')}`);
+  if (inputsHadDiagnosis) console.log('the shards\' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)');
   return 0;
 }

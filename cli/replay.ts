@@ -2,15 +2,18 @@
  * `ctxconform replay FILE...`: requests recorded from production, each sent to
  * the implementation and judged against the reference and the invariants of
  * the properties (docs/replay.md). Exit 0 when every request passed or was
- * skipped, 1 when one did not, 2 for a usage error, an implementation that
- * cannot start, or files with no readable request.
+ * skipped and one at least was judged, 1 when one did not pass or none was
+ * judged, 2 for a usage error, an implementation that cannot start, or files
+ * with no readable request.
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPORTS_HELP, finish, implementationHelp, judgingOptions, progressFor, withImplementation } from './drive.js';
+import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
+import { parseShard } from '../conformance/runner/filter.js';
 import { recordedSource } from '../conformance/replay/read.js';
 import { implementationFlags, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { replay } from '../conformance/replay/run.js';
+import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
 import type { ReplayProgress, ReplaySource } from '../conformance/replay/run.js';
 import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
 import type { Report } from '../protocol/types.js';
@@ -32,11 +35,16 @@ what to check:
   --shrink N              shrink at most N failing requests (default 10; 0 none)
   --max-listed N          results listed in the reports (default 1000): every result while
                           there are at most N, past that the failing ones only; all are counted
+  --shard I/N             replay the I-th of N slices: the records at positions I, I+N, ...
+                          counted over every FILE in order, so N machines given the same
+                          files split them without overlap; ctxconform merge joins the
+                          reports (docs/replay.md has a CI matrix)
 
 ${REPORTS_HELP}
 
 exit status: 0 every request passed or was skipped, 1 a request failed, erred, timed out
-or crashed, 2 usage error, an implementation that cannot be started, or no readable request.`;
+or crashed, or every one was skipped (nothing tested), 2 usage error, an implementation that
+cannot be started, or no readable request.`;
 
 const options = () =>
   ({
@@ -44,9 +52,15 @@ const options = () =>
     once: { type: 'boolean' },
     shrink: { type: 'string' },
     'max-listed': { type: 'string' },
+    shard: { type: 'string' },
   }) as const;
 
-/** A redrawn line on a terminal, a line per tenth of each file (or per 100,000 requests) in a log. */
+/**
+ * A redrawn line on a terminal, a line per tenth of each file (or per 100,000
+ * requests) in a log, and the last line of each file once every result of it
+ * is in; the counts are results, as the summary counts them, and a file reads
+ * 100% only then (the bytes read run ahead of the requests judged).
+ */
 function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { update(p: ReplayProgress): void; end(): void } {
   let last = 0;
   let lastStep = 0;
@@ -54,14 +68,14 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
   let drawn = false;
   const line = (p: ReplayProgress): string => {
     const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
-    const share = p.size ? `${Math.min(100, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
-    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} request${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed, ${rate.toLocaleString('en-US')}/s`;
+    const share = p.size ? `${p.fileDone ? 100 : Math.min(99, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
+    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} result${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed, ${rate.toLocaleString('en-US')}/s`;
   };
   return {
     update(p) {
       if (interactive) {
         const now = performance.now();
-        if (now - last < 100) return;
+        if (now - last < 100 && !p.fileDone) return;
         last = now;
         redrawLine(stream, line(p));
         drawn = true;
@@ -71,7 +85,7 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
         lastFile = p.file;
         lastStep = 0;
       }
-      const step = p.size ? Math.floor((p.bytes * 10) / p.size) : Math.floor(p.records / 100_000);
+      const step = p.fileDone ? 11 : p.size ? Math.min(9, Math.floor((p.bytes * 10) / p.size)) : Math.floor(p.records / 100_000);
       if (step > lastStep) {
         lastStep = step;
         stream.write(`${line(p)}\n`);
@@ -99,25 +113,32 @@ export async function run(argv: string[]): Promise<number> {
   const sources = positionals.map(recordedSource);
   if (sources.filter((s) => s.path === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const shrink = intOption(values, 'shrink', 10, 0);
+  let shard: { index: number; total: number } | undefined;
+  if (typeof values.shard === 'string') {
+    shard = parseShard(values.shard);
+    if (!shard) throw new UsageError(`--shard needs I/N with 1 <= I <= N, e.g. 1/4, not ${JSON.stringify(values.shard)}`);
+    if (sources.some((s) => s.path === '-')) throw new UsageError('--shard splits files that every machine reads alike: not stdin (-)');
+  }
+  await checkBaseline(values.baseline as string | undefined);
   const maxListed = intOption(values, 'max-listed', 1000, 1);
   const twice = !values.once;
   const flags = [...implementationFlags(values), ...(values.once ? ['--once'] : [])];
   const interactive = Boolean(process.stderr.isTTY) && process.env['CI'] !== 'true';
   const bar = values.quiet ? undefined : progressPrinter(process.stderr, interactive);
   let unreadable = 0;
-  let where = { adapter: 'reference', target: 'reference' };
-  const report = await withImplementation(values, ['assembler'], async (driven) => {
-    where = { adapter: driven.adapter, target: driven.target };
+  // A replay streams: its diagnosis reads a bounded number of the results (docs/diagnosis.md).
+  const observations = new ObservationLog(STREAM_LIMITS);
+  return withImplementation(values, ['assembler'], async (driven) => {
+    let report;
     try {
-      return await replay({
+      report = await replay({
+        ...driven,
         sources,
-        impl: driven.impl,
-        manifest: driven.manifest,
-        timeoutMs: driven.timeoutMs,
-        concurrency: driven.concurrency,
         twice,
         shrink,
         maxListed,
+        ...(shard ? { shard } : {}),
+        signal: stopSignal(),
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (p: ReplayProgress) => bar.update(p) } : {}),
         onUnreadable: (at, why) => {
@@ -127,28 +148,29 @@ export async function run(argv: string[]): Promise<number> {
           }
         },
         rerun: (source, line) => (source.path === '-' ? '(replayed from stdin)' : rerunCommand('replay', flags, [shellQuote(`${source.path}:${line}`)])),
-        adapter: driven.adapter,
-        target: driven.target,
+        observations,
       });
     } finally {
       bar?.end();
     }
+    const info = report.replay!;
+    if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
+    // A shard may hold nothing by the luck of the split, and an interrupted replay may have judged nothing yet.
+    if (info.requests - info.unreadable === 0 && !shard && !stopSignal().aborted) {
+      const lines = sources.filter((s) => s.line !== undefined);
+      const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
+      console.error(`ctxconform replay: no readable request in ${named}`);
+      return EXIT_USAGE;
+    }
+    const seconds = (report.run?.duration_ms ?? 0) / 1000;
+    const files = info.files.map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`).join('; ');
+    const { status } = await finish(report, values, {
+      driven,
+      what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
+      printAtMost: PRINTED_FAILURES,
+      observations,
+    });
+    console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
+    return status;
   });
-  const info = report.replay!;
-  if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
-  if (info.requests - info.unreadable === 0) {
-    const lines = sources.filter((s) => s.line !== undefined);
-    const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
-    console.error(`ctxconform replay: no readable request in ${named}`);
-    return EXIT_USAGE;
-  }
-  const seconds = (report.run?.duration_ms ?? 0) / 1000;
-  const files = info.files.map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`).join('; ');
-  const { status } = await finish(report, values, {
-    driven: where,
-    what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
-    printAtMost: PRINTED_FAILURES,
-  });
-  console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
-  return status;
 }

@@ -7,16 +7,19 @@
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import { shellQuote } from '../conformance/runner/console.js';
-import { parseShard } from '../conformance/runner/filter.js';
+import { idMatcher, parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
+import { ObservationLog } from '../conformance/diagnose/log.js';
 import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
-import type { MemoryApiSettings } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
-import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, withImplementation } from './drive.js';
+import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
+import { ESTIMATOR_CHOICES, isEstimatorSpec } from '../conformance/contract/estimator.js';
+import { contractGate, parseRequireTested, requireTestedResults } from '../conformance/contract/verdict.js';
+import type { RequireTested } from '../conformance/contract/verdict.js';
 
 export const usage = (): string => `ctxconform run [${transportUsage(['assembler', 'service'])}] [options]`;
 
@@ -45,9 +48,6 @@ what to run:
   --shard I/N             run the I-th of N slices (properties run in shard 1)
 
 ${REPORTS_HELP}
-  --baseline FILE         known failures: only new ones fail the run, and so does an
-                          entry that now passes (remove it: a baseline only shrinks);
-                          ctxconform baseline REPORT.json --write FILE makes one
 
 exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, timed out,
 crashed or was flaky, 2 usage error or an implementation that cannot be started.`;
@@ -61,7 +61,6 @@ const options = () =>
     repeat: { type: 'string' },
     properties: { type: 'string' },
     seed: { type: 'string' },
-    baseline: { type: 'string' },
     shard: { type: 'string' },
   }) as const;
 
@@ -92,6 +91,26 @@ function loadCases(dir: string | undefined): GoldenCase[] {
   return corpus.cases;
 }
 
+/** `--estimator`, checked before anything starts (it goes with --memory-api, which the registry checks). */
+function checkEstimator(value: unknown): void {
+  if (typeof value === 'string' && !isEstimatorSpec(value)) throw new UsageError(`--estimator takes ${ESTIMATOR_CHOICES}, not ${JSON.stringify(value)}`);
+}
+
+/** `--require-tested`, read (it goes with --memory-api, which the registry checks). */
+function requiredClauses(value: unknown): RequireTested | undefined {
+  if (typeof value !== 'string') return undefined;
+  const r = parseRequireTested(value);
+  if ('problem' in r) throw new UsageError(r.problem);
+  return r.required;
+}
+
+/** The contract clauses the filter takes: the results a memory service's run adds (SPEC section 16). */
+async function contractClauses(filter: string | undefined): Promise<number> {
+  const { CLAUSES } = await import('../conformance/contract/clauses.js');
+  const matches = idMatcher(filter);
+  return CLAUSES.filter((c) => matches({ id: `contract/${c.name}`, requirements: [c.id] })).length;
+}
+
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
@@ -115,21 +134,21 @@ export async function run(argv: string[]): Promise<number> {
   if (filter !== undefined) await checkFilterOption(filter, cases);
   await checkBaseline(values.baseline as string | undefined);
   const flags = implementationFlags(values);
+  const requireTested = requiredClauses((values as Values)['require-tested']);
+  checkEstimator((values as Values)['estimator']);
   const bar = progressFor(values);
-  let contract: { settings: MemoryApiSettings; timeoutMs: number } | undefined;
-  let where = { adapter: 'reference', target: 'reference' };
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
-  let report = await withImplementation(values, ['assembler', 'service'], async (driven) => {
-    where = { adapter: driven.adapter, target: driven.target };
+  return withImplementation(values, ['assembler', 'service'], async (driven) => {
     const service = driven.transport.kind === 'service';
-    if (service) contract = { settings: memoryApiSettings(values), timeoutMs: driven.timeoutMs };
+    // The contract's clauses are results too: the progress counts them from the start, as the summary will.
+    const clauses = service && (!shard || shard.index === 1) ? await contractClauses(filter) : 0;
+    const observations = new ObservationLog();
+    let report;
+    let suffix = '';
     try {
-      return await runSuite({
+      report = await runSuite({
+        ...driven,
         cases,
-        impl: driven.impl,
-        manifest: driven.manifest,
-        timeoutMs: driven.timeoutMs,
-        concurrency: driven.concurrency,
         properties: service ? 0 : properties,
         seed,
         ...(filter !== undefined ? { filter } : {}),
@@ -138,26 +157,34 @@ export async function run(argv: string[]): Promise<number> {
         ...(shard ? { shard } : {}),
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
+        ...(clauses > 0 ? { laterResults: clauses } : {}),
+        signal: stopSignal(),
         rerun: (id) => rerunCommand('run', flags, rerunRest(values, id, seed)),
-        adapter: driven.adapter,
-        target: driven.target,
+        observations,
       });
+      // Interrupted: the contract was not run, and is not in the report.
+      if (service && !stopSignal().aborted) {
+        bar?.update(report.summary.total, report.summary.total + clauses, 'the memory-api contract');
+        const { addContractResults } = await import('../conformance/contract/results.js');
+        report = await addContractResults(report, memoryApiSettings(values), implementationFlags(values, { timeout: false }), {
+          timeoutMs: driven.timeoutMs,
+          runs: properties,
+          seed,
+          ...(filter !== undefined ? { filter } : {}),
+          ...(shard ? { shard } : {}),
+          ...(repeat > 1 ? { repeat } : {}),
+        });
+        // Contract clauses no exchange tested are named on the closing line; those --require-tested names fail.
+        // The contract runs in shard 1 only, so the other shards require nothing.
+        const gate = contractGate(report, !shard || shard.index === 1 ? requireTested : undefined);
+        suffix = gate.suffix;
+        report = requireTestedResults(report, gate);
+        bar?.update(report.summary.total, report.summary.total, '');
+      }
     } finally {
       bar?.end();
     }
+    const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
+    return (await finish(report, values, { driven, what: `in ${seconds} s`, repeat, suffix, observations })).status;
   });
-  if (contract) {
-    const { addContractResults } = await import('../conformance/contract/results.js');
-    report = await addContractResults(report, contract.settings, implementationFlags(values, { timeout: false }), {
-      timeoutMs: contract.timeoutMs,
-      runs: properties,
-      seed,
-      ...(filter !== undefined ? { filter } : {}),
-      ...(shard ? { shard } : {}),
-      ...(repeat > 1 ? { repeat } : {}),
-    });
-  }
-  const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-  const { status } = await finish(report, values, { driven: where, what: `in ${seconds} s`, shard: shard !== undefined, repeat });
-  return status;
 }

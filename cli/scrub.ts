@@ -1,6 +1,6 @@
 /**
  * `ctxconform scrub IN OUT`: a copy of recorded requests that is safe to share
- * (conformance/replay/scrub.ts says what is replaced and why the answers are
+ * (conformance/scrub/scrub.ts says what is replaced and why the answers are
  * kept). OUT is JSON lines, one request per line in input order, gzip when its
  * name ends in `.gz`. Exit 0 when every request was copied, 1 when an
  * unreadable line was left out, 2 for a usage error.
@@ -16,6 +16,7 @@ import { recordedSource } from '../conformance/replay/read.js';
 import { readRecorded } from '../conformance/replay/read.js';
 import { scrubRequest } from '../conformance/scrub/scrub.js';
 import { EXIT_OK, UsageError } from '../conformance/usage.js';
+import { stopSignal } from './interrupt.js';
 
 export const usage = 'ctxconform scrub IN OUT';
 
@@ -31,7 +32,8 @@ other string filler. Numbers are kept. The reference answers the copy with the s
 selection, reasons and order as the original, modulo the renaming (docs/replay.md).
 
 exit status: 0 every request copied, 1 unreadable lines left out (each named on
-stderr as FILE:LINE), 2 usage error.`;
+stderr as FILE:LINE), 2 usage error, 130 or 143 ended by SIGINT or SIGTERM (OUT is then
+not written).`;
 
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
@@ -47,8 +49,10 @@ export async function run(argv: string[]): Promise<number> {
 
   let copied = 0;
   let dropped = 0;
+  const signal = stopSignal();
   async function* lines(): AsyncGenerator<string> {
     for await (const rec of readRecorded(source.path)) {
+      if (signal.aborted) throw new Error(`interrupted (${String(signal.reason)})`);
       const where = `${source.label}:${rec.line}`;
       if ('unreadable' in rec) {
         dropped++;
@@ -74,6 +78,11 @@ export async function run(argv: string[]): Promise<number> {
     if (tmp !== undefined) renameSync(tmp, out);
   } catch (e) {
     if (tmp !== undefined) rmSync(tmp, { force: true });
+    // Interrupted: no half copy is left, and the command ends with the signal's status (cli/main.ts).
+    if (signal.aborted) {
+      console.error(`ctxconform scrub: ${String(signal.reason)}: stopped after ${copied} request${copied === 1 ? '' : 's'}; ${out === '-' ? 'the copy on stdout is incomplete' : `${out} not written`}`);
+      return EXIT_OK;
+    }
     throw new UsageError(`cannot write ${out}: ${(e as Error).message}`);
   }
   console.error(`scrubbed ${copied} request${copied === 1 ? '' : 's'} from ${source.label} into ${out}${dropped > 0 ? `; ${dropped} line${dropped === 1 ? '' : 's'} left out` : ''}`);

@@ -11,10 +11,11 @@ import { validateRequest } from '../reference/index.js';
 import { BUNDLED_CASES_DIR, loadCorpus } from '../conformance/cases/load.js';
 import { genContext, request as generatedRequest } from '../conformance/properties/arbitraries.js';
 import type { GenRequest } from '../conformance/properties/arbitraries.js';
-import { REPORTS_HELP, finish, implementationHelp, judgingOptions, withImplementation } from './drive.js';
+import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
 import { readRecorded, recordedSource } from '../conformance/replay/read.js';
 import { textTable } from '../report/text-table.js';
 import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
+import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
 import type { BudgetRange } from '../conformance/sweep/sweep.js';
 import type { BudgetIntervals, Manifest, SweepInfo } from '../protocol/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
@@ -110,6 +111,7 @@ export async function run(argv: string[]): Promise<number> {
     if (!budgets) throw new UsageError(`--budgets needs A..B or A..B/STEP with 0 <= A <= B <= 2^53 - 1 and STEP >= 1, not ${JSON.stringify(values.budgets)}`);
   }
   const seed = values.generate !== undefined ? intOption(values, 'generate', 1, -(2 ** 31)) : 0;
+  await checkBaseline(values.baseline as string | undefined);
   const given =
     typeof values.case === 'string' ? caseRequest(values.case, values.cases as string | undefined) : typeof values.request === 'string' ? await recordedRequest(values.request) : undefined;
 
@@ -119,21 +121,19 @@ export async function run(argv: string[]): Promise<number> {
     if (problems.length > 0) {
       throw new UsageError(`the block set of ${source} is not a valid request, so no budget makes it one: ${problems.slice(0, 3).map((p) => `${p.path || '(request)'}: ${p.message}`).join('; ')}`);
     }
+    const observations = new ObservationLog(STREAM_LIMITS);
     const report = await sweep({
+      ...driven,
+      observations,
       request,
       source,
-      impl: driven.impl,
-      manifest: driven.manifest,
-      timeoutMs: driven.timeoutMs,
-      concurrency: driven.concurrency,
       ...(budgets ? { budgets } : {}),
       shrink: !values['no-shrink'],
+      signal: stopSignal(),
       ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
-      adapter: driven.adapter,
-      target: driven.target,
     });
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-    const { status } = await finish(report, values, { driven, what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`, printAtMost: PRINTED_FAILURES });
+    const { status } = await finish(report, values, { driven, what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`, printAtMost: PRINTED_FAILURES, observations });
     console.log(`\n${sweepTable(report.sweep!)}`);
     return status;
   });

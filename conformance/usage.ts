@@ -11,6 +11,9 @@ export const EXIT_OK = 0;
 /** Something was tested and something unexpected failed (or nothing was tested at all). */
 export const EXIT_FAIL = 1;
 export const EXIT_USAGE = 2;
+/** Ended by SIGINT or SIGTERM (after writing the reports of what was judged): 128 + the signal's number, as a shell reports it. */
+export const EXIT_SIGINT = 130;
+export const EXIT_SIGTERM = 143;
 
 /** The integer value of `--name` (absent: fallback), at least `min`; a UsageError naming the option otherwise. */
 export function intOption(values: Record<string, unknown>, name: string, fallback: number, min: number): number {

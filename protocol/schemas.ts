@@ -93,12 +93,40 @@ const cache = new Map<string, ValidateFunction>();
 export function compiled(ref: string): ValidateFunction {
   let v = cache.get(ref);
   if (!v) {
-    v = precompiledValidator(ref) ?? ajv().getSchema(ref);
-    if (!v) throw new Error(`no schema ${ref}`);
+    const found = precompiledValidator(ref) ?? ajv().getSchema(ref);
+    if (!found) throw new Error(`no schema ${ref}`);
+    v = depthGuarded(found);
     cache.set(ref, v);
   }
   return v;
 }
+
+/**
+ * ajv walks only what a schema describes, but `uniqueItems` compares the items
+ * of an array by deep equality, recursively: an array holding values nested
+ * thousands deep (a hostile manifest's `profiles`) overflows the stack. Such a
+ * value is refused with that reason, as a validation error, instead of a crash.
+ */
+function depthGuarded(v: ValidateFunction): ValidateFunction {
+  const guarded = ((data: unknown): boolean => {
+    try {
+      const ok = v(data) as boolean;
+      guarded.errors = v.errors;
+      return ok;
+    } catch (e) {
+      if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+      guarded.errors = [{ instancePath: '', schemaPath: '#', keyword: 'depth', params: {}, message: 'is nested too deep to be checked (its arrays are compared by deep equality, which recurses)' }];
+      return false;
+    }
+  }) as ValidateFunction;
+  guarded.schema = v.schema;
+  guarded.errors = null;
+  (guarded as GuardedValidator).unguarded = v;
+  return guarded;
+}
+
+/** A kit validator: ajv's function (precompiled or compiled now) behind the depth guard. */
+export type GuardedValidator = ValidateFunction & { unguarded: ValidateFunction };
 
 /** Every ref the kit compiles: what the build puts in dist/validators.cjs. */
 export const KIT_REFS: readonly string[] = [

@@ -82,6 +82,24 @@ export interface CaseResult {
   declared_constants?: string[];
   /** A `flaky` result: each distinct answer with the repeats (1-based) that gave it. */
   answers?: RepeatAnswer[];
+  /** A result that did not pass: what its failure is, as a baseline entry keys it (conformance/defect.ts). */
+  defect?: Defect;
+}
+
+/**
+ * What a failure is, as a baseline entry accepts it: a failure with another
+ * defect is a new failure. A property's or replayed request's values are
+ * those of its shrunk counterexample.
+ */
+export interface Defect {
+  /** A replayed request: the checks that failed (differential, partition, budget, whole-blocks, expired-never-included, determinism). */
+  checks?: string[];
+  /** The members on which the answer differs from what was expected (included, context, omissions, partition, error ...), sorted. */
+  members: string[];
+  /** Where they differ: JSON Pointers into the expected and actual values, sorted (the first ones in document order); absent in a golden case's entry. */
+  paths?: string[];
+  /** The defect catalogue's diagnosis, when one was made: an entry that holds one matches only it. */
+  diagnosis?: string;
 }
 
 /** One of the answers a case gave under `--repeat N`. */
@@ -129,6 +147,8 @@ export interface Report {
     repeat?: number;
     /** Present when tiered was judged with declared constants that are not the specification's: the run is tiered with declared constants (SPEC section 17). */
     constants?: DeclaredConstants;
+    /** The run was ended by this signal: the report holds what was judged before it, and is no verdict on the rest. */
+    interrupted?: 'SIGINT' | 'SIGTERM';
     started_at?: string;
     duration_ms?: number;
   };
@@ -139,6 +159,29 @@ export interface Report {
   replay?: ReplayInfo;
   /** `ctxconform sweep`: the block set at every budget, for the inclusion chart. */
   sweep?: SweepInfo;
+  /** A judging run with failures: the known defects that reproduce them, best first (docs/diagnosis.md); absent when nothing failed. */
+  diagnosis?: DiagnosisEntry[];
+}
+
+/** One likely cause of a run's failures: a catalogue defect (or two together) whose model answers as the implementation did. */
+export interface DiagnosisEntry {
+  /** The catalogue id, or two joined by `+`. */
+  id: string;
+  requirements: string[];
+  summary: string;
+  /** Failing results whose answer it reproduces exactly. */
+  explains: number;
+  /** Passing results it would have made fail. */
+  contradicts: number;
+  /** Failing results the diagnosis read. */
+  failing: number;
+  /** The catalogue entries it is made of. */
+  defects?: string[];
+  /** The ids of the failing results it explains, and of the passing ones it contradicts. */
+  explained?: string[];
+  contradicted?: string[];
+  /** Catalogue entries the run cannot tell from it (the same failures explained, the same contradictions). */
+  alike?: string[];
 }
 
 /** A baseline entry's why, as `ctxconform baseline` files carry it. */
@@ -158,6 +201,10 @@ export interface BaselineSummary {
   by_design?: string[];
   /** The reasons and links of the known and stale entries that have one. */
   notes?: Record<string, BaselineNote>;
+  /** Failing ids the baseline has an entry for, with that status, whose failure is not the one the entry accepts: new failures. */
+  changed?: string[];
+  /** Known ids whose entry has no defect key: it accepts any failure of that status (a baseline of a kit before keys). */
+  unkeyed?: string[];
 }
 
 export interface ReplayInfo {

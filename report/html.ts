@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
 import { STATUSES, summarize } from '../protocol/types.js';
 import type { TokenTable } from '../protocol/types.js';
+import { explainsText, unexplainedFailures } from './diagnosis.js';
 import { areaOf, byArea, clip, constantsText, coverage, declaredConstants, formatRatio, isFailing, percent, profileNames, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { diffable, sideBySide } from './textdiff.js';
@@ -264,6 +265,26 @@ function sweepSection(s: SweepInfo): string {
   return out.join('\n');
 }
 
+/** The likely cause of the failures (the report's `diagnosis`), under the verdict: what a vendor reads first. */
+function diagnosisSection(report: Report): string {
+  const causes = report.diagnosis;
+  if (!causes) return '';
+  const out = ['<h2 id="diagnosis">Likely cause</h2>'];
+  if (causes.length === 0) return [...out, '<p>None of the known defects reproduces the failing answers exactly (docs/diagnosis.md).</p>'].join('\n');
+  out.push('<p>Known defects whose model answers exactly as the implementation did (docs/diagnosis.md), best first.</p>');
+  out.push('<table id="diagnosis-table"><thead><tr><th>cause</th><th>requirements</th><th>what the implementation does; what the spec says</th><th>explains</th><th>contradicts</th></tr></thead><tbody>');
+  for (const c of causes) {
+    const alike = (c.alike ?? []).length > 0 ? `<br><span class="muted">this run cannot tell it from ${c.alike!.map((id) => `<code>${h(id)}</code>`).join(', ')}</span>` : '';
+    out.push(
+      `<tr><td class="id">${c.id.split('+').map((id) => `<code>${h(id)}</code>`).join(' + ')}</td><td>${h(c.requirements.join(', '))}</td><td>${h(c.summary)}${alike}</td><td>${h(explainsText(c))}</td><td class="n">${c.contradicts === 0 ? 'none' : c.contradicts}</td></tr>`,
+    );
+  }
+  out.push('</tbody></table>');
+  const left = unexplainedFailures(report);
+  if (left.length > 0) out.push(`<p>Not explained by these (${left.length}): ${left.slice(0, 50).map((id) => `<code>${h(id)}</code>`).join(', ')}${left.length > 50 ? ', …' : ''}</p>`);
+  return out.join('\n');
+}
+
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const v = verdict(report);
   const known = new Set(v.known.map((c) => c.id));
@@ -286,6 +307,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const body: string[] = [];
   body.push(`<h1>ctxconform report: ${h(impl.name)} ${h(impl.version)}</h1>`);
   body.push(`<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict">${h(verdictLine(report))}</div>`);
+  if (report.diagnosis) body.push(diagnosisSection(report));
   const meta: Array<[string, string | undefined]> = [
     ['implementation', `${impl.name} ${impl.version}${impl.language ? ` (${impl.language})` : ''}`],
     ['profiles', profileNames(report).join(', ') || 'none'],

@@ -4,7 +4,7 @@
  */
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
-import { byArea, clip, constantsText, isFailing, profileNames, show, verdict } from './text.js';
+import { byArea, clip, constantsText, isFailing, profileNames, show, verdict, verdictLine } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 // Big answers (a whole context) stay readable in CI viewers and keep the file small.
@@ -82,6 +82,8 @@ export function renderJunit(report: Report): string {
         : { kind: 'none' };
   const impl = report.implementation;
   const properties: Record<string, string | undefined> = {
+    // The verdict in the words of the terminal, Markdown and HTML (report/text.ts verdictWord).
+    verdict: verdictLine(report),
     implementation: `${impl.name} ${impl.version}`,
     language: impl.language,
     profiles: profileNames(report).join(','),
@@ -119,6 +121,8 @@ export function renderJunit(report: Report): string {
       ].join('\n'),
     );
   }
+  // Nothing selected: a suite without cases still carries the properties, the verdict among them.
+  if (suites.length === 0) suites.push([`  <testsuite${attrs({ name: 'ctxconform', tests: 0, failures: 0, errors: 0, skipped: 0, time: '0.000' })}>`, `    <properties>\n${props}\n    </properties>`, '  </testsuite>'].join('\n'));
   // A stale expectation fails the run without any case failing: give CI viewers a failing testcase to show for it.
   if (v.stale.length > 0) {
     const file = report.baseline?.file ?? 'the baseline';

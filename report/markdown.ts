@@ -7,6 +7,7 @@
 import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
 import { summarize } from '../protocol/types.js';
 import { span } from './sweep-chart.js';
+import { explainsText, unexplainedFailures } from './diagnosis.js';
 import { byArea, clip, constantsText, declaredConstants, isFailing, percent, profileNames, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
@@ -117,6 +118,28 @@ function sweepSection(s: SweepInfo): string[] {
   return out;
 }
 
+/** The likely cause of the failures (the report's `diagnosis`), at the top: what a vendor reads first. */
+function diagnosisSection(report: Report): string[] {
+  const causes = report.diagnosis;
+  if (!causes) return [];
+  const out = ['### Likely cause', ''];
+  if (causes.length === 0) return [...out, 'None of the known defects reproduces the failing answers exactly (docs/diagnosis.md).', ''];
+  out.push('Known defects whose model answers exactly as the implementation did (docs/diagnosis.md), best first:', '');
+  const rows = causes.map((c) => [
+    c.id.split('+').map((id) => code(id, true)).join(' + '),
+    cell(c.requirements.join(', ')),
+    cell(c.summary),
+    explainsText(c),
+    c.contradicts === 0 ? 'none' : String(c.contradicts),
+  ]);
+  out.push(table(['cause', 'requirements', 'what the implementation does; what the spec says', 'explains', 'contradicts'], rows), '');
+  const alike = causes.filter((c) => (c.alike ?? []).length > 0);
+  for (const c of alike) out.push(`${code(c.id)} cannot be told apart in this run from ${c.alike!.map((id) => code(id)).join(', ')}.`, '');
+  const left = unexplainedFailures(report);
+  if (left.length > 0) out.push(`Not explained by these (${left.length}): ${left.slice(0, 20).map((id) => code(id)).join(', ')}${left.length > 20 ? ', …' : ''}`, '');
+  return out;
+}
+
 function failure(c: CaseResult, known: boolean): string {
   const lines: string[] = [];
   const reqs = c.requirements.length > 0 ? ` (${c.requirements.map(md).join(', ')})` : '';
@@ -156,6 +179,7 @@ function render(report: Report, detailed: number): string {
   out.push('');
   out.push(`**${md(verdictLine(report))}**`);
   out.push('');
+  out.push(...diagnosisSection(report));
   const about = [
     `kit ${md(report.kit.version)}, spec ${md(report.kit.spec)}`,
     `profiles: ${profileNames(report).map(md).join(', ') || 'none'}`,

@@ -3,6 +3,7 @@
  * from implementations under test, so each writer treats them as hostile.
  */
 import type { CaseResult, DeclaredConstants, Report, Status, Tier } from '../protocol/types.js';
+import { stringifyJson } from '../protocol/deep-json.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
@@ -17,7 +18,7 @@ export function show(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return value;
   try {
-    return JSON.stringify(value, null, 2) ?? String(value);
+    return stringifyJson(value, 2) ?? String(value);
   } catch {
     return String(value);
   }
@@ -116,6 +117,10 @@ export interface Verdict {
   byDesign: CaseResult[];
   /** Baseline ids that now pass (they fail the run: the baseline must shrink). */
   stale: string[];
+  /** Nothing was put to the test: every result a skip, or none (an empty shard excepted). */
+  untested: boolean;
+  /** The signal that ended the run before everything was judged. */
+  interrupted?: 'SIGINT' | 'SIGTERM';
 }
 
 /** The run's verdict as the runner's exit status gives it (baseline applied when present). */
@@ -126,7 +131,34 @@ export function verdict(report: Report): Verdict {
   const unexpected = failing.filter((c) => !known.has(c.id));
   const byDesign = new Set(report.baseline?.by_design ?? []);
   const expected = failing.filter((c) => known.has(c.id));
-  return { passed: unexpected.length === 0 && stale.length === 0, unexpected, known: expected, byDesign: expected.filter((c) => byDesign.has(c.id)), stale };
+  const s = report.summary;
+  // A shard may be empty by the luck of the split: that is no "nothing tested".
+  const untested = s.total === s.skip && !report.run?.shard;
+  const interrupted = report.run?.interrupted;
+  return {
+    passed: unexpected.length === 0 && stale.length === 0 && !untested && interrupted === undefined,
+    unexpected,
+    known: expected,
+    byDesign: expected.filter((c) => byDesign.has(c.id)),
+    stale,
+    untested,
+    ...(interrupted !== undefined ? { interrupted } : {}),
+  };
+}
+
+/**
+ * The one set of verdict words, the same in the terminal, Markdown, HTML and
+ * JUnit: PASS, PASS (known failures only), PASS (deviations by design only),
+ * FAIL, NOTHING TESTED and INTERRUPTED.
+ */
+export type VerdictWord = 'PASS' | 'PASS (known failures only)' | 'PASS (deviations by design only)' | 'FAIL' | 'NOTHING TESTED' | 'INTERRUPTED';
+
+export function verdictWord(v: Verdict): VerdictWord {
+  if (v.interrupted !== undefined) return 'INTERRUPTED';
+  if (v.unexpected.length > 0 || v.stale.length > 0) return 'FAIL';
+  if (v.untested) return 'NOTHING TESTED';
+  if (v.known.length > v.byDesign.length) return 'PASS (known failures only)';
+  return v.byDesign.length > 0 ? 'PASS (deviations by design only)' : 'PASS';
 }
 
 /** What a run with declared constants is called wherever its profile is named (SPEC section 17): never plain `tiered`. */
@@ -155,22 +187,29 @@ export function profileNames(report: Pick<Report, 'implementation' | 'run'>): st
   return report.implementation.profiles.map((p) => (declared && p === 'tiered' ? DECLARED_PROFILE : p));
 }
 
-/** One line: `FAIL: 3 of 120 cases failed (2 fail, 1 crash), 5 skipped`. */
+/** One line: `FAIL: 3 of 120 cases that ran did not pass (2 fail, 1 crash), 5 skipped`. */
 export function verdictLine(report: Report): string {
   const v = verdict(report);
   const s = report.summary;
   const failing = [...FAILING].filter((k) => s[k] > 0);
   const bad = failing.reduce((n, k) => n + s[k], 0);
   const parts = failing.map((k) => `${s[k]} ${k}`);
-  const head = bad === 0 ? `all ${s.total - s.skip} cases that ran passed` : `${bad} of ${s.total - s.skip} cases that ran did not pass (${parts.join(', ')})`;
-  const skipped = s.skip > 0 ? `, ${s.skip} skipped` : '';
+  const head =
+    s.total === 0
+      ? 'nothing was selected'
+      : s.total === s.skip
+        ? `all ${s.total} selected were skipped`
+        : bad === 0
+          ? `all ${s.total - s.skip} cases that ran passed`
+          : `${bad} of ${s.total - s.skip} cases that ran did not pass (${parts.join(', ')})`;
+  const skipped = s.skip > 0 && s.total !== s.skip ? `, ${s.skip} skipped` : '';
   const designed = v.byDesign.length > 0 ? ` (${v.byDesign.length} by design)` : '';
   const base = report.baseline
     ? `; baseline: ${v.known.length} known${designed}, ${v.unexpected.length} unexpected, ${v.stale.length} stale`
     : '';
-  const word = !v.passed ? 'FAIL' : v.known.length > v.byDesign.length ? 'PASS (known failures only)' : v.byDesign.length > 0 ? 'PASS (deviations by design only)' : 'PASS';
   const declared = declaredConstants(report) ? ` (${DECLARED_PROFILE})` : '';
-  return `${word}${declared}: ${head}${skipped}${base}`;
+  const cut = v.interrupted !== undefined ? `; ended by ${v.interrupted}: what was not judged before it is not in the report` : '';
+  return `${verdictWord(v)}${declared}: ${head}${skipped}${base}${cut}`;
 }
 
 /** Requirement id -> the cases naming it, ids in natural order. */

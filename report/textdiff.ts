@@ -2,6 +2,7 @@
  * A small line diff (LCS) with a character diff inside each changed line
  * pair, enough to mark where an answer departs from the expectation.
  */
+import { depthOf, stringifyJson } from '../protocol/deep-json.js';
 
 export type Piece = { text: string; changed: boolean };
 export type Row =
@@ -92,6 +93,9 @@ export function sideBySide(left: string, right: string): Row[] {
   return rows;
 }
 
+/** Nesting past which diffable stops drawing strings as blocks (a result nests 4 deep). */
+const DIFFABLE_DEPTH = 100;
+
 /**
  * JSON pretty-printed for a line diff, except that a string holding line
  * breaks is shown as a block of its lines (`"context": |` then the lines), so
@@ -99,6 +103,8 @@ export function sideBySide(left: string, right: string): Row[] {
  */
 export function diffable(value: unknown): string {
   if (typeof value === 'string') return value;
+  // The walk below recurses: a value nested deeper than any answer needs is shown as plain pretty JSON.
+  if (depthOf(value, DIFFABLE_DEPTH) >= DIFFABLE_DEPTH) return stringifyJson(value, 2) ?? String(value);
   const out: string[] = [];
   const walk = (v: unknown, pad: string, head: string, tail: string): void => {
     if (typeof v === 'string' && v.includes('\n')) {

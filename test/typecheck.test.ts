@@ -1,4 +1,8 @@
-/** The whole tree type-checks under strict TypeScript: a type error is a failing test, not a silent CI pass. */
+/**
+ * The whole tree type-checks under strict TypeScript: a type error is a failing test, not a silent CI pass.
+ * The kit's own sources are checked by the build `npm test` runs first (tsconfig.build.json); this
+ * checks the tests, benches and scripts against the declarations that build wrote (a project reference).
+ */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { expect, it } from 'vitest';

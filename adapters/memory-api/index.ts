@@ -15,6 +15,7 @@ import type { WorkingContext } from './wire.js';
 
 export { JsonClient, type CallRecord } from './http.js';
 export { MemoryService, type Step } from './service.js';
+export { fallbackNote, type Fallback } from './optional.js';
 export * from './translate.js';
 export * from './wire.js';
 
@@ -72,7 +73,7 @@ export function openMemoryApi(o: MemoryApiOptions): Implementation & { lastExcha
       last = ex;
       const req = asRequest(request);
       if (!req) return { kind: 'protocol', message: 'the request cannot be sent to a memory service: it needs an integer budget >= 0 and blocks with string block_id and content' };
-      const ing = await service.ingest(scopeFor(runId, ++n), req.blocks, deadline, ex.calls, o.marker);
+      const ing = await service.ingest(() => scopeFor(runId, ++n), req.blocks, deadline, ex.calls, o.marker);
       if (!ing.ok) return ing.outcome;
       ex.ingested = ing.value;
       const asm = await service.assemble(toAssembleRequest(req, ing.value, o), deadline, ex.calls);

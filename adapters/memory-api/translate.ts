@@ -105,8 +105,8 @@ export function toAssembleRequest(req: Request, ing: Ingested, o: AssembleOption
 /**
  * What the service retrieves for a request, with nothing pressing on it: the
  * same scope, task, filters and consistency, a budget no retrieved memory can
- * exceed, and no cap, exclusions, requirements or preferences. Its segments
- * are the memories in play (SPEC section 16).
+ * exceed, the request's required refs, and no cap, exclusions or
+ * preferences. Its segments are the memories in play (SPEC section 16).
  */
 export function unconstrainedRequest(sent: AssembleContextRequest, ing: Ingested): AssembleContextRequest {
   // No tokenizer counts more tokens than UTF-8 bytes; twice that leaves room for what the service derives.
@@ -114,8 +114,19 @@ export function unconstrainedRequest(sent: AssembleContextRequest, ing: Ingested
   for (const e of ing.episodeByRef.values()) bytes += UTF8.encode(JSON.stringify(e.content)).length;
   const body: AssembleContextRequest = { scope: sent.scope, task: sent.task, budget: { maxTokens: 2 * bytes + 256 } };
   if (sent.filters) body.filters = sent.filters;
+  // A required memory is in play even when the task alone would not find it (SPEC section 16, MAPI-4).
+  if (sent.constraints?.mustIncludeRefs?.length) body.constraints = { mustIncludeRefs: sent.constraints.mustIncludeRefs };
   if (sent.consistency) body.consistency = sent.consistency;
   return body;
+}
+
+/**
+ * The unconstrained request with the status filters opened (disputed and
+ * superseded memories allowed): what the request's filters keep out is what
+ * this answer holds beyond the unconstrained one (MAPI-13).
+ */
+export function filtersOpenedRequest(unconstrained: AssembleContextRequest): AssembleContextRequest {
+  return { ...unconstrained, filters: { ...unconstrained.filters, includeDisputed: true, includeSuperseded: true } };
 }
 
 /**

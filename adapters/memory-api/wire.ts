@@ -27,7 +27,8 @@ export interface ActorRef {
 export interface IngestEpisode {
   contentType: string;
   content: { text: string };
-  dedupeKey: string;
+  /** Always sent first; left out for the rest of a run by a service whose ingest breaks on it (service.ts, SPEC section 16). */
+  dedupeKey?: string;
   createdBy: ActorRef;
   metadata: Record<string, unknown>;
 }

@@ -127,7 +127,13 @@ export function filterProblems(filter: Filter, known: { tags: Iterable<string>; 
   for (const a of filter.terms.flat()) {
     if (a.kind === 'id') {
       // `tirs/*` for `tiers/*`: a glob that matches no id selects (or excludes) nothing.
-      if (!ids.some(a.test)) out.push(`"${a.value}": no case, property or contract clause has an id it matches (areas: ${[...new Set(pools.area)].sort().join(', ')})`);
+      if (ids.some(a.test)) continue;
+      const meant = selectorsNamed(a.value, pools);
+      out.push(
+        meant.length > 0
+          ? `"${a.value}": no case, property or contract clause has that id; did you mean ${meant.map((m) => `${a.negated ? '!' : ''}${m}`).join(' or ')}?`
+          : `"${a.value}": no case, property or contract clause has an id it matches (areas: ${[...new Set(pools.area)].sort().join(', ')})`,
+      );
       continue;
     }
     const pool = pools[a.kind];
@@ -136,6 +142,15 @@ export function filterProblems(filter: Filter, known: { tags: Iterable<string>; 
     const some = [...new Set(pool)].sort().slice(0, 40);
     out.push(`${a.kind}:${a.value}: ${what} ${JSON.stringify(a.value)} (known: ${some.join(', ')}${pool.length > 40 ? ', ...' : ''})`);
   }
+  return out;
+}
+
+/** The selectors a bare word may have meant: `expiry` for `area:expiry`, `boundary` for `tag:boundary`, `TIER-4` or `CON-` for `req:`. */
+function selectorsNamed(word: string, pools: Record<Exclude<SelectorKind, 'id'>, string[]>): string[] {
+  const out: string[] = [];
+  if (pools.area.includes(word)) out.push(`area:${word}`);
+  if (pools.tag.includes(word)) out.push(`tag:${word}`);
+  if (pools.req.includes(word) || (word.endsWith('-') && pools.req.some((r) => r.startsWith(word)))) out.push(`req:${word}`);
   return out;
 }
 

@@ -12,6 +12,7 @@ import type { Document, Node as YamlNode } from 'yaml';
 import { packagePath } from '../../protocol/package-root.js';
 import { precompiledCase } from './precompiled.js';
 import { caseValidator } from './schema.js';
+import { MAX_CASE_FILE_DEPTH, yamlNestingBound } from './depth.js';
 import { specRequirements, specVersionProblem } from '../spec.js';
 import type { GoldenCase } from '../types.js';
 
@@ -117,6 +118,11 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
     const { line, col } = lc.linePos(offset);
     problems.push({ file, line, col, message });
   };
+  const nesting = yamlNestingBound(text);
+  if (nesting.depth > MAX_CASE_FILE_DEPTH) {
+    // The YAML reader recurses and would fail (or exhaust memory) on this file: refused before it reads it.
+    return { problems: [{ file, line: nesting.line, col: 1, message: `nested about ${nesting.depth} levels deep here; a case file holds at most ${MAX_CASE_FILE_DEPTH} (the YAML reader recurses); replay a deeper request from JSON lines (ctxconform replay)` }] };
+  }
   const doc = yaml().parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true });
   for (const e of doc.errors) at(e.pos[0], `YAML syntax error: ${firstLine(e.message)}`);
   for (const w of doc.warnings) at(w.pos[0], `YAML: ${firstLine(w.message)}`);

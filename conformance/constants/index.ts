@@ -9,7 +9,7 @@
  */
 import { SOURCE_TO_TIER, TIER_PERCENT, tierBudget as specTierBudget, TIERS } from '../../reference/index.js';
 import type { Tier } from '../../reference/index.js';
-import type { DeclaredConstants, Implementation, Manifest } from '../../protocol/types.js';
+import type { DeclaredConstants, DiagnosisEntry, Implementation, Manifest } from '../../protocol/types.js';
 import { textTable } from '../../report/text-table.js';
 import { constantsText } from '../../report/text.js';
 import type { Estimator } from './estimate.js';
@@ -38,6 +38,10 @@ export interface ProbeReport {
   /** The manifest's declared constants, when it has some: each is a row's expected value. */
   declared?: DeclaredConstants;
   constants: ProbeRow[];
+  /** With a drift: the known defects that reproduce the probe's answers, best first (cross-check.ts). */
+  likely_causes?: DiagnosisEntry[];
+  /** Said when a defect that is no changed constant explains the drifted readings better. */
+  cross_check?: string;
 }
 
 /** The budget at which tier budgets are measured: every spec percentage is exact there. */
@@ -395,7 +399,35 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
     row('ttl_zero', 'never expires', undefined, failed(x));
   }
 
-  return { implementation: manifest, requests: s.requests, drift: rows.some((r) => r.status !== 'match'), ...(d ? { declared: d } : {}), constants: rows };
+  const drifted = rows.filter((r) => r.status !== 'match').map((r) => r.constant);
+  // Only a drift is worth the catalogue: it says which defect moved the readings.
+  const check = drifted.length > 0 ? (await import('./cross-check.js')).crossCheck(s.exchanges, manifest, drifted) : undefined;
+  return {
+    implementation: manifest,
+    requests: s.requests,
+    drift: drifted.length > 0,
+    ...(d ? { declared: d } : {}),
+    constants: rows,
+    ...(check ? { likely_causes: check.causes } : {}),
+    ...(check?.note ? { cross_check: check.note } : {}),
+  };
+}
+
+/** The catalogue's reading of a drift, for the table's end. */
+function crossCheckLines(r: ProbeReport): string[] {
+  const causes = r.likely_causes;
+  if (causes === undefined) return [];
+  const out = [''];
+  if (causes.length === 0) out.push('likely cause: none of the known defects reproduces the answers that differ from the specification\'s');
+  else {
+    out.push(`likely cause (known defects whose model answers the probe's ${r.requests} requests exactly as the implementation did; docs/diagnosis.md):`);
+    for (const c of causes) {
+      out.push(`  ${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${c.summary} — explains ${c.explains} of ${c.failing} answers that differ, contradicts ${c.contradicts === 0 ? 'none' : c.contradicts}`);
+      if (c.alike) out.push(`      these requests cannot tell it from: ${c.alike.join(', ')}`);
+    }
+  }
+  if (r.cross_check) out.push(r.cross_check);
+  return out;
 }
 
 /** The table as text: one line per constant. */
@@ -411,6 +443,7 @@ export function formatProbe(r: ProbeReport): string {
     '',
     textTable([head, ...body]),
     ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
+    ...crossCheckLines(r),
     '',
     drifted === 0 ? `no drift: every constant matches ${against}` : `DRIFT: ${drifted} constant${drifted === 1 ? ' differs' : 's differ'} from ${against} or could not be determined`,
   ].join('\n');

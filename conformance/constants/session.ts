@@ -6,7 +6,7 @@
  * it was asking stays undetermined.
  */
 import type { Block } from '../../reference/index.js';
-import type { Implementation } from '../../protocol/types.js';
+import type { Implementation, Outcome } from '../../protocol/types.js';
 
 /** The probe only ever sends the core members of a block. */
 export type ProbeBlock = Pick<Block, 'block_id' | 'source' | 'content' | 'priority' | 'created_at' | 'ttl_seconds'>;
@@ -19,8 +19,15 @@ export interface Seen {
 
 export class ProbeError extends Error {}
 
+/** One request of the probe and what came back: the readings the catalogue cross-check reads (cross-check.ts). */
+export interface Exchange {
+  request: unknown;
+  outcome: Outcome;
+}
+
 export class ProbeSession {
   requests = 0;
+  readonly exchanges: Exchange[] = [];
 
   constructor(
     private readonly impl: Implementation,
@@ -31,6 +38,7 @@ export class ProbeSession {
     this.requests++;
     const request = { profile: 'tiered', now, budget, blocks };
     const outcome = await this.impl.assemble(request, { timeoutMs: this.timeoutMs });
+    this.exchanges.push({ request, outcome });
     if (outcome.kind !== 'result') {
       const detail = outcome.kind === 'error' ? `the error ${String(outcome.code)}: ${String(outcome.message)}` : `${outcome.kind}: ${outcome.message}`;
       throw new ProbeError(`request ${JSON.stringify(request).slice(0, 200)} got ${detail}`);

@@ -12,8 +12,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AssembleContextRequest, MemoryRef } from '../../adapters/memory-api/wire.js';
 import { refKey } from '../../adapters/memory-api/wire.js';
-import { estimateTokens } from '../../reference/index.js';
 import type { ClauseId, Facet } from './clauses.js';
+import { DEFAULT_ESTIMATOR, segmentsCost, type Estimator } from './estimator.js';
 import { workingContextProblems } from './schema.js';
 
 export interface IngestedMemory {
@@ -22,6 +22,9 @@ export interface IngestedMemory {
   text: string;
   /** The ingested content object (`{text}`); a segment may carry it as JSON text. */
   content?: unknown;
+  /** What the episode was ingested with, as sent; a segment's provenance must name one of them (MAPI-10). Unknown when absent. */
+  createdBy?: { id: string; kind: string };
+  dedupeKey?: string;
 }
 
 export interface Exchange {
@@ -39,6 +42,14 @@ export interface Exchange {
    * When absent, every ingested memory counts as retrieved, each as itself.
    */
   unconstrained?: unknown;
+  /**
+   * The unconstrained request with the status filters opened, asked only when
+   * a memory the request's filters keep out was ingested: whether the service
+   * retrieves it for the task, so that keeping it out was put to the test (MAPI-13).
+   */
+  opened?: unknown;
+  /** How the service counts tokens (default NUM-2's 4 code points a token). */
+  estimator?: Estimator;
 }
 
 export interface Finding {
@@ -50,8 +61,10 @@ export interface CheckOutcome {
   findings: Finding[];
   /** The clauses this exchange put to the test (every clause with a finding is among them). */
   tested: Set<ClauseId>;
-  /** The needs of those clauses this exchange met. */
+  /** The needs of those clauses this exchange met, and the hints it saw (clauses.ts). */
   facets: Set<Facet>;
+  /** The answer's tokenEstimate and the kit's count of its segments, when it has segments. */
+  budget?: { estimate?: number; counted: number };
 }
 
 interface Seg {
@@ -105,13 +118,52 @@ function list(keys: readonly string[], ex: Exchange): string {
   return keys.map((k) => (ex.ingested.get(k) ? `${k} (block ${ex.ingested.get(k)!.blockId})` : k)).join(', ');
 }
 
-/** Does the memory's status pass the request's filters? */
+/**
+ * Does the request let a memory of this status into the context: `yes`, `no`,
+ * or `unsaid` when nothing sent decides it (SPEC section 16: a disputed memory
+ * is kept out when either includeDisputed, in filters or constraints, is
+ * false; tombstoned memories never enter; the contract says nothing of
+ * pending and failed ones).
+ */
+export function statusAdmitted(status: string, sent: Pick<AssembleContextRequest, 'filters' | 'constraints'>): 'yes' | 'no' | 'unsaid' {
+  if (status === 'active') return 'yes';
+  if (status === 'disputed') {
+    const said = [sent.filters?.includeDisputed, sent.constraints?.includeDisputed];
+    return said.includes(false) ? 'no' : said.includes(true) ? 'yes' : 'unsaid';
+  }
+  if (status === 'superseded') return sent.filters?.includeSuperseded === false ? 'no' : sent.filters?.includeSuperseded === true ? 'yes' : 'unsaid';
+  if (status === 'tombstoned') return 'no';
+  return 'unsaid';
+}
+
+/** Which part of the request keeps a memory of this status out, for a message. */
+function keptOutBy(status: string, sent: AssembleContextRequest): string {
+  if (status === 'disputed') return sent.filters?.includeDisputed === false ? 'filters.includeDisputed false' : 'constraints.includeDisputed false';
+  if (status === 'superseded') return 'filters.includeSuperseded false';
+  return 'the contract (tombstoned memories never enter a working context)';
+}
+
+/** Does the memory's status pass the request's filters? Only a status the request admits makes a candidate. */
 function passesFilters(key: string, ex: Exchange): boolean {
-  const status = ex.statuses.get(key) ?? 'active';
-  if (status === 'active') return true;
-  if (status === 'disputed') return ex.sent.filters?.includeDisputed ?? ex.sent.constraints?.includeDisputed ?? true;
-  if (status === 'superseded') return ex.sent.filters?.includeSuperseded ?? false;
-  return false; // tombstoned, pending, failed
+  return statusAdmitted(ex.statuses.get(key) ?? 'active', ex.sent) === 'yes';
+}
+
+/**
+ * The ingested memories a segment of this answer must not be (MAPI-13): a
+ * status the request keeps out, unless a required ref names it (the contract
+ * does not order the two; a required memory may appear or be left out with
+ * required_ref_omitted). A tombstoned memory never may.
+ */
+export function keptOut(ex: Pick<Exchange, 'ingested' | 'statuses' | 'sent'>): Set<string> {
+  const must = new Set(refList(ex.sent.constraints?.mustIncludeRefs));
+  const out = new Set<string>();
+  for (const k of ex.ingested.keys()) {
+    const status = ex.statuses.get(k);
+    if (status === undefined || statusAdmitted(status, ex.sent) !== 'no') continue;
+    if (must.has(k) && status !== 'tombstoned') continue;
+    out.add(k);
+  }
+  return out;
 }
 
 /** Is the segment's content what was ingested: the text itself, or the ingested content object as JSON text? */
@@ -143,14 +195,52 @@ function retrievedBy(ex: Exchange): { memories: Retrieved[]; complete: boolean }
   return { memories, complete: obj(obj(ex.unconstrained).context).truncated === false };
 }
 
+/** A ref as the schema has it: an object with a string id and type. Anything else is MAPI-2's to report. */
+function wellFormedRef(ref: unknown): boolean {
+  return typeof ref === 'object' && ref !== null && typeof (ref as { id?: unknown }).id === 'string' && typeof (ref as { type?: unknown }).type === 'string';
+}
+
+/**
+ * Why an ingested memory's provenance does not say what it was ingested with
+ * (undefined when it does): it must name the actor (`createdBy`), the
+ * `dedupeKey`, or the memory itself in `sourceRefs`, and what it names must be
+ * what was sent. A provenance that is not an object is MAPI-2's to report;
+ * when the kit does not know what a memory was ingested with, nothing is judged.
+ */
+function provenanceProblem(s: Seg, key: string, mem: IngestedMemory): string | undefined {
+  const p = s.provenance;
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) return undefined;
+  if (mem.createdBy === undefined && mem.dedupeKey === undefined) return undefined;
+  const prov = p as Record<string, unknown>;
+  let named = false;
+  if (prov.createdBy !== undefined && mem.createdBy !== undefined) {
+    const c = prov.createdBy;
+    const id = typeof c === 'string' ? c : obj(c).id;
+    const kind = typeof c === 'string' ? undefined : obj(c).kind;
+    if (id !== mem.createdBy.id || (kind !== undefined && kind !== mem.createdBy.kind)) {
+      return `provenance.createdBy is ${clip(c)}, not ${JSON.stringify(mem.createdBy)}, the actor it was ingested with`;
+    }
+    named = true;
+  }
+  if (prov.dedupeKey !== undefined && mem.dedupeKey !== undefined) {
+    if (prov.dedupeKey !== mem.dedupeKey) return `provenance.dedupeKey is ${clip(prov.dedupeKey)}, not ${JSON.stringify(mem.dedupeKey)}, the dedupeKey it was ingested with`;
+    named = true;
+  }
+  if (sourcesOf(s)?.includes(key)) named = true;
+  if (named) return undefined;
+  return `provenance ${clip(p)} names nothing it was ingested with (createdBy ${JSON.stringify(mem.createdBy?.id ?? null)}${mem.dedupeKey !== undefined ? `, dedupeKey ${JSON.stringify(mem.dedupeKey)}` : ''}, or the memory itself in sourceRefs)`;
+}
+
 /**
  * Why each segment is not legitimate (undefined when it is): an ingested
- * memory must carry exactly its ingested content; any other memory must be
- * one the service derived, with provenance naming only memories ingested into
- * the scope or other such derived segments of the same answer.
+ * memory must carry exactly its ingested content and a provenance naming what
+ * it was ingested with; any other memory must be one the service derived,
+ * with provenance naming only memories ingested into the scope or other such
+ * derived segments of the same answer. A ref or content of the wrong type is
+ * MAPI-2's to report, not judged again here (`not-string` counts them).
  */
-function illegitimate(segs: readonly Seg[], ex: Exchange): (string | undefined)[] {
-  const keys = segs.map((s) => keyOf(s.ref));
+function illegitimate(segs: readonly Seg[], ex: Exchange): { problems: (string | undefined)[]; notString: number } {
+  const keys = segs.map((s) => (wellFormedRef(s.ref) ? keyOf(s.ref) : undefined));
   const derived = new Set<string>();
   // Derived segments may name one another (a consolidation of atoms): grow the traced set to a fixpoint.
   for (let grew = true; grew; ) {
@@ -165,17 +255,27 @@ function illegitimate(segs: readonly Seg[], ex: Exchange): (string | undefined)[
       }
     });
   }
-  return segs.map((s, i) => {
+  let notString = 0;
+  const problems = segs.map((s, i) => {
     const k = keys[i];
-    if (k === undefined) return `segment ${i} has no ref`;
+    if (k === undefined) return undefined;
     const mem = ex.ingested.get(k);
-    if (mem) return sameContent(s.content, mem) ? undefined : `segment ${i} (block ${mem.blockId}) has content ${clip(s.content)}, not the ingested ${clip(mem.text)}`;
+    if (mem) {
+      if (typeof s.content !== 'string') {
+        notString++;
+      } else if (!sameContent(s.content, mem)) {
+        return `segment ${i} (block ${mem.blockId}) has content ${clip(s.content)}, not the ingested ${clip(mem.text)}`;
+      }
+      const p = provenanceProblem(s, k, mem);
+      return p ? `segment ${i} (block ${mem.blockId}): ${p}` : undefined;
+    }
     if (derived.has(k)) return undefined;
     const src = sourcesOf(s);
     if (!src) return `segment ${i} has ref ${k}, which is not a memory ingested into the scope, and its provenance names no sourceRefs it was derived from`;
     const foreign = src.filter((r) => !ex.ingested.has(r) && !derived.has(r));
     return `segment ${i} has ref ${k}, which is not a memory ingested into the scope, and its provenance.sourceRefs names ${foreign.join(', ')}, not ingested into the scope`;
   });
+  return { problems, notString };
 }
 
 export function checkExchange(ex: Exchange): CheckOutcome {
@@ -212,14 +312,23 @@ export function checkExchange(ex: Exchange): CheckOutcome {
   // Retrieved memories the answer must hold for nothing to have been left out (an excluded memory and its derivations aside).
   const wanted = retrieved.memories.filter((m) => !excluded.has(m.key) && !m.sources.some((r) => excluded.has(r)));
 
+  const must = refList(ex.sent.constraints?.mustIncludeRefs);
+  const absent = must.filter((k) => !present.has(k));
+
+  // MAPI-3 on the larger of the service's number and the kit's own count of what came back (SPEC section 16).
+  const estimator = ex.estimator ?? DEFAULT_ESTIMATOR;
   const maxTokens = ex.sent.budget.maxTokens;
   const reserved = ex.sent.budget.reservedTokens ?? 0;
-  if (typeof ctx.tokenEstimate === 'number') {
-    const pressed = candidates.reduce((n, k) => n + estimateTokens(ex.ingested.get(k)!.text), 0) > maxTokens - reserved;
-    if (segs.length && pressed) meet('MAPI-3', 'pressed');
-    if (ctx.tokenEstimate > maxTokens - reserved) {
-      fail('MAPI-3', `tokenEstimate ${ctx.tokenEstimate} exceeds maxTokens ${maxTokens} - reservedTokens ${reserved} = ${maxTokens - reserved}`);
-    }
+  const available = maxTokens - reserved;
+  const estimate = typeof ctx.tokenEstimate === 'number' ? ctx.tokenEstimate : undefined;
+  const counted = segmentsCost(segs.map((s) => s.content), estimator);
+  const pressed = candidates.reduce((n, k) => n + estimator.cost(ex.ingested.get(k)!.text), 0) > available;
+  if (segs.length && pressed) meet('MAPI-3', 'pressed');
+  if (estimate !== undefined && estimate > available && estimate >= counted) {
+    fail('MAPI-3', `tokenEstimate ${estimate} exceeds maxTokens ${maxTokens} - reservedTokens ${reserved} = ${available}`);
+  } else if (counted > available) {
+    const said = estimate === undefined ? 'no tokenEstimate' : `tokenEstimate ${estimate}`;
+    fail('MAPI-3', `the segments cost ${counted} tokens by the kit's count (${estimator.name}), more than maxTokens ${maxTokens} - reservedTokens ${reserved} = ${available} (the answer says ${said})`);
   }
 
   if (typeof ctx.truncated === 'boolean') {
@@ -227,8 +336,9 @@ export function checkExchange(ex: Exchange): CheckOutcome {
     if (leftOut.length) {
       meet('MAPI-4', 'left-out');
       if (!ctx.truncated) fail('MAPI-4', `truncated is false, but candidates the service retrieves for the task are represented by no segment: ${list(leftOut, ex)}`);
-    } else if (excluded.size === 0 && retrieved.complete && wanted.every((m) => present.has(m.key))) {
-      // With exclusions the service may count an excluded memory's derivations as left out; the kit cannot tell, so it does not judge.
+    } else if (excluded.size === 0 && absent.length === 0 && retrieved.complete && wanted.every((m) => present.has(m.key))) {
+      // With exclusions the service may count an excluded memory's derivations as left out, and an absent required ref
+      // (too large, kept out by a filter, or naming nothing) as something it could not include: the kit cannot tell, so it does not judge.
       meet('MAPI-4', 'complete');
       if (ctx.truncated) fail('MAPI-4', `truncated is true, but the answer holds all ${wanted.length} memories the service retrieves for the task with no budget or cap`);
     }
@@ -243,8 +353,6 @@ export function checkExchange(ex: Exchange): CheckOutcome {
     fail('MAPI-6', segs.length === 0 ? 'there are no segments but no empty_context warning' : `an empty_context warning is given with ${segs.length} segment(s)`);
   }
 
-  const must = refList(ex.sent.constraints?.mustIncludeRefs);
-  const absent = must.filter((k) => !present.has(k));
   if (absent.length) meet('MAPI-7', 'omitted');
   else if (must.length) meet('MAPI-7', 'kept');
   if (absent.length && !has('required_ref_omitted')) fail('MAPI-7', `required refs are absent but there is no required_ref_omitted warning: ${list(absent, ex)}`);
@@ -267,9 +375,11 @@ export function checkExchange(ex: Exchange): CheckOutcome {
   }
 
   if (segs.length) tested.add('MAPI-10');
-  if (keys.some((k) => k !== undefined && ex.ingested.has(k))) meet('MAPI-10', 'ingested');
+  const legit = illegitimate(segs, ex);
+  if (keys.some((k, i) => k !== undefined && ex.ingested.has(k) && typeof segs[i]!.content === 'string')) meet('MAPI-10', 'ingested');
+  if (legit.notString) facets.add('MAPI-10:not-string');
   // One finding per exchange: "N of M exchanges" counts exchanges, and the first bad segment shows the fault.
-  const bad = illegitimate(segs, ex).filter((m): m is string => m !== undefined);
+  const bad = legit.problems.filter((m): m is string => m !== undefined);
   if (bad.length) fail('MAPI-10', bad.length > 1 ? `${bad[0]} (and ${bad.length - 1} more segment(s))` : bad[0]!);
 
   for (const [status, code] of [
@@ -280,6 +390,24 @@ export function checkExchange(ex: Exchange): CheckOutcome {
     if (!shown.length) continue;
     meet('MAPI-11', status);
     if (!has(code)) fail('MAPI-11', `${status} memories appear without a ${code} warning: ${list(shown, ex)}`);
+  }
+
+  // MAPI-13: put to the test by a kept-out memory the service retrieves once the filters are opened; broken by any kept-out segment.
+  const barred = keptOut(ex);
+  if (barred.size && ex.opened !== undefined) {
+    const found = new Set(segmentsOf(ex.opened).map((s) => keyOf(s.ref)));
+    for (const k of barred) {
+      const status = ex.statuses.get(k)!;
+      if (found.has(k) && (status === 'disputed' || status === 'superseded')) meet('MAPI-13', status);
+    }
+  }
+  const shownBarred = keys.flatMap((k, i) => (k !== undefined && barred.has(k) ? [i] : []));
+  if (shownBarred.length) {
+    const i = shownBarred[0]!;
+    const k = keys[i]!;
+    const status = ex.statuses.get(k)!;
+    const more = shownBarred.length > 1 ? ` (and ${shownBarred.length - 1} more segment(s))` : '';
+    fail('MAPI-13', `segment ${i} (block ${ex.ingested.get(k)!.blockId}) is a memory the service marks ${status}, which ${keptOutBy(status, ex.sent)} keeps out${more}`);
   }
 
   const again = ex.again === undefined ? [] : segmentsOf(ex.again);
@@ -294,5 +422,5 @@ export function checkExchange(ex: Exchange): CheckOutcome {
     }
   }
 
-  return { findings, tested, facets };
+  return { findings, tested, facets, ...(segs.length ? { budget: { ...(estimate !== undefined ? { estimate } : {}), counted } } : {}) };
 }

@@ -11,12 +11,20 @@ export interface Need {
   untested: string;
 }
 
+/** Something an exchange saw that explains an unmet need better: when the facet was seen, `says` is the reason instead of the need's. */
+export interface Hint {
+  facet: string;
+  need: string;
+  says: string;
+}
+
 export interface Clause {
   id: string;
   /** The report id is `contract/<name>`. */
   name: string;
   description: string;
   needs: readonly Need[];
+  hints?: readonly Hint[];
 }
 
 export const CLAUSES = [
@@ -29,7 +37,7 @@ export const CLAUSES = [
   {
     id: 'MAPI-2',
     name: 'schema',
-    description: 'the assemble-context answer validates against the published AssembleContextResponse schema (generatedAt a date-time, warning codes from the enum)',
+    description: "the assemble-context answer validates against the OpenAPI document's AssembleContextResponse schema (generatedAt a date-time, warning codes from the enum)",
     needs: [
       { facet: 'segments', untested: 'no answer had a segment, so the segment schema was never checked' },
       { facet: 'warnings', untested: 'no answer had a warning, so the warning schema was never checked' },
@@ -38,7 +46,7 @@ export const CLAUSES = [
   {
     id: 'MAPI-3',
     name: 'token-budget',
-    description: 'tokenEstimate <= budget.maxTokens - budget.reservedTokens',
+    description: "tokenEstimate, and the segments' cost by the service's estimator, <= budget.maxTokens - budget.reservedTokens",
     needs: [{ facet: 'pressed', untested: 'no answer with segments had candidates beyond the budget' }],
   },
   {
@@ -92,8 +100,9 @@ export const CLAUSES = [
   {
     id: 'MAPI-10',
     name: 'verbatim-content',
-    description: 'every segment is an ingested memory of the scope with exactly the ingested content, or a memory derived only from memories ingested into the scope',
+    description: 'every segment is an ingested memory of the scope with exactly the ingested content and a provenance naming what it was ingested with, or a memory derived only from memories ingested into the scope',
     needs: [{ facet: 'ingested', untested: 'no ingested memory came back as a segment, so no content was compared' }],
+    hints: [{ facet: 'not-string', need: 'ingested', says: 'ingested memories came back as segments, but with a content that is not a string (MAPI-2 reports it), so no content was compared' }],
   },
   {
     id: 'MAPI-11',
@@ -110,9 +119,21 @@ export const CLAUSES = [
     description: 'the same request twice against the same data gives the same segments in the same order',
     needs: [{ facet: 'order', untested: 'no answer had two segments or more, so their order was never compared' }],
   },
+  {
+    id: 'MAPI-13',
+    name: 'status-filters',
+    description: 'no segment is a memory whose status the request keeps out (disputed with includeDisputed false, superseded with includeSuperseded false, tombstoned), unless mustIncludeRefs names it',
+    needs: [
+      { facet: 'disputed', untested: 'no memory the service marks disputed and retrieves for the task was kept out by includeDisputed false' },
+      { facet: 'superseded', untested: 'no memory the service marks superseded and retrieves for the task was kept out by includeSuperseded false' },
+    ],
+  },
 ] as const satisfies readonly Clause[];
 
 export type ClauseId = (typeof CLAUSES)[number]['id'];
 
 /** A need of a clause as an exchange reports it: `MAPI-5:truncated`. */
 export type Facet = `${ClauseId}:${string}`;
+
+/** Where contract/answers' message carries a refusal the run worked around as the contract allows (`; fallback: ...`). */
+export const FALLBACK_PREFIX = 'fallback: ';

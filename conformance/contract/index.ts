@@ -8,17 +8,22 @@
  * request), how many exchanges tested the clause, or why none did.
  */
 import { JsonClient, type CallRecord } from '../../adapters/memory-api/http.js';
-import { MemoryService, UNSUPPORTED_CONSISTENCY } from '../../adapters/memory-api/service.js';
-import { newRunId, scopeFor, toAssembleRequest, unconstrainedRequest } from '../../adapters/memory-api/index.js';
+import { MemoryService } from '../../adapters/memory-api/service.js';
+import { fallbackNote, type Fallback } from '../../adapters/memory-api/optional.js';
+import { filtersOpenedRequest, newRunId, scopeFor, toAssembleRequest, unconstrainedRequest } from '../../adapters/memory-api/index.js';
 import { refKey, type AssembleContextRequest } from '../../adapters/memory-api/wire.js';
 import type { CaseResult, Outcome, Status } from '../../protocol/types.js';
-import { checkExchange, type Finding, type IngestedMemory } from './check.js';
-import { CLAUSES, type ClauseId, type Facet } from './clauses.js';
+import { checkExchange, keptOut, type Finding, type IngestedMemory } from './check.js';
+import { addUndercount, DEFAULT_ESTIMATOR, loadEstimator, noUndercount, undercountNote, type Estimator } from './estimator.js';
+import { CLAUSES, FALLBACK_PREFIX, type Clause, type ClauseId, type Facet, type Need } from './clauses.js';
+
+export { FALLBACK_PREFIX } from './clauses.js';
 import { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';
 import { shrink } from './shrink.js';
 
 export { CLAUSES, type Clause, type ClauseId, type Facet, type Need } from './clauses.js';
-export { checkExchange, type CheckOutcome, type Exchange, type Finding, type IngestedMemory } from './check.js';
+export { checkExchange, keptOut, statusAdmitted, type CheckOutcome, type Exchange, type Finding, type IngestedMemory } from './check.js';
+export { DEFAULT_ESTIMATOR, ESTIMATOR_CHOICES, isEstimatorSpec, loadEstimator, type Estimator } from './estimator.js';
 export { DIRECTED, randomScenarios, type Scenario } from './scenarios.js';
 export { workingContextProblems } from './schema.js';
 
@@ -38,7 +43,11 @@ export interface ContractOptions {
   shrinkTries?: number;
   /** Leave out the directed scenarios (tests of the random part). */
   randomOnly?: boolean;
+  /** How the service counts tokens, as `--estimator` spells it (default `4`: NUM-2's 4 code points a token). */
+  estimator?: string;
 }
+
+/** How a note in contract/answers' message starts when the run left out a part of its requests the service refused as the contract allows. */
 
 /** A service that fails this many exchanges in a row is not asked again: it is down or hanging. */
 const GIVE_UP_AFTER = 3;
@@ -53,6 +62,11 @@ interface Violation {
 interface Checked {
   kind: 'checked';
   findings: Finding[];
+  /** Optional parts this exchange found broken and left out from then on (MAPI-1, optional.ts). */
+  brokeOn: Fallback[];
+  /** The call that refused the part (for the MAPI-1 report). */
+  refused?: CallRecord;
+  budget?: { estimate?: number; counted: number };
   tested: Set<ClauseId>;
   facets: Set<Facet>;
   sent: AssembleContextRequest;
@@ -69,6 +83,10 @@ function outcomeMessage(o: Outcome): string {
   return o.kind === 'result' ? 'an unexpected result' : o.message;
 }
 
+function fail(message: string): never {
+  throw new Error(message);
+}
+
 function transportStatus(o: Outcome): Status {
   return o.kind === 'timeout' ? 'timeout' : o.kind === 'crash' ? 'crash' : o.kind === 'protocol' ? 'error' : 'fail';
 }
@@ -82,35 +100,47 @@ interface Tally {
 
 export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
   const started = Date.now();
+  const estimator: Estimator = o.estimator === undefined ? DEFAULT_ESTIMATOR : ((await loadEstimator(o.estimator)) ?? fail(`unknown estimator ${JSON.stringify(o.estimator)}`));
   const client = new JsonClient(o.url, o.apiKey, o.timeoutMs);
   const service = new MemoryService(client);
   const runId = o.runId ?? newRunId();
   let n = 0;
 
-  /** One scenario in a fresh scope: ingest, hydrate, assemble unconstrained, assemble twice as asked, check. */
+  /** One scenario in a fresh scope: ingest, hydrate, assemble unconstrained, assemble twice as asked (and with the filters opened when they keep something out), check. */
   async function exchange(sc: Scenario): Promise<ExchangeResult> {
     const calls: CallRecord[] = [];
+    const fallbacksBefore = service.fallbacks.length;
     const deadline = () => Date.now() + o.timeoutMs;
     const transport = (outcome: Outcome): ExchangeResult => ({ kind: 'transport', outcome, ...(calls.length ? { last: calls.at(-1)! } : {}) });
-    const ing = await service.ingest(scopeFor(runId, ++n), sc.request.blocks, deadline(), calls, o.marker);
+    const ing = await service.ingest(() => scopeFor(runId, ++n), sc.request.blocks, deadline(), calls, o.marker);
     if (!ing.ok) return transport(ing.outcome);
     const st = await service.statuses(ing.value, deadline(), calls);
     if (!st.ok) return transport(st.outcome);
+    const ingested = new Map<string, IngestedMemory>();
+    for (const [id, ref] of ing.value.refByBlock) {
+      const episode = ing.value.episodeByRef.get(refKey(ref))!;
+      const sentWith = { createdBy: episode.createdBy, ...(episode.dedupeKey !== undefined ? { dedupeKey: episode.dedupeKey } : {}) };
+      ingested.set(refKey(ref), { blockId: id, text: episode.content.text, content: episode.content, ...sentWith });
+    }
     const asked = toAssembleRequest(sc.request, ing.value, { reservedTokens: sc.reservedTokens, ...(o.task !== undefined ? { task: o.task } : {}), ...(o.marker !== undefined ? { marker: o.marker } : {}) });
-    const open = await service.assemble(unconstrainedRequest(asked, ing.value), deadline(), calls);
+    const unconstrained = unconstrainedRequest(asked, ing.value);
+    const open = await service.assemble(unconstrained, deadline(), calls);
     if (!open.ok) return transport(open.outcome);
     const first = await service.assemble(asked, deadline(), calls);
     if (!first.ok) return transport(first.outcome);
     const second = await service.assemble(asked, deadline(), calls);
     if (!second.ok) return transport(second.outcome);
-    const ingested = new Map<string, IngestedMemory>();
-    for (const [id, ref] of ing.value.refByBlock) {
-      const episode = ing.value.episodeByRef.get(refKey(ref))!;
-      ingested.set(refKey(ref), { blockId: id, text: episode.content.text, content: episode.content });
-    }
     const sent = first.value.sent;
-    const checked = checkExchange({ ingested, statuses: st.value, sent, body: first.value.body, again: second.value.body, unconstrained: open.value.body });
-    return { kind: 'checked', ...checked, sent, unconstrainedSent: open.value.sent, unconstrained: open.value.body, first: first.value.body, second: second.value.body };
+    let opened: unknown;
+    if (keptOut({ ingested, statuses: st.value, sent }).size) {
+      const r = await service.assemble(filtersOpenedRequest(open.value.sent), deadline(), calls);
+      if (!r.ok) return transport(r.outcome);
+      opened = r.value.body;
+    }
+    const checked = checkExchange({ ingested, statuses: st.value, sent, body: first.value.body, again: second.value.body, unconstrained: open.value.body, estimator, ...(opened !== undefined ? { opened } : {}) });
+    const brokeOn = service.fallbacks.slice(fallbacksBefore).filter((f) => !f.allowed);
+    const refused = brokeOn.length ? calls.find((c) => c.op === brokeOn[0]!.op) : undefined;
+    return { kind: 'checked', ...checked, brokeOn, ...(refused ? { refused } : {}), sent, unconstrainedSent: open.value.sent, unconstrained: open.value.body, first: first.value.body, second: second.value.body };
   }
 
   const requestOf = (sc: Scenario, r?: Checked, withUnconstrained = false) => ({
@@ -129,10 +159,12 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
 
   const tallies = new Map<ClauseId, Tally>(CLAUSES.map((c) => [c.id, { broken: 0, tested: 0 }]));
   const facets = new Set<Facet>();
+  const undercount = noUndercount();
   let transportFailure: Status | undefined;
   let attempted = 0;
   let completed = 0;
   let failuresInARow = 0;
+  let failedOp = '';
   const scenarios: Scenario[] = [...(o.randomOnly ? [] : DIRECTED), ...randomScenarios(o.seed, o.runs)];
   const shrunk = new Map<ClauseId, number>();
   const shrinkTries = o.shrinkTries ?? 40;
@@ -147,6 +179,7 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
       facets.add('MAPI-1:asked');
       if (r.kind === 'transport') {
         failuresInARow++;
+        failedOp = r.last?.op ?? '';
         answers.broken++;
         answers.first ??= { scenario: sc, message: outcomeMessage(r.outcome), request: requestOf(sc), actual: r.last };
         transportFailure ??= transportStatus(r.outcome);
@@ -154,6 +187,13 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
       }
       failuresInARow = 0;
       completed++;
+      // A broken optional part fails MAPI-1 in the exchange that found it; the exchange went on without it and is checked like any other.
+      if (r.brokeOn.length) {
+        answers.broken++;
+        answers.first ??= { scenario: sc, message: r.brokeOn.map(fallbackNote).join('; '), request: requestOf(sc, r), actual: r.refused };
+        transportFailure ??= 'fail';
+      }
+      if (r.budget?.estimate !== undefined) addUndercount(undercount, r.budget.estimate, r.budget.counted, sc.name);
       for (const id of r.tested) tallies.get(id)!.tested++;
       for (const f of r.facets) facets.add(f);
       // "N of M exchanges": a clause broken twice in one exchange counts once.
@@ -190,12 +230,17 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
   }
 
   const duration = Date.now() - started;
-  const consistencyNote = service.refusedStrong
-    ? `; the service refused consistency "strong" (${UNSUPPORTED_CONSISTENCY}), so assemble-context was asked again with "eventual", as every later call was`
-    : '';
+  const stopped = failuresInARow >= GIVE_UP_AFTER;
+  // Refusals the contract allows are noted once, in contract/answers (the terminal shows them under the clause table).
+  const fallbackNotes = service.fallbacks.filter((f) => f.allowed).map((f) => `; ${FALLBACK_PREFIX}${fallbackNote(f)}`).join('');
+  const notes = new Map<ClauseId, string>([
+    ['MAPI-1', fallbackNotes],
+    ['MAPI-3', undercountNote(undercount, estimator)],
+  ]);
+  const notReached = `not reached: the run stopped after ${attempted} of ${scenarios.length} exchanges, when ${failedOp || 'the service'} failed in ${GIVE_UP_AFTER} exchanges in a row (see contract/answers)`;
   return CLAUSES.map((c): CaseResult => {
     const t = tallies.get(c.id)!;
-    const note = c.id === 'MAPI-1' ? consistencyNote : '';
+    const note = notes.get(c.id) ?? '';
     const base: CaseResult = {
       id: `contract/${c.name}`,
       kind: 'contract',
@@ -211,7 +256,7 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
     if (first) {
       const status = c.id === 'MAPI-1' && transportFailure ? transportFailure : 'fail';
       const count = ` (${t.broken} of ${t.tested} exchanges that tested it broke it)`;
-      const gaveUp = c.id === 'MAPI-1' && failuresInARow >= GIVE_UP_AFTER ? `; stopped after ${GIVE_UP_AFTER} failed exchanges in a row` : '';
+      const gaveUp = c.id === 'MAPI-1' && stopped ? `; stopped after ${GIVE_UP_AFTER} failed exchanges in a row` : '';
       const shrinkNote = shrunk.has(c.id) ? `; shrunk to ${first.scenario.request.blocks.length} block(s) in ${shrunk.get(c.id)} tries` : '';
       return {
         ...base,
@@ -222,12 +267,13 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
         counterexample: first.request,
       };
     }
+    const rest = t.tested ? ` (${t.tested} of ${attempted} exchanges tested the rest; none broke it)` : '';
+    const hinted = (need: Need) => (c as Clause).hints?.find((h) => h.need === need.facet && facets.has(`${c.id}:${h.facet}` as Facet))?.says;
+    const missing = c.needs.filter((need) => !facets.has(`${c.id}:${need.facet}` as Facet)).map((need) => hinted(need) ?? need.untested);
+    // A clause the run did not get to test says so, not what the service did in the exchanges before it stopped.
+    if (c.id !== 'MAPI-1' && (completed === 0 || missing.length) && stopped) return { ...base, status: 'skip', message: `${c.id} untested: ${notReached}${rest}${note}` };
     if (completed === 0 && c.id !== 'MAPI-1') return { ...base, status: 'skip', message: `${c.id} untested: no exchange with the service completed (see contract/answers)` };
-    const missing = c.needs.filter((need) => !facets.has(`${c.id}:${need.facet}` as Facet)).map((need) => need.untested);
-    if (missing.length) {
-      const rest = t.tested ? ` (${t.tested} of ${attempted} exchanges tested the rest; none broke it)` : '';
-      return { ...base, status: 'skip', message: `${c.id} untested: ${missing.join('; ')}${rest}` };
-    }
+    if (missing.length) return { ...base, status: 'skip', message: `${c.id} untested: ${missing.join('; ')}${rest}${note}` };
     return { ...base, message: `${c.id} held in all ${t.tested} of ${attempted} exchanges that tested it${note}` };
   });
 }

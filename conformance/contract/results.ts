@@ -21,11 +21,11 @@ export async function addContractResults(
   if (o.shard && o.shard.index !== 1) return report;
   const matches = idMatcher(o.filter);
   const t0 = performance.now();
-  const chosen = { ...(t.apiKey !== undefined ? { apiKey: t.apiKey } : {}), ...(t.task !== undefined ? { task: t.task } : {}), ...(t.marker !== undefined ? { marker: t.marker } : {}) };
+  const { url, ...chosen } = t;
   // --repeat: the whole contract again from the same seed, each round in scopes of its own; a clause judged differently is flaky.
   const rounds: CaseResult[][] = [];
   for (let i = 0; i < Math.max(1, o.repeat ?? 1); i++) {
-    rounds.push((await runContract({ url: t.url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r)));
+    rounds.push((await runContract({ url, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...chosen })).filter((r) => matches(r)));
   }
   const results = rounds.length === 1 ? rounds[0]! : combineContractRounds(rounds);
   // The key itself never goes into a report: the flags name its environment variable.

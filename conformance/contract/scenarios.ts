@@ -84,6 +84,29 @@ export const DIRECTED: readonly Scenario[] = [
     },
     reservedTokens: 0,
   },
+  {
+    // Each filter the other way round from the scenario before: a service that reads one filter for the other, or ignores one, shows it here.
+    name: 'disputed filtered out, superseded included',
+    request: {
+      now: NOW,
+      budget: 200,
+      blocks: [block('lx-disputed', 40, 2, { status: 'disputed' }), block('lx-superseded', 40, 1, { status: 'superseded' }), block('lx-active', 40, 3)],
+      constraints: { include_disputed: false, include_superseded: true },
+    },
+    reservedTokens: 0,
+  },
+  {
+    // A required memory the filters keep out, too large for the budget besides: the service may include it or leave it out with
+    // required_ref_omitted (SPEC section 16), and truncated is not judged false while a required ref is absent.
+    name: 'required memory the filters keep out',
+    request: {
+      now: NOW,
+      budget: 30,
+      blocks: [block('rf-disputed', 200, 1, { status: 'disputed' }), block('rf-a', 40, 2)],
+      constraints: { must_include: ['rf-disputed'], include_disputed: false },
+    },
+    reservedTokens: 0,
+  },
 ];
 
 const WORDS = ['invoice', 'refund', 'ERP', 'sync', 'addendum', 'café', 'naïve', '👍', 'escalate', 'ticket', '—', 'window'];

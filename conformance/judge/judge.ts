@@ -15,6 +15,7 @@ import { matcherMismatches, reasonClass } from './matchers.js';
 import type { Mismatch } from './matchers.js';
 import { takeOutMarkers } from './markers.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
+import { compactJson } from '../../protocol/deep-json.js';
 import type { Expectation, GoldenCase, Verdict } from '../types.js';
 import type { Manifest, Outcome, Result } from '../../protocol/types.js';
 
@@ -154,7 +155,7 @@ export function firstDifference(expected: string, actual: string): string {
   return `first difference at index ${i}: expected …${JSON.stringify(expected.slice(from, i + 30))}…, got …${JSON.stringify(actual.slice(from, i + 30))}…`;
 }
 
+/** At most `max` characters of a value's JSON, at any depth and without writing more of it than is shown. */
 export function compact(x: unknown, max = 300): string {
-  const s = JSON.stringify(x) ?? String(x);
-  return s.length > max ? s.slice(0, max) + '…' : s;
+  return compactJson(x, max);
 }

@@ -74,6 +74,13 @@ function sortForRender(items: Item[]): void {
   }
 }
 
+/** PIN-4: pinned blocks render in input order, whatever order `included` gives them in. */
+function inInputOrder(pinned: Item[], request: unknown): void {
+  const position = new Map<unknown, number>();
+  ((request as { blocks: unknown[] }).blocks).forEach((b, i) => position.set(b, i));
+  pinned.sort((x, y) => position.get(x.b)! - position.get(y.b)!);
+}
+
 /** The blocks of a request by id, the last of a repeated id winning. */
 export function blocksById(request: unknown): Map<string, BlockLike> | undefined {
   const blocks = (request as { blocks?: unknown } | null)?.blocks;
@@ -85,7 +92,8 @@ export function blocksById(request: unknown): Map<string, BlockLike> | undefined
 
 /**
  * The context an answer implies under MRK-1..3: its pinned included blocks
- * first, in the order `included` gives them (PIN-4), then its other included
+ * first, in input order (PIN-4: the spec's render order, whatever order
+ * `included` gives them in), then its other included
  * blocks and a marker for each omission of class budget or max_segments,
  * together in (source, -priority, block_id) order (REN-1). Undefined when the
  * answer names a block the request does not have (RES-2 reports that).
@@ -114,6 +122,7 @@ export function markedContext(
     rest.push({ b: b as Item['b'], line });
     markers++;
   }
+  if (pinned.length > 1) inInputOrder(pinned, request);
   sortForRender(rest);
   return new Marked(pinned.concat(rest), markers);
 }

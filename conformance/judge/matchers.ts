@@ -7,6 +7,7 @@
  * case.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { sameValue } from '../same-value.js';
 import type { Expectation } from '../types.js';
 import type { Result } from '../../protocol/types.js';
 
@@ -50,7 +51,8 @@ export function expectedMembers(profile: string, capabilities: readonly string[]
 export function matcherMismatches(e: Expectation, r: Result, profile: string, capabilities: readonly string[]): Mismatch[] {
   const out: Mismatch[] = [];
   const check = (member: string, expected: unknown, actual: unknown, note?: string): void => {
-    if (!isDeepStrictEqual(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
+    // Numbers by value: an answer may write -0 or 0, 1.0 or 1 (SPEC section 7, how answers are compared).
+    if (!sameValue(expected, actual)) out.push({ member, expected, actual, ...(note ? { note } : {}) });
   };
   if (e.included) check('included', e.included, r.included);
   if (e.omissions) {
@@ -78,8 +80,10 @@ export function matcherMismatches(e: Expectation, r: Result, profile: string, ca
     const norm = (ws: { code: string; block_id?: string }[]): string[] =>
       ws.map((w) => JSON.stringify([w.code, w.block_id ?? null])).sort();
     const actual = r.warnings ?? [];
-    if (!isDeepStrictEqual(norm(e.warnings), norm(actual))) {
-      out.push({ member: 'warnings', expected: e.warnings, actual: actual.map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) })), note: 'as a set of {code, block_id}' });
+    const want = norm(e.warnings);
+    const got = norm(actual);
+    if (!isDeepStrictEqual(want, got)) {
+      out.push({ member: 'warnings', expected: e.warnings, actual: actual.map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) })), note: warningsNote(want, got) });
     }
   }
   if (e.segments) {
@@ -94,6 +98,28 @@ export function matcherMismatches(e: Expectation, r: Result, profile: string, ca
     check('segments', e.segments, actual);
   }
   return out;
+}
+
+/** Which rule says how often a warning is given (CON-4 for required_ref_omitted, LIF-4 per included block, WC-4 for the rest). */
+const ONCE_RULE: Readonly<Record<string, string>> = {
+  required_ref_omitted: 'CON-4: exactly once for each must_include id not included',
+  disputed_memory_included: 'LIF-4: one per included block',
+  superseded_memory_included: 'LIF-4: one per included block',
+  stale_consolidation: 'LIF-4: one per included block',
+};
+
+/**
+ * How the warnings were compared, as the failure says it: as a set while the
+ * {code, block_id} pairs themselves differ, and by the rule of "exactly once"
+ * when the same pairs are given a different number of times.
+ */
+function warningsNote(want: readonly string[], got: readonly string[]): string {
+  if (!isDeepStrictEqual([...new Set(want)], [...new Set(got)])) return 'as a set of {code, block_id}';
+  const count = (xs: readonly string[], k: string): number => xs.filter((x) => x === k).length;
+  const off = [...new Set(want)].find((k) => count(want, k) !== count(got, k))!;
+  const [code, blockId] = JSON.parse(off) as [string, string | null];
+  const rule = ONCE_RULE[code] ?? 'WC-4: each warning exactly once';
+  return `each {code, block_id} as often as the rule says, ${rule}: ${code}${blockId !== null ? ` for ${blockId}` : ''} given ${count(got, off)} times, expected ${count(want, off)}`;
 }
 
 function sortKeys(o: Record<string, string>): Record<string, string> {

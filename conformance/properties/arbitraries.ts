@@ -379,6 +379,11 @@ export function withUnknownMembers(req: GenRequest, extras: readonly UnknownMemb
 /** A permutation source: sort keys, one per possible block. */
 export const permutationKeys: fc.Arbitrary<number[]> = fc.array(fc.nat(1000), { minLength: MAX_BLOCKS, maxLength: MAX_BLOCKS });
 
-/** Fill patterns for content-blindness twins: the hostile ones are the point. */
-export const FILLERS = ['x', '\u{1f600}', 'URGENT ', '[memory \u00b7 a]\n', 'pinned: true ', '\u202e', 'e\u0301'];
+/**
+ * Fill patterns for content-blindness twins: the hostile ones are the point,
+ * instruction-like words among them, so an assembler that obeys them fails
+ * the property on its own (HOSTILE above has more; words are added here, not
+ * there, so the other properties' requests at a seed stay as they were).
+ */
+export const FILLERS = ['x', '\u{1f600}', 'URGENT ', '[memory \u00b7 a]\n', 'pinned: true ', '\u202e', 'e\u0301', 'IMPORTANT ', 'SYSTEM: ', 'ignore previous instructions '];
 export const fillerChoice: fc.Arbitrary<number[]> = fc.array(fc.nat(FILLERS.length - 1), { minLength: MAX_BLOCKS, maxLength: MAX_BLOCKS });

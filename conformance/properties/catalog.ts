@@ -270,7 +270,17 @@ const wholeBlocks = onAnswers(1, {
     else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
     // A context that is exactly its blocks rendered holds each of them whole: only another one is searched for cut blocks.
     if (r.context === want) return;
-    const cut = bs.filter((b) => !r.context.includes(b.content));
+    // Included order is render order: each content is looked for after the one before, and anywhere only when not there,
+    // so a context of 100,000 blocks is read about once instead of once per block.
+    let from = 0;
+    const cut = bs.filter((b) => {
+      const i = r.context.indexOf(b.content, from);
+      if (i >= 0) {
+        from = i + b.content.length;
+        return false;
+      }
+      return !r.context.includes(b.content);
+    });
     if (cut.length > 0) fail(`included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (${isRanked ? 'RANK-3' : 'TIER-5'})`, { contents: cut.map((b) => b.content) }, { context: r.context });
     // No context to compare with: an omission names a block the request does not have, which is partition's business.
     if (want === undefined) return;

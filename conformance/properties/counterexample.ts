@@ -6,13 +6,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import YAML from 'yaml';
-import { CAPABILITIES } from '../../reference/index.js';
+import { CAPABILITIES, validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
+import { MAX_CASE_DEPTH } from '../cases/depth.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase } from '../types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
-import { judge } from '../judge/judge.js';
+import { judge, skipReason } from '../judge/judge.js';
+import { depthOf } from '../../protocol/deep-json.js';
 import { SPEC_VERSION } from '../spec.js';
 import { referenceAnswer } from './catalog.js';
 
@@ -20,16 +22,22 @@ type Obj = Record<string, unknown>;
 
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** The capabilities a request needs: those whose members it carries (tiered only, RANK-7). */
+/**
+ * The capabilities a request uses, as SPEC section 8 words it: a pinned
+ * block, a `constraints` member, a status other than `active` (`pinned:
+ * false`, `status: active` and a block's `confidence` use none), tiered only
+ * (RANK-7). An invalid request uses none: validation is core (section 3), so
+ * its case runs, and fails, on every implementation that gets it wrong.
+ */
 export function capabilitiesUsed(request: unknown): string[] {
   if (!isObj(request) || request.profile === 'ranked') return [];
+  if (validateRequest(request).length > 0) return [];
   const used = new Set<string>();
   if (request.constraints !== undefined) used.add('constraints');
   for (const b of Array.isArray(request.blocks) ? request.blocks : []) {
     if (!isObj(b)) continue;
-    if ('pinned' in b) used.add('pinned');
-    if ('status' in b) used.add('lifecycle');
-    if ('confidence' in b) used.add('constraints');
+    if (b.pinned === true) used.add('pinned');
+    if (b.status !== undefined && b.status !== 'active') used.add('lifecycle');
   }
   return CAPABILITIES.filter((c) => used.has(c));
 }
@@ -154,13 +162,23 @@ export interface CaseCheck {
  * result's message.
  */
 export async function saveIfFailing(info: CounterexampleInfo, dir: string, check: CaseCheck): Promise<string> {
+  // A case file is YAML, whose reader recurses: a request nested past what it reads is no case (conformance/cases/load.ts).
+  if (depthOf(info.request, MAX_CASE_DEPTH + 1) > MAX_CASE_DEPTH) return `not saved as a case: the request nests deeper than the ${MAX_CASE_DEPTH} levels a case file holds`;
   const docs = [counterexampleDoc(info)];
   const profile = docs[0]!.profile;
   if (profile === 'tiered' && check.manifest.capabilities.includes('working_context')) docs.push(counterexampleDoc(info, true));
+  let skipped: string | undefined;
   for (const doc of docs) {
+    // What run --cases would skip on this implementation is no regression test for it.
+    const why = skipReason(doc, check.manifest);
+    if (why !== undefined) {
+      skipped ??= why;
+      continue;
+    }
     const outcome = await check.impl.assemble(doc.request, { timeoutMs: check.timeoutMs });
     const verdict = judge({ id: 'counterexample', file: '', ...doc }, outcome, check.manifest);
     if (verdict.status !== 'pass' && verdict.status !== 'skip') return `saved as ${saveCounterexample(info, dir, doc).file}`;
   }
+  if (skipped !== undefined && docs.every((d) => skipReason(d, check.manifest) !== undefined)) return `not saved as a case: run would skip it on this implementation (${skipped})`;
   return 'not saved as a case: the implementation passes a case of this request (its answer, asked once, has what the reference has in every member a case checks), so the failure shows only across answers or in what no case holds';
 }

@@ -12,6 +12,8 @@ import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';
 import { PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
 import { saveIfFailing } from './counterexample.js';
+import { breather, untilStopped } from '../stopping.js';
+import { defectFrom } from '../defect.js';
 
 export { PROPERTIES } from './catalog.js';
 export type { PropertyDef } from './catalog.js';
@@ -25,6 +27,10 @@ export interface PropertyOptions {
   only?: readonly string[];
   /** Properties run side by side (each one's requests stay sequential); default 1. */
   concurrency?: number;
+  /** Aborted (SIGINT, SIGTERM): a property not finished before it is left out of the results. */
+  signal?: AbortSignal;
+  /** Called as each property's result is ready (progress). */
+  onResult?: (r: CaseResult) => void;
 }
 
 /**
@@ -42,17 +48,21 @@ const SHRINK_TIMEOUTS = 1;
 export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<CaseResult[]> {
   const gen = genContext(manifest);
   const defs = PROPERTIES.filter((def) => !opts.only || opts.only.includes(def.name));
-  const results: CaseResult[] = new Array(defs.length);
+  const results: (CaseResult | undefined)[] = new Array(defs.length);
   // Side by side, a property stuck on a timeout does not hold up the others (over stdio each gets its own process).
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < defs.length) {
+    while (next < defs.length && !opts.signal?.aborted) {
       const i = next++;
-      results[i] = await runProperty(defs[i]!, impl, manifest, gen, opts);
+      const r = await runProperty(defs[i]!, impl, manifest, gen, opts);
+      // Finished after the signal, its runs were cut short: not a verdict.
+      if (opts.signal?.aborted) return;
+      results[i] = r;
+      opts.onResult?.(r);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, defs.length)) }, lane));
-  return results;
+  await untilStopped(Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, defs.length)) }, lane)), opts.signal);
+  return results.filter((r): r is CaseResult => r !== undefined);
 }
 
 /** Replays one property at a seed and fast-check path: the shrunk counterexample again, at once. */
@@ -73,7 +83,11 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, mani
   let shrinkDeadline: number | undefined;
   let shrinkTimeouts = 0;
   let shrinkStopped: string | undefined;
+  const breathe = breather();
   const property = fc.asyncProperty(def.arbitrary(gen), async (input) => {
+    await breathe();
+    // Interrupted: every remaining run passes without a request, so fast-check ends at once (the result is dropped).
+    if (opts.signal?.aborted) return true;
     if (shrinkDeadline !== undefined) {
       if (performance.now() > shrinkDeadline) shrinkStopped ??= `after ${SHRINK_BUDGET_MS / 1000} s`;
       else if (shrinkTimeouts >= SHRINK_TIMEOUTS) shrinkStopped ??= `at a timeout (${SHRINK_TIMEOUTS} allowed while shrinking, ${opts.timeoutMs} ms each)`;
@@ -117,6 +131,8 @@ async function runProperty(def: PropertyDef<unknown>, impl: Implementation, mani
     message: `${failure.message}\n(seed ${opts.seed}, path ${path}; failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'}, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'}${shrinkStopped ? `; shrinking stopped ${shrinkStopped}, so a smaller counterexample may exist` : ''})`,
     ...(failure.expected !== undefined ? { expected: failure.expected } : {}),
     ...(failure.actual !== undefined ? { actual: failure.actual } : {}),
+    // The shrunk counterexample's: what a baseline entry of this property accepts.
+    defect: defectFrom(failure),
   };
   if (opts.saveCounterexamples && requests.length > 0) {
     const request = await requestToSave(env, requests);

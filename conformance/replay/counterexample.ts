@@ -8,6 +8,7 @@ import { compact } from '../judge/judge.js';
 import { saveIfFailing } from '../properties/counterexample.js';
 import type { Implementation, Manifest, Status } from '../../protocol/types.js';
 import { judgeRecorded } from './judge.js';
+import type { RecordedVerdict } from './judge.js';
 import { shrinkRecorded } from './shrink.js';
 
 /** A case file name: lower-case letters, digits and `-`, as case ids are. */
@@ -37,17 +38,38 @@ export interface ShrinkAndSave {
   dir?: string;
   /** Cited when the shrunk request's failure cites none. */
   requirements: string[];
+  /** Aborted (SIGINT, SIGTERM): shrinking ends at its next step, and nothing is saved. */
+  signal?: AbortSignal;
 }
 
-/** The shrunk request and a line saying so (and where it was saved) for the result's message. */
-export async function shrinkAndSave(o: ShrinkAndSave): Promise<{ request: unknown; note: string }> {
+/**
+ * The shrunk request, its verdict when shrinking got anywhere (the failure a
+ * baseline keys: conformance/defect.ts), and a line saying so (and where it
+ * was saved) for the result's message.
+ */
+export async function shrinkAndSave(o: ShrinkAndSave): Promise<{ request: unknown; note: string; verdict?: RecordedVerdict }> {
   const judgeOf = (r: unknown) => judgeRecorded(o.impl, o.manifest, r, { timeoutMs: o.timeoutMs, twice: o.twice });
-  const s = await shrinkRecorded(o.request, async (r) => (await judgeOf(r)).verdict.status === o.status);
+  // fast-check keeps the last candidate that still failed: its verdict is the shrunk request's.
+  let last: { request: unknown; verdict: RecordedVerdict } | undefined;
+  const s = await shrinkRecorded(
+    o.request,
+    async (r) => {
+      const v = (await judgeOf(r)).verdict;
+      if (v.status !== o.status) return false;
+      last = { request: r, verdict: v };
+      return true;
+    },
+    o.signal ? { signal: o.signal } : {},
+  );
+  const verdict = last !== undefined && last.request === s.request ? last.verdict : undefined;
+  const withVerdict = <T extends object>(x: T): T & { verdict?: RecordedVerdict } => (verdict ? { ...x, verdict } : x);
   let note = `shrunk in ${s.steps} step${s.steps === 1 ? '' : 's'} (${s.tries} tr${s.tries === 1 ? 'y' : 'ies'}) to ${compact(s.request, 400)}`;
+  if (s.stopped !== undefined) note += `\nshrinking stopped ${s.stopped}, so a smaller request may exist`;
+  if (o.signal?.aborted) return withVerdict({ request: s.request, note: o.dir !== undefined ? `${note}\nnot saved as a case: interrupted` : note });
   if (o.dir !== undefined) {
     const v = (await judgeOf(s.request)).verdict;
     const requirements = v.requirements.length > 0 ? v.requirements : o.requirements;
-    if (requirements.length === 0) return { request: s.request, note: `${note}\nnot saved as a case: the failure names no requirement` };
+    if (requirements.length === 0) return withVerdict({ request: s.request, note: `${note}\nnot saved as a case: the failure names no requirement` });
     const info = {
       property: o.tag,
       requirements,
@@ -59,5 +81,5 @@ export async function shrinkAndSave(o: ShrinkAndSave): Promise<{ request: unknow
     };
     note += '\n' + (await saveIfFailing(info, o.dir, { impl: o.impl, manifest: o.manifest, timeoutMs: o.timeoutMs }));
   }
-  return { request: s.request, note };
+  return withVerdict({ request: s.request, note });
 }

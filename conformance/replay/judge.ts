@@ -20,6 +20,8 @@ import type { Verdict } from '../types.js';
 
 export interface RecordedVerdict extends Verdict {
   requirements: string[];
+  /** The checks that failed, by property name (`answer` when the answer could not be read): part of a baseline key. */
+  checks?: string[];
 }
 
 export interface Judged {
@@ -29,6 +31,8 @@ export interface Judged {
   stderr?: string;
   /** The implementation's first answer, when it was a readable one. */
   answer?: Answer;
+  /** The first answer as the adapter handed it over (what the diagnosis reads). */
+  outcome?: Outcome;
 }
 
 export interface JudgeOptions {
@@ -97,6 +101,8 @@ function answered(outcomes: Outcome[]): Implementation {
 
 interface Failure {
   status: Exclude<Status, 'pass' | 'skip'>;
+  /** The property that failed; `answer` for an answer that could not be read or checked. */
+  check: string;
   message: string;
   expected?: unknown;
   actual?: unknown;
@@ -107,12 +113,13 @@ const SPEC_ID = /\b[A-Z]{2,5}-\d+\b/g;
 
 /** The ids a failure names: its own narrowed list, else the ids its message cites, else the property's. */
 function asFailure(e: unknown, def: PropertyDef<unknown> | undefined, env: PropertyEnv): Failure {
+  const check = def?.name ?? 'answer';
   if (!(e instanceof PropertyFailure)) {
-    return { status: 'error', message: `the answer could not be checked: ${e instanceof Error ? e.message : String(e)}`, requirements: [] };
+    return { status: 'error', check, message: `the answer could not be checked: ${e instanceof Error ? e.message : String(e)}`, requirements: [] };
   }
   const cited = [...new Set(e.message.match(SPEC_ID) ?? [])];
   const requirements = e.requirements ?? (cited.length > 0 ? cited : (def?.requirements(env.gen) ?? []));
-  return { status: e.status, message: e.message, expected: e.expected, actual: e.actual, requirements };
+  return { status: e.status, check, message: e.message, expected: e.expected, actual: e.actual, requirements };
 }
 
 /** The property's verdict on the answers already read, the one it gives when it asks for them. */
@@ -147,8 +154,9 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     }
   };
   // Built member by member, not spread: this runs once per recorded request.
-  const judged = (verdict: RecordedVerdict, answer?: Answer): Judged => {
+  const judged = (verdict: RecordedVerdict, answer?: Answer, outcome?: Outcome): Judged => {
     const out: Judged = { verdict, ms };
+    if (outcome) out.outcome = outcome;
     let stderr = '';
     for (const x of outcomes) if (x.stderr) stderr += x.stderr;
     if (stderr) out.stderr = stderr;
@@ -166,7 +174,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   try {
     answer = readAnswer(first, request, manifest.capabilities);
   } catch (e) {
-    return judged(verdictOf([asFailure(e, undefined, env)]));
+    return judged(verdictOf([asFailure(e, undefined, env)]), undefined, first);
   }
   const failures: Failure[] = [];
   const differs = verified(DIFFERENTIAL, env, request, [answer]);
@@ -192,7 +200,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     }
     if (f) failures.push(f);
   }
-  return judged(verdictOf(failures), answer);
+  return judged(verdictOf(failures), answer, first);
 }
 
 /** The first failure's status and values; every failure's message and requirements. */
@@ -205,5 +213,6 @@ function verdictOf(failures: Failure[]): RecordedVerdict {
     ...(head.expected !== undefined ? { expected: head.expected } : {}),
     ...(head.actual !== undefined ? { actual: head.actual } : {}),
     requirements: [...new Set(failures.flatMap((f) => f.requirements))],
+    checks: [...new Set(failures.map((f) => f.check))],
   };
 }

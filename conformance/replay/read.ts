@@ -23,6 +23,11 @@ export interface ReadOptions {
   /** Raw bytes consumed so far (compressed bytes for gzip): progress against the file size. */
   onBytes?: (bytes: number) => void;
   maxRecordBytes?: number;
+  /**
+   * Asked once for every record, in order, with its line, before it is parsed:
+   * a record it declines is neither parsed nor yielded (another shard's).
+   */
+  take?: (line: number) => boolean;
 }
 
 const NL = 0x0a;
@@ -64,14 +69,15 @@ async function* bytes(path: string, o: ReadOptions): AsyncGenerator<Buffer> {
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-function parse(line: number, buf: Buffer): Recorded | undefined {
+function parse(line: number, buf: Buffer, take?: (line: number) => boolean): Recorded | undefined {
   let text: string;
   try {
     text = decoder.decode(buf);
   } catch {
-    return { line, unreadable: 'not UTF-8 text' };
+    return take && !take(line) ? undefined : { line, unreadable: 'not UTF-8 text' };
   }
   if (text.trim() === '') return undefined;
+  if (take && !take(line)) return undefined;
   try {
     return { line, request: JSON.parse(text) };
   } catch (e) {
@@ -100,7 +106,7 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
         if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
         const start = chunk.findIndex((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
         if (start >= 0 && chunk[start] === 0x5b /* [ */) {
-          yield* readArray(chunk, source, max);
+          yield* readArray(chunk, source, max, o.take);
           return;
         }
       }
@@ -113,10 +119,10 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
         if (skipping) {
           skipping = false;
         } else if (pendingBytes + part.length > max) {
-          yield { line: lineNo, unreadable: `longer than ${max} bytes` };
+          if (!o.take || o.take(lineNo)) yield { line: lineNo, unreadable: `longer than ${max} bytes` };
         } else {
           const line = pending.length === 0 ? part : Buffer.concat([...pending, part]);
-          const r = parse(lineNo, stripCr(line));
+          const r = parse(lineNo, stripCr(line), o.take);
           if (r) yield r;
         }
         pending = [];
@@ -127,7 +133,7 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
         const rest = chunk.subarray(from);
         pendingBytes += rest.length;
         if (pendingBytes > max) {
-          yield { line: lineNo, unreadable: `longer than ${max} bytes` };
+          if (!o.take || o.take(lineNo)) yield { line: lineNo, unreadable: `longer than ${max} bytes` };
           skipping = true;
           pending = [];
           pendingBytes = 0;
@@ -135,11 +141,11 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
       }
     }
   } catch (e) {
-    yield { line: lineNo, unreadable: `the rest of the file could not be read: ${(e as Error).message}` };
+    if (!o.take || o.take(lineNo)) yield { line: lineNo, unreadable: `the rest of the file could not be read: ${(e as Error).message}` };
     return;
   }
   if (pending.length > 0 && !skipping) {
-    const r = parse(lineNo, stripCr(Buffer.concat(pending)));
+    const r = parse(lineNo, stripCr(Buffer.concat(pending)), o.take);
     if (r) yield r;
   }
 }
@@ -154,7 +160,7 @@ function stripCr(b: Buffer): Buffer {
  * parsed alone. A malformed element is unreadable; the scanner goes on at the
  * next comma of the array.
  */
-async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number): AsyncGenerator<Recorded> {
+async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number, take?: (line: number) => boolean): AsyncGenerator<Recorded> {
   const text = new TextDecoder('utf-8', { fatal: true });
   let line = 1;
   /** 0: before the '['; 1: inside the array, between elements; 2: inside an element; 3: after the ']'. */
@@ -172,6 +178,10 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
     const src = element.join('');
     element = [];
     elementLength = 0;
+    if (take && !take(elementLine)) {
+      tooLong = false;
+      return undefined;
+    }
     if (tooLong) {
       tooLong = false;
       return { line: elementLine, unreadable: `longer than ${max} bytes` };
@@ -276,14 +286,15 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
     yield* scan(text.decode());
   } catch (e) {
     const why = e instanceof TypeError && /decode|encoded/i.test(e.message) ? 'not UTF-8 text' : `the rest of the file could not be read: ${(e as Error).message}`;
-    yield { line, unreadable: why };
+    if (!take || take(line)) yield { line, unreadable: why };
     return;
   }
+  const taken = (at: number): boolean => !take || take(at);
   if (state === 2) {
     const r = finish();
     if (r) yield { line: r.line, unreadable: 'the array ends inside this element' };
-  } else if (state !== 3) yield { line, unreadable: 'the array is not closed with ]' };
-  if (trailing) yield { line, unreadable: 'text after the closing ] of the array' };
+  } else if (state !== 3 && taken(line)) yield { line, unreadable: 'the array is not closed with ]' };
+  if (trailing && taken(line)) yield { line, unreadable: 'text after the closing ] of the array' };
 }
 
 export interface ReplaySource {

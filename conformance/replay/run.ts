@@ -15,12 +15,19 @@ import type { ReplaySource } from './read.js';
 
 export type { ReplaySource } from './read.js';
 import { reportOf } from '../runner/envelope.js';
+import { untilStopped } from '../stopping.js';
+import { defectFrom } from '../defect.js';
+import type { ObservationLog } from '../diagnose/log.js';
+import { recordedObservation } from '../diagnose/observations.js';
 
 /** One recorded file, or one request of it (`FILE:LINE`). */
 
 export interface ReplayProgress {
+  /** Results so far (requests judged and unreadable lines), as the summary counts them. */
   records: number;
   failing: number;
+  /** The file is read to its end and every result of it is in: its share is 100%. */
+  fileDone: boolean;
   file: string;
   /** Raw bytes read of this file, and its size when known. */
   bytes: number;
@@ -43,10 +50,21 @@ export interface ReplayOptions {
   maxListed: number;
   onProgress?: (p: ReplayProgress) => void;
   onUnreadable?: (where: string, why: string) => void;
+  /**
+   * `--shard I/N`: the records at positions I-1, I-1+N, ... counted from 0
+   * over every source in order (unreadable lines are records too), so the N
+   * shards of one command line split the recording without overlap, whatever
+   * its files.
+   */
+  shard?: { index: number; total: number };
+  /** Aborted (SIGINT, SIGTERM): no record is read after it, and a request not judged before it is left out. */
+  signal?: AbortSignal;
   /** The command that replays one request again. */
   rerun?: (source: ReplaySource, line: number) => string;
   adapter?: AdapterName;
   target?: string;
+  /** Where the replay keeps what its diagnosis reads (bounded by the log: a replay streams). */
+  observations?: ObservationLog;
 }
 
 /** Failing results past this many keep their message but not the request, expected and actual (the file holds the request). */
@@ -126,21 +144,40 @@ export async function replay(o: ReplayOptions): Promise<Report> {
     if (FAILING.has(s)) failing++;
   };
 
+  const stopped = (): boolean => o.signal?.aborted === true;
+  let position = 0;
+  const inShard = o.shard ? (): boolean => position++ % o.shard!.total === o.shard!.index - 1 : undefined;
   for (const [fi, source] of o.sources.entries()) {
+    if (stopped()) break;
     const file = { file: source.label, requests: 0, unreadable: 0 };
     files.push(file);
     let bytes = 0;
-    const progress = (): void => o.onProgress?.({ records, failing, file: source.label, bytes, ...(source.size !== undefined ? { size: source.size } : {}), elapsedMs: performance.now() - t0 });
-    const reader = readRecorded(source.path, { onBytes: (n) => (bytes = n) });
+    let fileDone = false;
+    const progress = (): void =>
+      o.onProgress?.({ records, failing, fileDone, file: source.label, bytes, ...(source.size !== undefined ? { size: source.size } : {}), elapsedMs: performance.now() - t0 });
+    // FILE:LINE: only that line is a record of this source, for the shard as for the rest; the
+    // lines before it are not even parsed, and the first one after it is, to end the reading there.
+    const take =
+      inShard || source.line !== undefined
+        ? (line: number): boolean => (source.line === undefined || line === source.line ? !inShard || inShard() : line > source.line)
+        : undefined;
+    const reader = readRecorded(source.path, { onBytes: (n) => (bytes = n), ...(take ? { take } : {}) });
 
     const one = async (line: number, request: unknown): Promise<void> => {
       const id = `replay/${source.label}:${line}`;
       const judged = await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: o.twice });
+      // An answer after the signal is not kept (the stdio adapter kills its processes on it): the request was not judged.
+      if (stopped()) return;
       const v = judged.verdict;
+      file.requests++;
+      records++;
       count(v.status);
+      if (o.observations && v.status !== 'skip') o.observations.add(recordedObservation(id, request, o.manifest, judged.outcome, v.status === 'pass'), [fi, line]);
       const result: CaseResult = { id, kind: 'replay', status: v.status, requirements: v.requirements, duration_ms: Math.round(judged.ms * 1000) / 1000 };
       if (v.status !== 'pass') result.message = v.message || v.status;
       if (FAILING.has(v.status)) {
+        // Kept whatever the details dropped: a baseline entry is matched by it (the shrunk request's, once shrunk).
+        result.defect = defectFrom(v);
         if (o.rerun) result.rerun = o.rerun(source, line);
         if (detailed < DETAILED_RESULTS) {
           detailed++;
@@ -149,7 +186,11 @@ export async function replay(o: ReplayOptions): Promise<Report> {
           result.request = request;
           if (judged.stderr) result.stderr = judged.stderr;
         }
-        if ((v.status === 'fail' || v.status === 'error') && shrunk < o.shrink) {
+      }
+      // Counted and listed at once, before shrinking: an interrupted shrink leaves the result as it was judged.
+      listing.add({ order: [fi, line], result });
+      if (FAILING.has(v.status)) {
+        if ((v.status === 'fail' || v.status === 'error') && shrunk < o.shrink && !stopped()) {
           shrunk++;
           const s = await shrinkAndSave({
             impl: o.impl,
@@ -163,42 +204,45 @@ export async function replay(o: ReplayOptions): Promise<Report> {
             name: caseName('replay', source.label, line),
             tag: 'replay',
             ...(o.saveCounterexamples !== undefined ? { dir: o.saveCounterexamples } : {}),
+            ...(o.signal ? { signal: o.signal } : {}),
           });
           result.counterexample = s.request;
           result.message += `\n${s.note}`;
+          if (s.verdict) result.defect = defectFrom(s.verdict);
         }
       }
-      listing.add({ order: [fi, line], result });
     };
 
     const worker = async (): Promise<void> => {
-      for (;;) {
+      while (!stopped()) {
         const next = await reader.next();
-        if (next.done) return;
+        if (next.done || stopped()) return;
         const rec = next.value;
         if (source.line !== undefined && rec.line !== source.line) {
           if (rec.line > source.line) return;
           continue;
         }
-        records++;
         if ('unreadable' in rec) {
+          records++;
           file.unreadable++;
           count('skip');
           o.onUnreadable?.(`${source.label}:${rec.line}`, rec.unreadable);
           listing.add({ order: [fi, rec.line], result: { id: `replay/${source.label}:${rec.line}`, kind: 'replay', status: 'skip', requirements: [], duration_ms: 0, message: `unreadable line: ${rec.unreadable}` } });
         } else {
-          file.requests++;
           await one(rec.line, rec.request);
         }
         progress();
       }
     };
+    const workers = Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
     try {
-      await Promise.all(Array.from({ length: Math.max(1, o.concurrency) }, worker));
+      await untilStopped(workers, o.signal);
     } finally {
-      // Stop reading (and close the file) when a FILE:LINE was found before the end.
-      await reader.return(undefined);
+      // Stop reading (and close the file) when a FILE:LINE was found before the end, or on a signal.
+      if (!stopped()) await reader.return(undefined);
+      else void workers.then(() => reader.return(undefined), () => undefined);
     }
+    fileDone = !stopped();
     progress();
   }
 
@@ -214,5 +258,15 @@ export async function replay(o: ReplayOptions): Promise<Report> {
     unlisted: listing.unlisted,
     shrunk,
   };
-  return reportOf({ manifest: o.manifest, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.target ? { target: o.target } : {}), started, durationMs: duration, summary: counts, cases, extra: { replay: replayInfo } });
+  return reportOf({
+    manifest: o.manifest,
+    ...(o.adapter ? { adapter: o.adapter } : {}),
+    ...(o.target ? { target: o.target } : {}),
+    ...(o.shard ? { run: { shard: `${o.shard.index}/${o.shard.total}` } } : {}),
+    started,
+    durationMs: duration,
+    summary: counts,
+    cases,
+    extra: { replay: replayInfo },
+  });
 }

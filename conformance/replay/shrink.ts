@@ -5,10 +5,15 @@
  * the budget of tries or time is spent (each try is an exchange with the
  * implementation).
  *
- * The first candidate is the scrubbed request: when the failure survives
- * scrubbing, the saved case holds no recorded text at all.
+ * One candidate is the scrubbed request: when the failure survives
+ * scrubbing, the saved case holds no recorded text at all. It comes first for
+ * a request of at most SCRUB_FIRST_BLOCKS blocks, and for a larger one once
+ * halving has brought it down to that: each try is an exchange with the
+ * whole request, and on a request of 100,000 blocks a try at full size costs
+ * what the halvings down to a few blocks cost together.
  */
 import fc from 'fast-check';
+import { equalJson } from '../../protocol/deep-json.js';
 import { scrubRequest } from '../scrub/scrub.js';
 
 type Obj = Record<string, unknown>;
@@ -21,7 +26,9 @@ const CORE_REQUEST = new Set(['now', 'budget', 'blocks']);
 function withBlocks(r: Obj, blocks: unknown[]): Obj {
   const out: Obj = { ...r, blocks };
   if (isObj(r.constraints)) {
-    const gone = new Set((r.blocks as unknown[]).filter((b) => !blocks.includes(b)).map((b) => (isObj(b) ? b.block_id : undefined)));
+    // A set: on a request of 100,000 blocks, blocks.includes per block would be 10^10 steps.
+    const kept = new Set(blocks);
+    const gone = new Set((r.blocks as unknown[]).filter((b) => !kept.has(b)).map((b) => (isObj(b) ? b.block_id : undefined)));
     const c: Obj = { ...r.constraints };
     for (const k of ['must_include', 'exclude']) if (Array.isArray(c[k])) c[k] = (c[k] as unknown[]).filter((id) => !gone.has(id));
     out.constraints = c;
@@ -71,11 +78,21 @@ export function* smaller(r: unknown): Generator<unknown> {
   }
 }
 
+/** Blocks up to which the scrubbed candidate is tried first (above, halving goes first). */
+export const SCRUB_FIRST_BLOCKS = 64;
+
+const blockCount = (r: unknown): number => (isObj(r) && Array.isArray(r.blocks) ? r.blocks.length : 0);
+
 /** A recorded value as an arbitrary: it generates only itself, and shrinks through `smaller`. */
 class RecordedArbitrary extends fc.Arbitrary<unknown> {
-  constructor(private readonly start: unknown) {
+  constructor(
+    private readonly start: unknown,
+    /** True once the budget is spent: the stream of candidates ends there, so no candidate is even built. */
+    private readonly spent: () => boolean,
+  ) {
     super();
   }
+  scrubOffered = false;
   generate(): fc.Value<unknown> {
     return new fc.Value(this.start, undefined);
   }
@@ -83,29 +100,49 @@ class RecordedArbitrary extends fc.Arbitrary<unknown> {
     return true;
   }
   shrink(value: unknown): fc.Stream<fc.Value<unknown>> {
-    const start = this.start;
+    const spent = this.spent;
+    const self = this;
     function* candidates(): Generator<fc.Value<unknown>> {
-      if (value === start) {
+      if (spent()) return;
+      // Offered once, on the first request small enough: accepted or not, its descendants need it no more.
+      if (!self.scrubOffered && blockCount(value) <= SCRUB_FIRST_BLOCKS) {
+        self.scrubOffered = true;
         const scrubbed = scrubRequest(value).request;
-        if (JSON.stringify(scrubbed) !== JSON.stringify(value)) yield new fc.Value(scrubbed, undefined);
+        if (!equalJson(scrubbed, value)) yield new fc.Value(scrubbed, undefined);
       }
-      for (const x of smaller(value)) yield new fc.Value(x, undefined);
+      for (const x of smaller(value)) {
+        if (spent()) return;
+        yield new fc.Value(x, undefined);
+      }
     }
     return new fc.Stream(candidates());
   }
 }
 
 export interface ShrinkOptions {
+  /** Exchanges at most (default 300). */
   maxTries?: number;
+  /** Wall time at most, in ms (default 20,000): checked between steps, whatever the request's size. */
   budgetMs?: number;
+  /** Shrinking ends at the next step once this is aborted (SIGINT, SIGTERM). */
+  signal?: AbortSignal;
 }
+
+/** What docs/replay.md promises for each shrunk request. */
+export const SHRINK_MAX_TRIES = 300;
+export const SHRINK_BUDGET_MS = 20_000;
 
 export interface Shrunk {
   request: unknown;
   /** Candidates accepted: each one a step smaller. */
   steps: number;
   tries: number;
+  /** Why shrinking ended before it ran out of candidates, when it did: a smaller request may exist. */
+  stopped?: string;
 }
+
+/** Lets the event loop run (a signal's handler among them) between steps that are otherwise promise after promise. */
+const breathe = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 /**
  * The smallest request found on which `stillFails` holds, starting from one on
@@ -113,17 +150,28 @@ export interface Shrunk {
  * and the smallest so far is kept.
  */
 export async function shrinkRecorded(request: unknown, stillFails: (r: unknown) => Promise<boolean>, o: ShrinkOptions = {}): Promise<Shrunk> {
-  const maxTries = o.maxTries ?? 300;
-  const deadline = performance.now() + (o.budgetMs ?? 20_000);
+  const maxTries = o.maxTries ?? SHRINK_MAX_TRIES;
+  const budgetMs = o.budgetMs ?? SHRINK_BUDGET_MS;
+  const deadline = performance.now() + budgetMs;
   let tries = 0;
   let first = true;
-  const property = fc.asyncProperty(new RecordedArbitrary(request), async (r) => {
+  let stopped: string | undefined;
+  const spent = (): boolean => {
+    if (stopped === undefined) {
+      if (o.signal?.aborted) stopped = `interrupted (${String(o.signal.reason ?? 'aborted')})`;
+      else if (performance.now() > deadline) stopped = `after ${budgetMs / 1000} s`;
+      else if (tries >= maxTries) stopped = `after ${maxTries} tries`;
+    }
+    return stopped !== undefined;
+  };
+  const property = fc.asyncProperty(new RecordedArbitrary(request, spent), async (r) => {
     // The start is known to fail: no exchange spent on it.
     if (first) {
       first = false;
       return false;
     }
-    if (tries >= maxTries || performance.now() > deadline) return true;
+    await breathe();
+    if (spent()) return true;
     tries++;
     try {
       return !(await stillFails(r));
@@ -133,5 +181,5 @@ export async function shrinkRecorded(request: unknown, stillFails: (r: unknown) 
   });
   const details = await fc.check(property, { numRuns: 1, seed: 0 });
   const found = details.counterexample?.[0];
-  return { request: details.failed && found !== undefined ? found : request, steps: details.numShrinks, tries };
+  return { request: details.failed && found !== undefined ? found : request, steps: details.numShrinks, tries, ...(stopped !== undefined ? { stopped } : {}) };
 }

@@ -5,6 +5,7 @@
  */
 import { constantsText, profileNames, shownStatuses, stripAnsi } from '../../report/text.js';
 import { textTable } from '../../report/text-table.js';
+import { visible } from '../../report/visible.js';
 import { compact, firstDifference } from '../judge/judge.js';
 import { STATUSES } from '../../protocol/types.js';
 import type { CaseResult, Report, Status } from '../../protocol/types.js';
@@ -60,9 +61,46 @@ function indent(s: string, by = '    '): string {
     .join('\n');
 }
 
-/** One failure: id, requirements, the message (the judge's compact diff per member), expected/actual, stderr, rerun. */
+/**
+ * The first line of the stdio adapter's stderr when other requests were in
+ * flight (adapters/stdio.ts, withStderr): the tail keeps it, since it says
+ * whose lines the tail may hold.
+ */
+const IN_FLIGHT_NOTE = /^\[the process's stderr while this request and \d+ others? were in flight; [^\n]*\]$/;
+
+/** The last lines of an implementation's stderr, with the adapter's note on whose lines they are when it has one. */
+export function stderrTail(stderr: string, lines = 8): string {
+  const all = stripAnsi(stderr).trimEnd().split('\n');
+  const note = IN_FLIGHT_NOTE.test(all[0] ?? '') ? all.shift()! : undefined;
+  const tail = all.slice(-lines);
+  return [...(note !== undefined ? [note, ...(all.length > lines ? ['…'] : [])] : []), ...tail].join('\n');
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** What a reader needs of the request to follow a failure: its budget and block count, and `now` where expiry is in play. */
+export function requestLine(c: Pick<CaseResult, 'request' | 'counterexample' | 'requirements'>): string | undefined {
+  const r = c.request ?? c.counterexample;
+  if (!isObject(r)) return undefined;
+  const parts: string[] = [];
+  if (r.budget !== undefined) parts.push(`budget ${compact(r.budget, 40)}`);
+  const blocks = Array.isArray(r.blocks) ? r.blocks : undefined;
+  if (blocks) parts.push(`${blocks.length} block${blocks.length === 1 ? '' : 's'}`);
+  const expiry = c.requirements.some((id) => /^(EXP|RANK-6)/.test(id)) || (blocks ?? []).some((b) => isObject(b) && (b.ttl_seconds !== undefined || b.created_at !== undefined));
+  if (expiry && r.now !== undefined) parts.push(`now ${compact(r.now, 40)}`);
+  return parts.length > 0 ? `request: ${parts.join(', ')}` : undefined;
+}
+
+/** One failure: id, requirements, its description and request, the message (the judge's compact diff per member), expected/actual, stderr, rerun. Invisible characters are shown escaped. */
 export function formatFailure(c: CaseResult): string {
   const lines = [`${c.status.toUpperCase()} ${c.id}${c.requirements.length ? `  [${c.requirements.join(', ')}]` : ''}`];
+  // What the case is about, and the budget it was judged at: the first two things a reader asks.
+  if (c.description) {
+    const first = stripAnsi(c.description).trim().split('\n')[0]!;
+    lines.push(indent(first.length > 200 ? `${first.slice(0, 199)}…` : first));
+  }
+  const request = requestLine(c);
+  if (request) lines.push(indent(request));
   if (c.message) lines.push(indent(stripAnsi(c.message)));
   // A `fail` message is already the judge's compact diff, member by member; other statuses show what came back.
   if (c.status !== 'fail' && c.actual !== undefined) {
@@ -76,12 +114,9 @@ export function formatFailure(c: CaseResult): string {
     const where = [c.seed !== undefined ? `seed ${c.seed}` : '', c.path ? `path ${c.path}` : ''].filter(Boolean).join(', ');
     lines.push(indent(`counterexample${where ? ` (${where})` : ''}: ${compact(c.counterexample, 400)}`));
   }
-  if (c.stderr) {
-    const tail = stripAnsi(c.stderr).trimEnd().split('\n').slice(-8).join('\n');
-    lines.push(indent(`stderr (tail):\n${indent(tail, '  ')}`));
-  }
+  if (c.stderr) lines.push(indent(`stderr (tail):\n${indent(stderrTail(c.stderr), '  ')}`));
   if (c.rerun) lines.push(indent(`rerun: ${c.rerun}`));
-  return lines.join('\n');
+  return visible(lines.join('\n'));
 }
 
 /** Statuses per area (first id segment), then the total. */
@@ -96,7 +131,7 @@ export function implementationLine(report: Report, adapter: string, target: stri
 export function summaryTable(report: Report): string {
   const areas = new Map<string, Record<Status, number>>();
   for (const c of report.cases) {
-    const area = c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id;
+    const area = visible(c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id);
     let row = areas.get(area);
     if (!row) areas.set(area, (row = Object.fromEntries(STATUSES.map((k) => [k, 0])) as Record<Status, number>));
     row[c.status]++;
@@ -109,20 +144,4 @@ export function summaryTable(report: Report): string {
     ['all', ...shown.map((k) => String(s[k])), String(s.total)],
   ];
   return textTable(rows, { right: shown.map((_, i) => i + 1).concat(shown.length + 1), rules: [1, rows.length - 1] });
-}
-
-/** The clause a contract result stands for: its MAPI id (a flaky one cites REQ-2 too). */
-const clauseIds = (c: CaseResult): string => c.requirements.filter((id) => id.startsWith('MAPI-')).join(', ');
-
-/** The contract results as the terminal shows them: one line per clause, with how many exchanges tested it. */
-export function clauseTable(report: Report): string {
-  const rows = report.cases.filter((c) => c.kind === 'contract');
-  if (rows.length === 0) return '';
-  const exchanges = Math.max(0, ...rows.map((c) => c.num_runs ?? 0));
-  const cells = rows.map((c) => {
-    const why = c.status === 'skip' ? (c.message ?? '').replace(/^MAPI-\d+ /, '') : '';
-    return [clauseIds(c), c.id, c.status, String(c.exchanges_tested ?? 0), why];
-  });
-  const table = textTable([['clause', 'result', 'status', 'tested by', ''], ...cells], { right: [3] });
-  return `contract clauses (${exchanges} exchanges; "tested by": the exchanges that put the clause to the test):\n${table}`;
 }

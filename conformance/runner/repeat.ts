@@ -7,6 +7,7 @@
  * alone would have been judged: the verdict of one send would be luck.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { deepStrictEqualJson } from '../../protocol/deep-json.js';
 import { compact } from '../judge/judge.js';
 import type { CaseResult, Outcome, RepeatAnswer, Status } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
@@ -56,7 +57,8 @@ function groupBy<T>(items: readonly T[], key: (t: T) => unknown): Array<{ key: u
   const groups: Array<{ key: unknown; repeats: number[]; first: T }> = [];
   items.forEach((t, i) => {
     const k = key(t);
-    const g = groups.find((x) => isDeepStrictEqual(x.key, k));
+    // Answers may nest as deep as JSON allows: isDeepStrictEqual recurses.
+    const g = groups.find((x) => deepStrictEqualJson(x.key, k, isDeepStrictEqual));
     if (g) g.repeats.push(i + 1);
     else groups.push({ key: k, repeats: [i + 1], first: t });
   });
@@ -70,10 +72,33 @@ function firstLine(s: string | undefined, max = 300): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** The message of a flaky result: how many answers, then each with its repeats and status. */
-function flakyMessage(what: string, n: number, answers: readonly RepeatAnswer[]): string {
-  const lines = answers.map((a) => `  ${which(a.repeats)}: ${a.status}${a.message ? `: ${firstLine(a.message)}` : a.answer !== undefined ? `: ${compact(a.answer, 200)}` : ''}`);
-  return `${what} ${n} times gave ${answers.length} different answers (${FLAKY_REQUIREMENT}: the answer is a pure function of the request):\n${lines.join('\n')}`;
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/** The members of the answers whose values are not the same in all of them (none when an answer is not an object). */
+function differingMembers(answers: readonly RepeatAnswer[]): string[] {
+  const values = answers.map((a) => a.answer);
+  if (!values.every(isRecord)) return [];
+  const names = [...new Set(values.flatMap((v) => Object.keys(v)))];
+  return names.filter((k) => values.some((v) => !isDeepStrictEqual(v[k], values[0]![k])));
+}
+
+/** One answer's line: its status and what sets it apart (the differing members), else its message. */
+function answerLine(a: RepeatAnswer, members: readonly string[]): string {
+  const head = `  ${which(a.repeats)}: ${a.status}`;
+  if (members.length > 0 && isRecord(a.answer)) {
+    const v = a.answer;
+    const shown = members.map((m) => `${m} ${m in v ? compact(v[m], 120) : '(absent)'}`).join('; ');
+    return `${head}: ${shown}${a.status !== 'pass' && a.message ? ` (${firstLine(a.message, 120)})` : ''}`;
+  }
+  return `${head}${a.message ? `: ${firstLine(a.message)}` : a.answer !== undefined ? `: ${compact(a.answer, 200)}` : ''}`;
+}
+
+/** The message of a flaky result: how many answers and which members differ between them, then each answer with its repeats and status. */
+function flakyMessage(what: string, n: number, answers: readonly RepeatAnswer[], lines?: readonly string[]): string {
+  const members = differingMembers(answers);
+  const differ = lines === undefined && members.length > 0 ? `; they differ in ${members.join(', ')}` : '';
+  const shown = lines ?? answers.map((a) => answerLine(a, members));
+  return `${what} ${n} times gave ${answers.length} different answers (${FLAKY_REQUIREMENT}: the answer is a pure function of the request)${differ}:\n${shown.join('\n')}`;
 }
 
 /** N sends of one case as one verdict. */
@@ -125,12 +150,17 @@ export function combinePropertyRounds(rounds: readonly CaseResult[][]): CaseResu
       ...(g.first.counterexample !== undefined ? { answer: g.first.counterexample } : {}),
     }));
     const failed = results.find((r) => r.status !== 'pass' && r.status !== 'skip') ?? first;
+    // What sets the replays apart: the run each first failed at (the messages of one property read alike).
+    const lines = groups.map((g) => {
+      const at = g.first.path === undefined ? '' : ` at run ${Number(g.first.path.split(':')[0]) + 1}`;
+      return `  ${which(g.repeats)}: ${g.first.status}${at}${g.first.message ? `: ${firstLine(g.first.message)}` : ''}`;
+    });
     const out: CaseResult = {
       ...failed,
       requirements: withFlakyRequirement(failed.requirements),
       status: 'flaky',
       duration_ms,
-      message: flakyMessage(`replaying seed ${first.seed ?? '?'}`, results.length, answers),
+      message: flakyMessage(`replaying seed ${first.seed ?? '?'}`, results.length, answers, lines),
       answers,
     };
     delete out.expected;

@@ -13,6 +13,9 @@ import { reportOf } from './envelope.js';
 import { idMatcher, inShard } from './filter.js';
 import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './repeat.js';
 import type { CaseRun, CombinedRun } from './repeat.js';
+import { breather, untilStopped } from '../stopping.js';
+import { defectFrom } from '../defect.js';
+import type { ObservationLog } from '../diagnose/log.js';
 
 export interface RunOptions {
   cases: GoldenCase[];
@@ -32,11 +35,25 @@ export interface RunOptions {
   /** Send every case this many times and run every property this many times from its seed (default 1). */
   repeat?: number;
   onProgress?: (done: number, total: number, current: string) => void;
+  /** Aborted (SIGINT, SIGTERM): no case is sent after it, and what had no answer before it is left out of the report. */
+  signal?: AbortSignal;
+  /** Results the caller adds after the run (a memory service's contract clauses): counted in the progress total from the start. */
+  laterResults?: number;
   /** The command that reruns one case; defaults to the reference run. */
   rerun?: (id: string) => string;
   /** Recorded in report.run. */
   adapter?: AdapterName;
   target?: string;
+  /** Where the run keeps what its diagnosis reads of each judged result (observe.ts); none, no diagnosis. */
+  observations?: ObservationLog;
+}
+
+/** The property names the filter takes, in catalogue order. */
+async function selectedProperties(o: RunOptions, matches: ReturnType<typeof idMatcher>): Promise<string[]> {
+  const { PROPERTIES } = await import('../properties/index.js');
+  const { genContext } = await import('../properties/arbitraries.js');
+  const gen = genContext(o.manifest);
+  return PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
 }
 
 function defaultRerun(id: string): string {
@@ -79,6 +96,7 @@ export function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; 
   // What it takes to act on a failure: the diff, the request, the implementation's logs, the command.
   if (v.expected !== undefined) out.expected = v.expected;
   if (v.actual !== undefined) out.actual = v.actual;
+  out.defect = defectFrom(v);
   if (r.answers) out.answers = r.answers;
   out.request = c.request;
   out.rerun = rerun(c.id);
@@ -95,56 +113,72 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const cases = inShard(o.cases.filter((c) => matches(c) && (spec === undefined || holdsIn(c.since, spec))).sort(byId), o.shard);
   const withProperties = o.properties > 0 && (!o.shard || o.shard.index === 1);
   const repeat = Math.max(1, o.repeat ?? 1);
+  // The properties the filter takes, known before the cases run: progress counts results, as the summary does.
+  const propertyNames = withProperties ? await selectedProperties(o, matches) : [];
   // Round r sends every case once; a case's repeats are apart by a whole round.
   const sends = cases.length * repeat;
-  const total = sends + (withProperties ? 1 : 0);
+  const total = cases.length + propertyNames.length + (o.laterResults ?? 0);
+  const stopped = (): boolean => o.signal?.aborted === true;
 
   const runs: CaseRun[][] = cases.map(() => []);
+  /** Rounds answered per case: a case is done (counted) when every round of it is. */
+  const answered: number[] = cases.map(() => 0);
   let done = 0;
   let next = 0;
+  const breathe = breather();
   const worker = async (): Promise<void> => {
-    while (next < sends) {
+    while (next < sends && !stopped()) {
       const k = next++;
       const i = k % cases.length;
       const round = Math.floor(k / cases.length);
       const c = cases[i]!;
       o.onProgress?.(done, total, repeat > 1 ? `${c.id} (${round + 1}/${repeat})` : c.id);
-      runs[i]![round] = await runCase(c, o.impl, o.manifest, o.timeoutMs);
-      done++;
+      const r = await runCase(c, o.impl, o.manifest, o.timeoutMs);
+      // An answer after the signal is not kept: the stdio adapter kills its processes on it, so it may be a crash of the kit's making.
+      if (stopped()) return;
+      runs[i]![round] = r;
+      if (++answered[i]! === repeat) done++;
+      await breathe();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, sends)) }, worker));
-  const results: CaseResult[] = cases.map((c, i) => toResult(c, combineCaseRuns(runs[i]!), rerun));
+  await untilStopped(Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, sends)) }, worker)), o.signal);
+  const judged = cases.map((_, i) => answered[i] === repeat);
+  const judgedCases = cases.filter((_, i) => judged[i]);
+  const combined = cases.flatMap((_, i) => (judged[i] ? [combineCaseRuns(runs[i]!)] : []));
+  const results: CaseResult[] = judgedCases.map((c, i) => toResult(c, combined[i]!, rerun));
+  const observe = o.observations ? await import('./observe.js') : undefined;
+  if (observe && o.observations) observe.observeCases(o.observations, judgedCases, combined, o.manifest);
 
   let props: CaseResult[] = [];
-  if (withProperties) {
-    const { PROPERTIES, runProperties } = await import('../properties/index.js');
-    const { genContext } = await import('../properties/arbitraries.js');
-    const gen = genContext(o.manifest);
-    const only = PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
-    if (only.length > 0) {
-      o.onProgress?.(done, total, `properties (${only.length} × ${o.properties} runs${repeat > 1 ? `, ${repeat} times` : ''})`);
-      // Each repeat replays the same seed: a deterministic implementation gives the same results.
-      const rounds: CaseResult[][] = [];
-      for (let r = 0; r < repeat; r++) {
-        rounds.push(
-          await runProperties(o.impl, o.manifest, {
-            runs: o.properties,
-            seed: o.seed,
-            timeoutMs: o.timeoutMs,
-            concurrency: o.concurrency,
-            only,
-            ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
-          }),
-        );
-      }
-      props = combinePropertyRounds(rounds)
-        .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
-        .sort(byId);
+  if (propertyNames.length > 0 && !stopped()) {
+    const { runProperties } = await import('../properties/index.js');
+    o.onProgress?.(done, total, `properties (${propertyNames.length} × ${o.properties} runs${repeat > 1 ? `, ${repeat} times` : ''})`);
+    // Each repeat replays the same seed: a deterministic implementation gives the same results.
+    const rounds: CaseResult[][] = [];
+    for (let r = 0; r < repeat && !stopped(); r++) {
+      rounds.push(
+        await runProperties(o.impl, o.manifest, {
+          runs: o.properties,
+          seed: o.seed,
+          timeoutMs: o.timeoutMs,
+          concurrency: o.concurrency,
+          only: propertyNames,
+          ...(o.saveCounterexamples ? { saveCounterexamples: o.saveCounterexamples } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+          // The last round completes a property: each one finished is a result of the summary.
+          ...(r === repeat - 1 ? { onResult: () => o.onProgress?.(++done, total, `properties (${propertyNames.length} × ${o.properties} runs)`) } : {}),
+        }),
+      );
     }
-    done++;
+    // A property is judged when every round of it finished before the signal.
+    const complete = rounds.length === repeat ? propertyNames.filter((name) => rounds.every((round) => round.some((p) => p.id === `property/${name}`))) : [];
+    const kept = rounds.map((round) => round.filter((p) => complete.includes(p.id.slice('property/'.length))));
+    props = (complete.length > 0 ? combinePropertyRounds(kept) : [])
+      .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
+      .sort(byId);
+    if (observe && o.observations && !stopped()) await observe.observeProperties(o.observations, props, o.impl, o.manifest, o.timeoutMs);
   }
-  o.onProgress?.(done, total, '');
+  o.onProgress?.(results.length + props.length, total, '');
 
   const all = [...results, ...props];
   return reportOf({

@@ -26,6 +26,8 @@ export interface TransportOption {
   help: string;
   /** Never written into a rerun command or a report: the command names this environment variable instead. */
   secret?: string;
+  /** Left out of rerun commands: it judges the whole run, not the one result a rerun repeats. */
+  wholeRun?: boolean;
 }
 
 /** What a transport is opened with: the selecting option's value, every parsed option, and the driving settings. */
@@ -151,7 +153,7 @@ export function implementationFlags(values: Readonly<Record<string, unknown>>, {
   const flags = values[transport.option] !== undefined ? [`--${transport.option}`, shellQuote(value)] : [];
   for (const [name, o] of Object.entries(transport.options ?? {})) {
     const v = values[name];
-    if (v === undefined) continue;
+    if (v === undefined || o.wholeRun) continue;
     if (o.type === 'boolean') flags.push(`--${name}`);
     else flags.push(`--${name}`, o.secret ? `"$${o.secret}"` : shellQuote(String(v)));
   }
@@ -261,6 +263,8 @@ export interface MemoryApiSettings {
   apiKey?: string;
   task?: string;
   marker?: string;
+  /** `--estimator` as given (checked when the transport opens). */
+  estimator?: string;
 }
 
 /** The memory-api options of a command line (the URL given). */
@@ -269,7 +273,14 @@ export function memoryApiSettings(values: Readonly<Record<string, unknown>>): Me
   const apiKey = str('api-key');
   const task = str('task');
   const marker = str('marker');
-  return { url: String(values['memory-api']), ...(apiKey !== undefined ? { apiKey } : {}), ...(task !== undefined ? { task } : {}), ...(marker !== undefined ? { marker } : {}) };
+  const estimator = str('estimator');
+  return {
+    url: String(values['memory-api']),
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(task !== undefined ? { task } : {}),
+    ...(marker !== undefined ? { marker } : {}),
+    ...(estimator !== undefined ? { estimator } : {}),
+  };
 }
 
 registerTransport({
@@ -284,6 +295,17 @@ registerTransport({
   options: {
     'api-key': { type: 'string', metavar: 'KEY', help: 'sent as Authorization: Bearer KEY', secret: 'MEMORY_API_KEY' },
     task: { type: 'string', metavar: 'TEXT', help: 'the task sent instead of the marker' },
+    estimator: {
+      type: 'string',
+      metavar: 'E',
+      help: 'how the service counts tokens: characters (code points) per token,\ndefault 4 (NUM-2), or o200k_base or cl100k_base; the kit recounts\nevery answer\'s segments with it and judges MAPI-3 on the larger count',
+    },
+    'require-tested': {
+      type: 'string',
+      metavar: 'IDS',
+      help: 'all, or clause ids (MAPI-11,MAPI-13): such a clause that no exchange\ntested fails the run (exit 1) instead of skipping',
+      wholeRun: true,
+    },
     marker: {
       type: 'string',
       metavar: 'TOKEN',
@@ -296,7 +318,8 @@ registerTransport({
     if (typeof marker === 'string' && /\s/u.test(marker)) throw new UsageError(`--marker needs one token without spaces (or '' for none), not ${JSON.stringify(marker)}`);
     httpUrl('memory-api', value);
     const { openMemoryApi, memoryApiManifest } = await import('../../adapters/memory-api/index.js');
-    const { url: _url, ...chosen } = memoryApiSettings(values);
+    // The contract alone counts with --estimator (cli/run.ts checks it): the adapter does not.
+    const { url: _url, estimator: _estimator, ...chosen } = memoryApiSettings(values);
     return { impl: openMemoryApi({ url: value, timeoutMs, ...chosen }), manifest: memoryApiManifest(), target: value };
   },
 });

@@ -22,6 +22,7 @@
  * over the corpus and random requests.
  */
 import { BLOCK_STATUSES, compareCodePoints, SOURCE_TO_TIER } from '../../reference/index.js';
+import { mapJson } from '../../protocol/deep-json.js';
 
 export interface Scrubbed {
   request: unknown;
@@ -37,12 +38,16 @@ const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !
 const PROFILES = new Set(['tiered', 'ranked']);
 const STATUSES: ReadonlySet<string> = new Set(BLOCK_STATUSES);
 
+const NOT_ASCII = /[^\u0000-\u007f]/;
+
 /**
  * Filler of the same code-point length: per code point, a character of the
  * same UTF-8 length (x, χ, ｘ, 𝑥). A lone surrogate is no text and is kept,
  * so it still counts as one code point the way it did (NUM-1).
  */
 export function filler(s: string): string {
+  // ASCII (most recorded text): one x per character, without building the string a character at a time.
+  if (!NOT_ASCII.test(s)) return 'x'.repeat(s.length);
   let out = '';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
@@ -58,16 +63,19 @@ export function filler(s: string): string {
 /** An object with these members, in this order; `__proto__` as a plain member, as JSON.parse makes it. */
 function object(entries: [string, unknown][]): Obj {
   const out: Obj = {};
-  for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  // Assignment is the fast way; only `__proto__` would set the prototype instead of a member.
+  for (const [k, v] of entries) {
+    if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
   return out;
 }
 
-/** Any value with every string in it made filler (object keys kept). */
+/** Any value with every string in it made filler (object keys kept), at any depth (REQ-3 lets a member nest as deep as JSON can). */
 function scrubValue(v: unknown): unknown {
   if (typeof v === 'string') return filler(v);
-  if (Array.isArray(v)) return v.map(scrubValue);
-  if (isObj(v)) return object(Object.entries(v).map(([k, x]) => [k, scrubValue(x)]));
-  return v;
+  if (typeof v !== 'object' || v === null) return v;
+  return mapJson(v, (x) => (typeof x === 'string' ? filler(x) : x));
 }
 
 const TIER_SOURCES = Object.keys(SOURCE_TO_TIER).sort(compareCodePoints);

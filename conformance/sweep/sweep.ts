@@ -11,11 +11,15 @@ import type { Answer } from '../properties/answers.js';
 import { referenceAnswer } from '../properties/catalog.js';
 import { declaredConstants } from '../judge/expectation.js';
 import { summarize } from '../../protocol/types.js';
-import type { AdapterName, BudgetIntervals, CaseResult, Implementation, Manifest, Report, SweepInfo } from '../../protocol/types.js';
+import type { AdapterName, BudgetIntervals, CaseResult, DeclaredConstants, Implementation, Manifest, Report, SweepInfo } from '../../protocol/types.js';
 import { caseName, shrinkAndSave } from '../replay/counterexample.js';
 import { judgeRecorded } from '../replay/judge.js';
 import { reportOf } from '../runner/envelope.js';
 import type { Judged } from '../replay/judge.js';
+import { breather, stopReason, untilStopped } from '../stopping.js';
+import { defectFrom } from '../defect.js';
+import type { ObservationLog } from '../diagnose/log.js';
+import { recordedObservation } from '../diagnose/observations.js';
 
 type Obj = Record<string, unknown>;
 interface BlockLike {
@@ -31,16 +35,30 @@ export const MAX_STALLS = 5;
 
 /**
  * A budget at which every live block fits (given a valid request): in
- * `tiered` the summed costs plus the at most 3 tokens the floors of the tier
- * budgets leave out (TIER-6), in `ranked` the header and every line.
+ * `tiered` the pinned costs, then the other blocks' costs plus the at most 3
+ * tokens the floors of the four tier budgets leave out (TIER-6), grown by the
+ * share the tier budgets leave undistributed; in `ranked` the header and
+ * every line. Under declared constants (SPEC section 17) costs take the
+ * declared chars per token and the tier budgets the declared shares; ranked
+ * keeps NUM-2's (DECL-3).
  */
-export function budgetAdmittingAll(request: unknown): number {
-  const blocks = (request as { blocks: BlockLike[] }).blocks;
-  const total =
-    profileOf(request) === 'ranked'
-      ? estimateTokens(RANKED_HEADER) + blocks.reduce((s, b) => s + estimateTokens(`- [${b.created_at === undefined ? 'undated' : utcDate(b.created_at)}] ${b.content}`), 0)
-      : blocks.reduce((s, b) => s + estimateTokens(b.content), 0) + 3;
-  return Math.min(total, MAX_BUDGET);
+export function budgetAdmittingAll(request: unknown, constants?: DeclaredConstants): number {
+  const blocks = (request as { blocks: (BlockLike & { pinned?: unknown })[] }).blocks;
+  if (profileOf(request) === 'ranked') {
+    return Math.min(estimateTokens(RANKED_HEADER) + blocks.reduce((s, b) => s + estimateTokens(`- [${b.created_at === undefined ? 'undated' : utcDate(b.created_at)}] ${b.content}`), 0), MAX_BUDGET);
+  }
+  const perToken = constants?.chars_per_token;
+  const cost = (b: BlockLike): number => (perToken === undefined ? estimateTokens(b.content) : estimateTokens(b.content, perToken));
+  let pinned = 0;
+  let rest = 0;
+  for (const b of blocks) {
+    if (b.pinned === true) pinned += cost(b);
+    else rest += cost(b);
+  }
+  // Each floor loses less than 1, so the tier budgets sum past B * shares / 100 - 4: at least `rest` when B * shares / 100 >= rest + 3.
+  const shares = constants?.tier_fractions ? Object.values(constants.tier_fractions).reduce((a, b) => a + b, 0) : 100;
+  const forTiers = shares > 0 ? Math.ceil(((rest + 3) * 100) / shares) : rest + 3;
+  return Math.min(pinned + forTiers, MAX_BUDGET);
 }
 
 export interface BudgetRange {
@@ -95,8 +113,12 @@ export interface SweepOptions {
   shrink: boolean;
   saveCounterexamples?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Aborted (SIGINT, SIGTERM): no budget is asked after it, and a disagreement found is not shrunk. */
+  signal?: AbortSignal;
   adapter?: AdapterName;
   target?: string;
+  /** Where the sweep keeps what its diagnosis reads: each budget judged is one request. */
+  observations?: ObservationLog;
 }
 
 interface AtBudget extends Judged {
@@ -110,8 +132,9 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
   let next = 0;
   let done = 0;
   let stalled = 0;
+  const breathe = breather();
   const worker = async (): Promise<void> => {
-    while (next < budgets.length) {
+    while (next < budgets.length && !o.signal?.aborted) {
       const i = next++;
       const request = { ...(o.request as Obj), budget: budgets[i] };
       const reference = referenceAnswer(request, o.manifest.capabilities, declaredConstants(o.manifest));
@@ -119,13 +142,26 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
       if (stalled >= MAX_STALLS) {
         out[i] = { verdict: { status: 'skip', message: `not asked: the implementation timed out or crashed at ${MAX_STALLS} budgets`, requirements: [] }, ms: 0, reference };
       } else {
-        out[i] = { ...(await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false })), reference };
+        const judged = await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false });
+        // An answer after the signal is not kept (the stdio adapter kills its processes on it).
+        if (o.signal?.aborted) return;
+        out[i] = { ...judged, reference };
+        const status = out[i]!.verdict.status;
+        if (o.observations && status !== 'skip') o.observations.add(recordedObservation(`sweep/${o.source}@${budgets[i]}`, request, o.manifest, out[i]!.outcome, status === 'pass'), [budgets[i]!]);
         if (out[i]!.verdict.status === 'timeout' || out[i]!.verdict.status === 'crash') stalled++;
       }
       progress?.(++done);
+      await breathe();
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, budgets.length)) }, worker));
+  await untilStopped(Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, budgets.length)) }, worker)), o.signal);
+  // Interrupted: the budgets not answered before the signal were not asked.
+  for (let i = 0; i < budgets.length; i++) {
+    if (out[i] === undefined) {
+      const request = { ...(o.request as Obj), budget: budgets[i] };
+      out[i] = { verdict: { status: 'skip', message: `not asked: ${stopReason(o.signal!)}`, requirements: [] }, ms: 0, reference: referenceAnswer(request, o.manifest.capabilities, declaredConstants(o.manifest)) };
+    }
+  }
   return out;
 }
 
@@ -138,7 +174,7 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
   const range: BudgetRange = o.budgets ?? (() => {
-    const to = budgetAdmittingAll(o.request);
+    const to = budgetAdmittingAll(o.request, declaredConstants(o.manifest));
     return { from: 0, to, step: Math.max(1, Math.ceil((to + 1) / MAX_SWEPT_BUDGETS)) };
   })();
   const budgets = budgetsOf(range);
@@ -152,7 +188,7 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   if (first > 0 && range.step > 1) {
     const gap: number[] = [];
     for (let b = budgets[first - 1]! + 1; b < budgets[first]! && gap.length < MAX_SWEPT_BUDGETS; b++) gap.push(b);
-    const fine = await judgeAll(o, gap);
+    const fine = o.signal?.aborted ? [] : await judgeAll(o, gap);
     const k = fine.findIndex((j) => j.verdict.status !== 'pass' && j.verdict.status !== 'skip');
     if (k >= 0) {
       firstBudget = gap[k]!;
@@ -205,8 +241,9 @@ export async function sweep(o: SweepOptions): Promise<Report> {
       ...(v.expected !== undefined ? { expected: v.expected } : {}),
       ...(v.actual !== undefined ? { actual: v.actual } : {}),
       ...(firstJudged.stderr ? { stderr: firstJudged.stderr } : {}),
+      defect: defectFrom(v),
     });
-    if (o.shrink && (v.status === 'fail' || v.status === 'error')) {
+    if (o.shrink && (v.status === 'fail' || v.status === 'error') && !o.signal?.aborted) {
       const s = await shrinkAndSave({
         impl: o.impl,
         manifest: o.manifest,
@@ -219,10 +256,17 @@ export async function sweep(o: SweepOptions): Promise<Report> {
         name: caseName('sweep', o.source, firstBudget!),
         tag: 'sweep',
         ...(o.saveCounterexamples !== undefined ? { dir: o.saveCounterexamples } : {}),
+        ...(o.signal ? { signal: o.signal } : {}),
       });
       result.counterexample = s.request;
       result.message += `\n${s.note}`;
+      if (s.verdict) result.defect = defectFrom(s.verdict);
     }
+  } else if (o.signal?.aborted) {
+    // Agreement at the budgets asked is no verdict on the sweep.
+    const asked = judged.filter((j) => !j.verdict.message?.startsWith('not asked: interrupted')).length;
+    result.status = 'skip';
+    result.message = `${stopReason(o.signal)} after ${asked} of ${budgets.length} budgets: no disagreement among those asked`;
   } else if (skipped && judged.every((j) => j.verdict.status === 'skip')) {
     result.status = 'skip';
     result.message = skipped.verdict.message ?? 'skip';

@@ -16,15 +16,14 @@ import { judge, skipReason } from '../../conformance/judge/judge.js';
 import { runProperties } from '../../conformance/properties/index.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
-import { estimateTokens, assemble as referenceAssemble } from '../../reference/index.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import type { Defects } from '../fixtures/broken/mutant.js';
+import { ALL, bent, bents, blocks, constraints, DEFECTS, habits, MARKER_DEFECTS, same } from '../fixtures/known-defects.js';
+import type { Assemble, Req } from '../fixtures/known-defects.js';
 import { TUNED, TUNED_CORE } from '../fixtures/declared/constants.js';
 
 const MANIFEST: Manifest = { name: 'mutant', version: '0', profiles: ['tiered'], capabilities: [] };
 const cases = loadCorpus().cases.filter((c) => skipReason(c, MANIFEST) === undefined);
-
-type Assemble = (request: unknown) => unknown;
 
 /**
  * The cases the implementation does not pass. A crash or a timeout means the
@@ -42,64 +41,7 @@ async function failures(assemble: Assemble, manifest: Manifest = MANIFEST, corpu
   return failed;
 }
 
-const DEFECTS: Record<string, Defects> = {
-  'prefix cut in a tier': { prefixCut: true },
-  'truncating fit': { truncatingFit: true },
-  'UTF-16 lengths': { utf16Lengths: true },
-  'tier split 50/15/20/15': { tierPercent: { working: 50, episodic: 15, longterm: 20, knowledge: 15 } },
-  'tier split 40/20/20/20': { tierPercent: { working: 40, episodic: 20, longterm: 20, knowledge: 20 } },
-  'ties by input order': { tiesByInputOrder: true },
-  'inclusive expiry': { inclusiveExpiry: true },
-  'URGENT in content boosts priority': { urgentBoost: true },
-  'no overflow pool': { noOverflowPool: true },
-  'rounding remainder pooled': { remainderInPool: true },
-  '3 characters per token': { charsPerToken: 3 },
-  '5 characters per token': { charsPerToken: 5 },
-  'ceil estimate': { ceilEstimate: true },
-  'render by priority only': { renderByPriorityOnly: true },
-  'case-insensitive sources': { caseInsensitiveSources: true },
-  'UTF-16 id order': { utf16IdOrder: true },
-  'priorities in a total order, -0 below 0': { signedZeroOrder: true },
-  'hyphens in sources read as underscores': { hyphensAsUnderscores: true },
-  'near-duplicates dropped': { dropsNearDuplicates: true },
-};
 
-/** Wrong habits of output, layered on an otherwise correct core. */
-const habits = (correct: Assemble): Record<string, Assemble> => {
-  const map = (f: (r: Record<string, any>, req: any) => unknown): Assemble => (req) => {
-    const r = correct(req) as Record<string, any>;
-    return 'error' in r ? r : f({ ...r }, req);
-  };
-  return {
-    'trailing newline': map((r) => ({ ...r, context: r.context + '\n' })),
-    'placeholder for an empty context': map((r) => ({ ...r, context: r.context || '(no relevant memories)' })),
-    'a preamble': map((r) => ({ ...r, context: r.included.length ? 'Context:\n' + r.context : r.context })),
-    'HTML-escaped content': map((r) => ({ ...r, context: r.context.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') })),
-    'control characters stripped': map((r) => ({ ...r, context: r.context.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '') })),
-    'NFC normalization': map((r) => ({ ...r, context: r.context.normalize('NFC') })),
-    'bidi and zero-width characters stripped': map((r) => ({ ...r, context: r.context.replace(/[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g, '') })),
-    'trimmed content': map((r) => ({ ...r, context: r.context.split('\n\n').map((s: string) => s.trim()).join('\n\n') })),
-    'a bullet instead of the middle dot': map((r) => ({ ...r, context: r.context.replace(/ \u00b7 /g, ' \u2022 ') })),
-    'single newline between blocks': map((r) => ({ ...r, context: r.context.replace(/\n\n\[/g, '\n[') })),
-    'an instructions member': map((r) => ({ ...r, instructions: 'none' })),
-    'expired omissions dropped': map((r) => ({ ...r, omissions: r.omissions.filter((o: { reason: string }) => o.reason !== 'expired') })),
-    'omissions sorted by id': map((r) => ({ ...r, omissions: [...r.omissions].sort((a, b) => (a.block_id < b.block_id ? -1 : 1)) })),
-    'total_budget as spent': map((r) => ({ ...r, total_budget: r.estimated_tokens })),
-    'estimate counts headers': map((r) => ({ ...r, estimated_tokens: Math.max(1, Math.floor(r.context.length / 4)) })),
-    'invalid requests answered': (req) => {
-      const r = correct(req) as Record<string, any>;
-      return 'error' in r ? { context: '', included: [], estimated_tokens: 0, total_budget: 0, omissions: [] } : r;
-    },
-    'pinned_overflow for every invalid request': (req) => {
-      const r = correct(req) as Record<string, any>;
-      return 'error' in r ? { error: { code: 'pinned_overflow', message: 'no' } } : r;
-    },
-    'non-finite numbers read as 0 and accepted': (req) => {
-      const r = correct(JSON.parse(JSON.stringify(req, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? 0 : v)))) as Record<string, any>;
-      return r;
-    },
-  };
-};
 
 /**
  * The defects on a core tuned to the declared constants. A constant the
@@ -163,65 +105,8 @@ describe.each(RUNS)('the corpus separates right from wrong (tiered core cases), 
   }
 });
 
-/**
- * Capability defects, made by bending the request on its way into the
- * reference or the answer on its way out: each must fail a capability case.
- */
-const ALL: Manifest = { name: 'bent', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
+/** Capability defects (bents, in the fixture) must each fail a capability case. */
 const capabilityCases = loadCorpus().cases.filter((c) => c.capabilities.length > 0);
-
-type Req = { blocks?: Record<string, unknown>[]; constraints?: Record<string, unknown>; budget?: number; now?: number };
-type Res = Record<string, any>;
-
-function bentWith(request: (r: Req) => Req, answer: (a: Res, r: Req) => Res = (a) => a, constants?: DeclaredConstants): Assemble {
-  return (req) => {
-    const r = structuredClone(req) as Req;
-    const a = referenceAssemble(typeof r === 'object' && r !== null && !Array.isArray(r) ? request(r) : r, { capabilities: ALL.capabilities as never, ...(constants ? { constants } : {}) }) as Res;
-    return 'error' in a ? a : answer(a, req as Req);
-  };
-}
-const bent = (request: (r: Req) => Req, answer?: (a: Res, r: Req) => Res, constants?: DeclaredConstants): Assemble => bentWith(request, answer, constants);
-const blocks = (f: (b: Record<string, unknown>) => Record<string, unknown>) => (r: Req): Req =>
-  Array.isArray(r.blocks) ? { ...r, blocks: r.blocks.map((b) => (typeof b === 'object' && b !== null ? f({ ...b }) : b)) } : r;
-const constraints = (f: (k: Record<string, unknown>) => Record<string, unknown>) => (r: Req): Req => (r.constraints && typeof r.constraints === 'object' ? { ...r, constraints: f({ ...r.constraints }) } : r);
-const same = (r: Req): Req => r;
-
-/** The capability defects of a reference with these constants (the specification's when none). */
-const bents = (constants?: DeclaredConstants): Record<string, Assemble> => {
-  const bent = (request: (r: Req) => Req, answer?: (a: Res, r: Req) => Res): Assemble => bentWith(request, answer, constants);
-  return {
-    'pinned ignored': bent(blocks((b) => ({ ...b, pinned: false }))),
-    'exclude ignored': bent(constraints(({ exclude: _e, ...k }) => k)),
-    'must_include ignored': bent(constraints(({ must_include: _m, ...k }) => k)),
-    'max_segments ignored': bent(constraints(({ max_segments: _m, ...k }) => k)),
-    'max_segments off by one': bent(constraints((k) => (typeof k.max_segments === 'number' ? { ...k, max_segments: k.max_segments + 1 } : k))),
-    'preferences ignored': bent(constraints(({ prefer_recency: _r, prefer_high_confidence: _c, ...k }) => k)),
-    'preferences swapped': bent(constraints((k) => ({ ...k, prefer_recency: k.prefer_high_confidence, prefer_high_confidence: k.prefer_recency }))),
-    'lifecycle ignored': bent(blocks((b) => ({ ...b, status: 'active' }))),
-    'superseded included by default': bent((r) => ({ ...r, constraints: { include_superseded: true, ...(r.constraints ?? {}) } })),
-    'disputed omitted by default': bent((r) => ({ ...r, constraints: { include_disputed: false, ...(r.constraints ?? {}) } })),
-    'stale treated as superseded': bent(blocks((b) => (b.status === 'stale' ? { ...b, status: 'superseded' } : b))),
-    'expired pinned blocks still count': (req) => {
-      const r = req as Req;
-      const pinnedCost = (r.blocks ?? []).filter((b) => b?.pinned === true).reduce((s, b) => s + estimateTokens(String(b.content), constants?.chars_per_token), 0);
-      return typeof r.budget === 'number' && pinnedCost > r.budget ? { error: { code: 'pinned_overflow', message: 'too much pinned' } } : referenceAssemble(req, constants ? { constants } : {});
-    },
-    'generated_at from a clock': bent(same, (a) => ({ ...a, generated_at: 1_800_000_000 })),
-    'truncated for any omission': bent(same, (a) => ({ ...a, truncated: a.omissions.length > 0 })),
-    'no truncated warning': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => w.code !== 'truncated') })),
-    'no empty_context warning': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => w.code !== 'empty_context') })),
-    'no required_ref_omitted warning': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => w.code !== 'required_ref_omitted') })),
-    'no lifecycle warnings': bent(same, (a) => ({ ...a, warnings: a.warnings.filter((w: { code: string }) => !/_included$|^stale/.test(w.code)) })),
-    'a retrieval warning emitted': bent(same, (a) => ({ ...a, warnings: [...a.warnings, { code: 'eventual_consistency' }] })),
-    'segment score is tokens': bent(same, (a) => ({ ...a, segments: a.segments.map((s: Res) => ({ ...s, score: s.tokens })) })),
-    'every segment reason tier': bent(same, (a) => ({ ...a, segments: a.segments.map((s: Res) => ({ ...s, reason: 'tier' })) })),
-    'pinned rendered in id order': bent(same, (a, r) => {
-      const pinned = new Set((r.blocks ?? []).filter((b) => b?.pinned === true).map((b) => b.block_id));
-      const p = a.included.filter((id: string) => pinned.has(id)).sort();
-      return { ...a, included: [...p, ...a.included.filter((id: string) => !pinned.has(id))] };
-    }),
-  };
-};
 
 /**
  * Cases written for one defect, each shown to fail an implementation that has
@@ -267,32 +152,6 @@ describe('a targeted case fails the defect it was written for', () => {
   });
 });
 
-/** The marker an omission leaves (MRK-2), from the request, for the bent marker implementations below. */
-function markerOf(r: Req, id: string): string {
-  const b = (r.blocks ?? []).find((x) => x?.block_id === id)!;
-  return `[${String(b.source)} \u00b7 ${id}]\n[OMITTED: over token budget]`;
-}
-const roomOmissions = (a: Res): string[] => a.omissions.filter((o: { reason: string }) => o.reason === 'tier budget exhausted; overflow pool exhausted').map((o: { block_id: string }) => o.block_id);
-const MARKER_DEFECTS: Record<string, Assemble> = {
-  // The flag declared, nothing rendered.
-  'no markers at all': (req) => referenceAssemble(req, { capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] }),
-  'content leaked into the marker': bent(same, (a, r) => {
-    let context: string = a.context;
-    for (const id of roomOmissions(a)) context = context.replace(markerOf(r, id), `${markerOf(r, id)} ${String((r.blocks ?? []).find((b) => b?.block_id === id)!.content).slice(0, 12)}`);
-    return { ...a, context };
-  }),
-  // The markers gathered at the top: the pinned prefix then changes with the budget.
-  'markers before everything': bent(same, (a, r) => {
-    const marks = roomOmissions(a).map((id) => markerOf(r, id));
-    if (marks.length === 0) return a;
-    const rest = a.context.split('\n\n').filter((seg: string) => !marks.includes(seg));
-    return { ...a, context: [...marks, ...rest].join('\n\n') };
-  }),
-  'a marker for an expired block too': bent(same, (a, r) => {
-    const expired = a.omissions.filter((o: { reason: string }) => o.reason === 'expired').map((o: { block_id: string }) => markerOf(r, o.block_id));
-    return expired.length === 0 ? a : { ...a, context: [a.context, ...expired].filter(Boolean).join('\n\n') };
-  }),
-};
 
 describe('the omission-markers cases catch broken markers', () => {
   const markerCases = loadCorpus().cases.filter((c) => c.capabilities.includes('omission_markers'));

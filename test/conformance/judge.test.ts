@@ -150,6 +150,38 @@ describe('judge: results', () => {
     expect(judge(c, result(r), ALL).status).toBe('pass');
   });
 
+  it('a warning given twice where CON-4 says exactly once cites CON-4, not "as a set"', () => {
+    const r = withWorkingContext(rightAnswer()) as Record<string, any>;
+    const twice = { code: 'required_ref_omitted', block_id: 'b-x' };
+    r.warnings = [twice, { ...twice }, { code: 'truncated' }];
+    const c = golden({ warnings: [{ code: 'truncated' }, twice] }, { capabilities: ['working_context'] });
+    const v = judge(c, result(r), ALL);
+    expect(v.status).toBe('fail');
+    expect(v.message).toContain('CON-4: exactly once for each must_include id not included: required_ref_omitted for b-x given 2 times, expected 1');
+    expect(v.message).not.toContain('as a set');
+  });
+
+  it('compares numbers by value: -0 and 0 are one number, whichever the case or the answer writes (NUM-5, section 7)', () => {
+    const negative = { ...REQUEST, now: -0, blocks: REQUEST.blocks.map((b) => (b.block_id === 'b-1' ? { ...b, priority: -0 } : b)) };
+    const expectZero = golden({ segments: [{ block_id: 'b-1', score: 0 }, { block_id: 'b-2', score: 1 }], generated_at: 0 }, { capabilities: ['working_context'], request: negative });
+    const expectNegative = golden({ segments: [{ block_id: 'b-1', score: -0 }, { block_id: 'b-2', score: 1 }], generated_at: -0 }, { capabilities: ['working_context'], request: negative });
+    const answer = (zero: number): Record<string, unknown> => {
+      const r = withWorkingContext(rightAnswer()) as Record<string, any>;
+      // At priority -0, b-1 ranks after b-2 (priority 1) and still renders first (coverage before memory).
+      r.segments = [{ ...r.segments[0], score: zero }, r.segments[1]];
+      r.generated_at = zero;
+      return r;
+    };
+    for (const c of [expectZero, expectNegative]) {
+      for (const zero of [0, -0]) {
+        const v = judge(c, result(answer(zero)), ALL);
+        expect(v.status, `${JSON.stringify(c.expect)} against ${Object.is(zero, -0) ? '-0' : '0'}: ${v.message}`).toBe('pass');
+      }
+    }
+    // And a different number is still a difference.
+    expect(judge({ ...expectZero, expect: { generated_at: 0 } }, result({ ...answer(0), generated_at: 1 }), ALL).status).toBe('fail');
+  });
+
   it('compares omissions by reason class, so short codes pass', () => {
     const r = rightAnswer() as Record<string, any>;
     r.omissions[1].reason = 'budget';

@@ -12,6 +12,7 @@ import { loadCorpus } from '../../conformance/cases/load.js';
 import { caseValidator } from '../../conformance/cases/schema.js';
 import { workingContextValidator } from '../../conformance/contract/schema.js';
 import { KIT_REFS, PRECOMPILED_VALIDATORS, compiled, createAjv } from '../../protocol/schemas.js';
+import type { GuardedValidator } from '../../protocol/schemas.js';
 import { assemble } from '../../reference/index.js';
 import { ROOT } from '../cli.js';
 
@@ -52,8 +53,8 @@ describe('dist/validators.cjs', () => {
     it(`${ref}: the precompiled validator's verdicts and errors are ajv's at run time`, () => {
       const pre = compiled(ref);
       const now = fresh.getSchema(ref)!;
-      // The kit's validator is the build's, not one compiled now.
-      expect(pre).toBe((createRequire(import.meta.url)(PRECOMPILED_VALIDATORS) as Record<string, unknown>)[ref]);
+      // The kit's validator is the build's, not one compiled now (behind the guard against values nested too deep).
+      expect((pre as GuardedValidator).unguarded).toBe((createRequire(import.meta.url)(PRECOMPILED_VALIDATORS) as Record<string, unknown>)[ref]);
       let differing = 0;
       for (const s of samples) {
         const a = pre(s);

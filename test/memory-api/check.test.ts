@@ -215,3 +215,188 @@ describe('the clauses are the ones SPEC.md section 16 defines', () => {
     expect(new Set(mapi.map((r) => r.section))).toEqual(new Set(['16. The memory-api contract']));
   });
 });
+
+describe('contract checks: segments obey the status filters (MAPI-13)', () => {
+  const withStatus = (status: string, sent: Partial<Exchange['sent']>, segments = [seg('a', 'alpha'), seg('b', 'beta')]) =>
+    exchange({ segments, warnings: [{ code: `${status}_memory_included` }] }, sent, [['episode/b', status]]);
+
+  it('a disputed memory under includeDisputed false breaks MAPI-13, named with the filter; under true it does not', () => {
+    expect(checkExchange(withStatus('disputed', { filters: { includeDisputed: false } })).findings).toEqual([
+      { clause: 'MAPI-13', message: 'segment 1 (block b) is a memory the service marks disputed, which filters.includeDisputed false keeps out' },
+    ]);
+    expect(clauses(withStatus('disputed', { filters: { includeDisputed: true } }))).toEqual([]);
+  });
+
+  it('a superseded memory under includeSuperseded false breaks MAPI-13; with nothing said it is not judged', () => {
+    expect(clauses(withStatus('superseded', { filters: { includeSuperseded: false } }))).toEqual(['MAPI-13']);
+    expect(clauses(withStatus('superseded', {}))).toEqual([]);
+  });
+
+  it('a false includeDisputed in either filters or constraints keeps disputed memories out', () => {
+    const both = withStatus('disputed', { filters: { includeDisputed: true }, constraints: { includeDisputed: false } });
+    expect(checkExchange(both).findings.map((f) => f.message)).toEqual(['segment 1 (block b) is a memory the service marks disputed, which constraints.includeDisputed false keeps out']);
+  });
+
+  it('a required ref may bring a kept-out memory in, or leave it out with the warning; a tombstoned one never enters', () => {
+    const required = { filters: { includeDisputed: false }, constraints: { mustIncludeRefs: [ref('b')] } };
+    expect(clauses(withStatus('disputed', required))).toEqual([]);
+    const leftOut = exchange({ segments: [seg('a', 'alpha')], warnings: [{ code: 'required_ref_omitted' }] }, required, [['episode/b', 'disputed']]);
+    expect(clauses(leftOut)).toEqual([]);
+    const tomb = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }, { constraints: { mustIncludeRefs: [ref('b')] } }, [['episode/b', 'tombstoned']]);
+    expect(checkExchange(tomb).findings.map((f) => f.clause)).toEqual(['MAPI-13']);
+  });
+
+  it('pending and failed memories are not judged by MAPI-13, and are no candidates', () => {
+    for (const status of ['pending', 'failed']) {
+      const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }, { filters: { includeDisputed: false, includeSuperseded: false } }, [['episode/b', status]]);
+      expect(clauses(ex), status).toEqual([]);
+      const without = exchange({ segments: [seg('a', 'alpha')] }, {}, [['episode/b', status]]);
+      expect(checkExchange(without).facets.has('MAPI-4:left-out'), status).toBe(false);
+    }
+  });
+
+  it('is put to the test only by a kept-out memory the service retrieves once the filters are opened', () => {
+    const filtered = exchange({ segments: [seg('a', 'alpha')] }, { filters: { includeDisputed: false } }, [['episode/b', 'disputed']]);
+    expect(checkExchange(filtered).tested.has('MAPI-13')).toBe(false);
+    const opened = (segments: unknown[]) => ({ ...filtered, opened: { context: { segments } } });
+    expect(checkExchange(opened([seg('a', 'alpha')])).tested.has('MAPI-13')).toBe(false);
+    const out = checkExchange(opened([seg('a', 'alpha'), seg('b', 'beta')]));
+    expect([...out.facets].filter((f) => f.startsWith('MAPI-13'))).toEqual(['MAPI-13:disputed']);
+    expect(out.findings).toEqual([]);
+  });
+
+  it('keptOut names what the request keeps out, required refs aside', async () => {
+    const { keptOut } = await import('../../conformance/contract/index.js');
+    const ex = exchange({}, { filters: { includeDisputed: false, includeSuperseded: false }, constraints: { mustIncludeRefs: [ref('a')] } }, [
+      ['episode/a', 'disputed'],
+      ['episode/b', 'superseded'],
+    ]);
+    expect([...keptOut(ex)]).toEqual(['episode/b']);
+  });
+});
+
+describe('contract checks: the kit counts the budget itself (MAPI-3)', () => {
+  const long = 'x'.repeat(40); // 10 tokens by NUM-2
+
+  it('segments that cost more than the budget break MAPI-3, however small the tokenEstimate', () => {
+    const ex = { ...exchange({ segments: [seg('a', long)], tokenEstimate: 5 }, { budget: { maxTokens: 10, reservedTokens: 2 } }), ingested: new Map([['episode/a', { blockId: 'a', text: long }]]) };
+    const out = checkExchange(ex);
+    expect(out.findings).toEqual([
+      { clause: 'MAPI-3', message: "the segments cost 10 tokens by the kit's count (4 code points a token, NUM-2), more than maxTokens 10 - reservedTokens 2 = 8 (the answer says tokenEstimate 5)" },
+    ]);
+    expect(out.budget).toEqual({ estimate: 5, counted: 10 });
+  });
+
+  it('an undercount within the budget is reported, not failed', () => {
+    const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], tokenEstimate: 0 });
+    const out = checkExchange(ex);
+    expect(out.findings).toEqual([]);
+    expect(out.budget).toEqual({ estimate: 0, counted: 2 });
+  });
+
+  it('counts with the declared estimator', async () => {
+    const { loadEstimator } = await import('../../conformance/contract/index.js');
+    const three = (await loadEstimator('3'))!;
+    // NUM-2's form with 3: max(1, floor(code points / 3)); code points, not bytes.
+    expect([three.cost(''), three.cost('abcdefg'), three.cost('éééééé')]).toEqual([1, 2, 2]);
+    const ex = { ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], tokenEstimate: 2 }, { budget: { maxTokens: 4, reservedTokens: 1 } }), estimator: three };
+    // alpha 1 + beta 1 = 2 by 3 code points a token: within 3.
+    expect(clauses(ex)).toEqual([]);
+    const perChar = { spec: '1', name: '1 code point a token', cost: (s: string) => [...s].length };
+    expect(checkExchange({ ...ex, estimator: perChar }).findings.map((f) => f.message)).toEqual([
+      "the segments cost 9 tokens by the kit's count (1 code point a token), more than maxTokens 4 - reservedTokens 1 = 3 (the answer says tokenEstimate 2)",
+    ]);
+    const o200k = (await loadEstimator('o200k_base'))!;
+    const { ENCODINGS } = await import('../../conformance/tokens.js');
+    expect(o200k.cost('a recalled note about the billing migration')).toBe(ENCODINGS.o200k_base('a recalled note about the billing migration'));
+    expect(await loadEstimator('0')).toBeUndefined();
+    expect(await loadEstimator('p50k_base')).toBeUndefined();
+  });
+});
+
+describe('contract checks: truncated with required refs (MAPI-4)', () => {
+  const retrieves = (segments: unknown[]) => ({ context: { segments, truncated: false } });
+
+  it('truncated true is not judged while a required ref is absent from the answer', () => {
+    const truncated = { truncated: true, warnings: [{ code: 'truncated' }, { code: 'required_ref_omitted' }] };
+    const ex = { ...exchange({ segments: [seg('a', 'alpha')], ...truncated }, { constraints: { mustIncludeRefs: [ref('zz')] } }), unconstrained: retrieves([seg('a', 'alpha')]) };
+    const out = checkExchange(ex);
+    expect(out.findings).toEqual([]);
+    expect(out.facets.has('MAPI-4:complete')).toBe(false);
+    // With the required ref held, the same answer is judged: everything is there, so truncated must be false.
+    const held = { ...exchange({ segments: [seg('a', 'alpha')], truncated: true, warnings: [{ code: 'truncated' }] }, { constraints: { mustIncludeRefs: [ref('a')] } }), unconstrained: retrieves([seg('a', 'alpha')]) };
+    expect(clauses(held)).toEqual(['MAPI-4']);
+  });
+});
+
+describe('contract checks: provenance names what was ingested (MAPI-10)', () => {
+  const actor = { id: 'ctxconform', kind: 'tool' };
+  const known = (provenance: unknown, more: Partial<Exchange> = {}) => ({
+    ...exchange({ segments: [{ ...seg('a', 'alpha'), provenance }, { ...seg('b', 'beta'), provenance: { createdBy: actor } }] }),
+    ingested: new Map([
+      ['episode/a', { blockId: 'a', text: 'alpha', createdBy: actor, dedupeKey: 'a' }],
+      ['episode/b', { blockId: 'b', text: 'beta', createdBy: actor, dedupeKey: 'b' }],
+    ]),
+    ...more,
+  });
+
+  it('{} names nothing it was ingested with', () => {
+    expect(checkExchange(known({})).findings).toEqual([
+      { clause: 'MAPI-10', message: 'segment 0 (block a): provenance {} names nothing it was ingested with (createdBy "ctxconform", dedupeKey "a", or the memory itself in sourceRefs)' },
+    ]);
+  });
+
+  it('createdBy (whole or by id), dedupeKey, or sourceRefs naming the memory itself each suffice', () => {
+    for (const p of [{ createdBy: actor }, { createdBy: 'ctxconform' }, { dedupeKey: 'a' }, { sourceRefs: [ref('a')] }, { createdBy: { id: 'ctxconform' }, at: 'x' }]) {
+      expect(clauses(known(p)), JSON.stringify(p)).toEqual([]);
+    }
+  });
+
+  it('a member that names something else fails, named', () => {
+    expect(checkExchange(known({ createdBy: { id: 'ctxconform', kind: 'service' } })).findings.map((f) => f.message)).toEqual([
+      'segment 0 (block a): provenance.createdBy is {"id":"ctxconform","kind":"service"}, not {"id":"ctxconform","kind":"tool"}, the actor it was ingested with',
+    ]);
+    expect(checkExchange(known({ createdBy: actor, dedupeKey: 'b' })).findings.map((f) => f.message)).toEqual([
+      'segment 0 (block a): provenance.dedupeKey is "b", not "a", the dedupeKey it was ingested with',
+    ]);
+    // Only a member the kit did not send: nothing named.
+    expect(clauses(known({ sourceRefs: [ref('b')] }))).toEqual(['MAPI-10']);
+  });
+
+  it('a type error is MAPI-2\'s: a content or provenance of the wrong type is not failed again, and says why MAPI-10 went untested', () => {
+    const notString = checkExchange(known({ createdBy: actor }, { body: answer([{ ...seg('a', 'alpha'), content: { text: 'alpha' }, provenance: { createdBy: actor } }, { ...seg('b', 'beta'), content: 7, provenance: { createdBy: actor } }]) }));
+    expect(notString.findings.map((f) => f.clause)).toEqual(['MAPI-2']);
+    expect(notString.facets.has('MAPI-10:not-string')).toBe(true);
+    expect(notString.facets.has('MAPI-10:ingested')).toBe(false);
+    const badProvenance = checkExchange(known('from ctxconform'));
+    expect(badProvenance.findings.map((f) => f.clause)).toEqual(['MAPI-2']);
+  });
+});
+
+describe('--require-tested and the untested clauses (verdict.ts)', () => {
+  it('reads all, MAPI ids and contract names; anything else is a problem naming it', async () => {
+    const { parseRequireTested } = await import('../../conformance/contract/verdict.js');
+    expect(parseRequireTested('all')).toEqual({ required: 'all' });
+    expect(parseRequireTested('MAPI-11,contract/status-filters,mapi-11')).toEqual({ required: ['MAPI-11', 'MAPI-13'] });
+    expect(parseRequireTested('MAPI-14')).toEqual({ problem: expect.stringContaining('not "MAPI-14"') });
+  });
+
+  it('names every skipped clause; fails only the required ones, and those not run', async () => {
+    const { contractGate } = await import('../../conformance/contract/verdict.js');
+    const result = (id: string, status: 'pass' | 'skip' | 'fail') => ({ id: `contract/${id}`, kind: 'contract' as const, status, requirements: [id], duration_ms: 0 });
+    const report = {
+      kit: { name: 'ctxconform' as const, version: '0', spec: '1' },
+      implementation: { name: 'x', version: '0', profiles: [], capabilities: [] },
+      summary: { total: 3, pass: 1, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 2 },
+      cases: [result('MAPI-1', 'pass'), result('MAPI-11', 'skip'), result('MAPI-13', 'skip')],
+    };
+    expect(contractGate(report, undefined)).toEqual({ untested: ['MAPI-11', 'MAPI-13'], failing: [], notRun: [], suffix: '; untested: MAPI-11, MAPI-13' });
+    expect(contractGate(report, ['MAPI-1'])).toMatchObject({ failing: [] });
+    expect(contractGate(report, ['MAPI-11', 'MAPI-3'])).toMatchObject({ failing: ['MAPI-11', 'MAPI-3'], notRun: ['MAPI-3'], suffix: '; untested: MAPI-11, MAPI-13; not run: MAPI-3' });
+    const { requireTestedResults } = await import('../../conformance/contract/verdict.js');
+    const gated = requireTestedResults(report, contractGate(report, ['MAPI-11', 'MAPI-3']));
+    expect(gated.cases.map((c) => `${c.requirements[0]} ${c.status}`)).toEqual(['MAPI-1 pass', 'MAPI-11 fail', 'MAPI-13 skip', 'MAPI-3 fail']);
+    expect(gated.summary).toMatchObject({ total: 4, pass: 1, fail: 2, skip: 1 });
+    expect(contractGate(report, 'all').failing).toHaveLength(12);
+  });
+});

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../cli/run.js';
 import { UsageError } from '../../conformance/usage.js';
 import type { Report } from '../../protocol/types.js';
+import { CLAUSES, DIRECTED } from '../../conformance/contract/index.js';
 import { startMemoryService, type FakeService } from '../fixtures/memory-service/server.js';
 
 let service: FakeService | undefined;
@@ -32,11 +33,11 @@ describe('ctxconform run --memory-api', () => {
     expect(golden.length).toBeGreaterThan(0);
     expect(golden.every((c) => c.status === 'skip' && /profile \w+ is not declared/.test(c.message ?? ''))).toBe(true);
     const contract = report.cases.filter((c) => c.kind === 'contract');
-    expect(contract).toHaveLength(12);
+    expect(contract).toHaveLength(CLAUSES.length);
     expect(contract.every((c) => c.status === 'pass')).toBe(true);
-    // Each clause says how many of the 14 exchanges (9 directed + 5 random) put it to the test.
+    // Each clause says how many of the exchanges (the directed ones + 5 random) put it to the test.
     for (const c of contract) expect(c.exchanges_tested, c.id).toBeGreaterThan(0);
-    expect(contract.find((c) => c.id === 'contract/answers')).toMatchObject({ num_runs: 14, exchanges_tested: 14 });
+    expect(contract.find((c) => c.id === 'contract/answers')).toMatchObject({ num_runs: DIRECTED.length + 5, exchanges_tested: DIRECTED.length + 5 });
     expect(report.cases.some((c) => c.kind === 'property')).toBe(false);
     expect(report.summary.total).toBe(report.cases.length);
   });
@@ -93,13 +94,14 @@ describe('ctxconform run --memory-api', () => {
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
     const byId = new Map(report.cases.map((c) => [c.id, c]));
     const text = out.join('\n');
-    expect(text).toContain('contract clauses (9 exchanges; "tested by": the exchanges that put the clause to the test):');
-    expect(text).toMatch(/MAPI-1 +contract\/answers +pass +9\n/);
+    const n = DIRECTED.length;
+    expect(text).toContain(`contract clauses (${n} exchanges; "tested by": the exchanges that put the clause to the test):`);
+    expect(text).toMatch(new RegExp(`MAPI-1 +contract/answers +pass +${n}\\n`));
     expect(text).toMatch(/MAPI-10 +contract\/verbatim-content +skip +0 +untested: no ingested memory came back as a segment, so no content was compared/);
     expect(byId.get('contract/verbatim-content')).toMatchObject({ status: 'skip', exchanges_tested: 0 });
     const md = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(md).toContain('### Contract clauses');
-    expect(md).toContain('| MAPI-1 | `contract/answers` | ✅ pass | 9 |  |');
+    expect(md).toContain(`| MAPI-1 | \`contract/answers\` | ✅ pass | ${n} |  |`);
     expect(md).toMatch(/\| MAPI-10 \| `contract\/verbatim-content` \| ⏭️ skip \| 0 \| untested: no ingested memory came back as a segment, so no content was compared \|/);
   });
 

@@ -1,8 +1,10 @@
 /**
  * ctxconform's own WorkingContext schema (protocol/schemas/working-context.schema.json)
- * against the published one, read from the folder CTXCONFORM_ANCHORS names (skipped
- * without it): same verdict on the published example answers and on answers broken one
- * member at a time. The example answers are published data, copied in
+ * against the published ones, read from the folder CTXCONFORM_ANCHORS names (skipped
+ * without it): same verdict as the OpenAPI document's AssembleContextResponse (the one
+ * MAPI-2 validates against, SPEC section 16) on the published example answers and on
+ * answers broken one member at a time; the context-assembly schema differs from it in
+ * one member only (Scope.filters). The example answers are published data, copied in
  * test/fixtures/published/infinicon/, so the contract checks on them run everywhere.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -18,12 +20,18 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 type Defs = { $defs: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
 sayWhenNoAnchors('memory-api/schema-agreement.test');
 const anchorSchema: Defs | undefined = ANCHORS_DIR ? anchor<Defs>('infinicon/context-assembly.v0.schema.json') : undefined;
+// The OpenAPI document writes refs as #/components/schemas/X; a $defs copy reads the same.
+const openapiDefs: Defs | undefined = ANCHORS_DIR
+  ? { $defs: JSON.parse(JSON.stringify(anchor<{ components: { schemas: object } }>('infinicon/memory-api.v0.openapi.json').components.schemas).replaceAll('#/components/schemas/', 'openapi#/$defs/')) }
+  : undefined;
 const ours = JSON.parse(readFileSync(WORKING_CONTEXT_SCHEMA_PATH, 'utf8')) as { $defs: Record<string, { properties?: Record<string, { enum?: string[] }>; required?: string[] }> };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
 if (anchorSchema) ajv.addSchema(anchorSchema, 'anchor');
-const publishedSchema = anchorSchema ? ajv.getSchema('anchor#/$defs/AssembleContextResponse')! : undefined;
+if (openapiDefs) ajv.addSchema({ $id: 'openapi', ...openapiDefs });
+const assemblySchema = anchorSchema ? ajv.getSchema('anchor#/$defs/AssembleContextResponse')! : undefined;
+const publishedSchema = openapiDefs ? ajv.getSchema('openapi#/$defs/AssembleContextResponse')! : undefined;
 
 const EXAMPLES_DIR = join(PUBLISHED_DIR, 'infinicon');
 const examples = readdirSync(EXAMPLES_DIR)
@@ -56,29 +64,44 @@ it('there are published example answers to compare on', () => {
   ]);
 });
 
-describe.skipIf(!anchorSchema)('working-context.schema.json agrees with the published context-assembly schema', () => {
+describe.skipIf(!openapiDefs)('working-context.schema.json agrees with the published OpenAPI AssembleContextResponse', () => {
   const published = (body: unknown): boolean => publishedSchema!(body);
+  const assembly = (body: unknown): boolean => assemblySchema!(body);
   for (const { file, body } of examples) {
-    it(`accepts ${file}, as the published schema does`, () => {
+    it(`accepts ${file}, as both published schemas do`, () => {
       expect(published(body)).toBe(true);
+      expect(assembly(body)).toBe(true);
       expect(workingContextProblems(body)).toEqual([]);
     });
     for (const [what, mutate] of MUTATIONS) {
-      it(`${file} with ${what}: both reject`, () => {
+      it(`${file} with ${what}: all three reject`, () => {
         const broken = structuredClone(body);
         mutate(broken);
         expect(published(broken)).toBe(false);
+        expect(assembly(broken)).toBe(false);
         expect(workingContextProblems(broken)).not.toEqual([]);
       });
     }
+    it(`${file} with filters in its scope: the OpenAPI document and ctxconform accept it, the context-assembly schema does not`, () => {
+      const withFilters = structuredClone(body);
+      (withFilters.context.scope as Record<string, unknown>).filters = { region: 'eu' };
+      expect(published(withFilters)).toBe(true);
+      expect(workingContextProblems(withFilters)).toEqual([]);
+      expect(assembly(withFilters)).toBe(false);
+      (withFilters.context.scope as Record<string, unknown>).filters = 'eu';
+      expect(published(withFilters)).toBe(false);
+      expect(workingContextProblems(withFilters)).not.toEqual([]);
+    });
   }
 
-  it('has the same warning codes, required members and member names', () => {
-    const theirs = anchorSchema!;
+  it('has the same warning codes, required members and member names as the OpenAPI document; the context-assembly schema differs only in Scope.filters', () => {
+    const theirs = openapiDefs!;
     expect(ours.$defs.ContextWarning!.properties!.code!.enum).toEqual((theirs.$defs.ContextWarning!.properties!.code as { enum: string[] }).enum);
     for (const def of ['WorkingContext', 'ContextSegment', 'ContextBudget', 'MemoryRef', 'Scope', 'ContextWarning', 'AssembleContextResponse']) {
       expect(ours.$defs[def]!.required, def).toEqual(theirs.$defs[def]!.required);
       expect(Object.keys(ours.$defs[def]!.properties!).sort(), def).toEqual(Object.keys(theirs.$defs[def]!.properties!).sort());
+      const assemblyMembers = Object.keys(anchorSchema!.$defs[def]!.properties!).sort();
+      expect(assemblyMembers, def).toEqual(Object.keys(theirs.$defs[def]!.properties!).filter((k) => !(def === 'Scope' && k === 'filters')).sort());
     }
   });
 });

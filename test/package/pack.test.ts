@@ -65,7 +65,7 @@ const npx = (...args: string[]): { status: number | null; stdout: string; stderr
 describe('the packed kit in an empty project', () => {
   it('holds bin, compiled JavaScript with declarations, cases, schemas and SPEC.md; no TypeScript sources and no tests', () => {
     for (const f of [
-      'bin/ctxconform.mjs', 'dist/reference/index.js', 'dist/reference/index.d.ts', 'dist/conformance/cli/run.js', 'dist/adapters/module-worker.js',
+      'bin/ctxconform.mjs', 'dist/reference/index.js', 'dist/reference/index.d.ts', 'dist/cli/run.js', 'dist/adapters/module-worker.js',
       'dist/corpus.json', 'protocol/schemas/report.schema.json', 'conformance/schemas/case.schema.json', 'adapters/examples/python/impl.py', 'SPEC.md', 'README.md', 'package.json',
     ]) {
       expect(files).toContain(f);
@@ -87,7 +87,7 @@ describe('the packed kit in an empty project', () => {
     const impl = join(root, 'adapters/examples/python/impl.py');
     const r = npx('run', '--stdio', `python3 "${impl}"`, '--properties', '0', '--json', 'report.json');
     expect(r.stderr).not.toMatch(/Error:/);
-    expect(r.stdout).toMatch(/^OK: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, \d+ skip/m);
+    expect(r.stdout).toMatch(/^PASS: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, \d+ skip/m);
     expect(r.status).toBe(0);
     expect(existsSync(join(project, 'report.json'))).toBe(true);
   });
@@ -133,7 +133,7 @@ console.log(JSON.stringify({ included: r.included, same: again === assemble, val
   it('a TypeScript module needs tsx, and says so; a JavaScript module needs nothing', () => {
     writeFileSync(join(project, 'impl.mjs'), `export { assemble, describe } from 'ctxconform/reference';\n`);
     const js = npx('run', '--module', 'impl.mjs', '--properties', '0', '--quiet');
-    expect(js.stdout).toMatch(/^OK: \d+ pass, 0 fail/m);
+    expect(js.stdout).toMatch(/^PASS: \d+ pass, 0 fail/m);
     writeFileSync(join(project, 'impl.ts'), `export { assemble, describe } from 'ctxconform/reference';\n`);
     const ts = npx('run', '--module', 'impl.ts', '--properties', '0');
     expect(ts.status).toBe(2);

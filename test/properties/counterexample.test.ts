@@ -63,7 +63,8 @@ describe('saveCounterexample', () => {
     expect(caseValidator()(doc)).toBe(true);
     expect(doc).toMatchObject({
       profile: 'tiered',
-      capabilities: ['lifecycle', 'pinned'],
+      // pinned: false pins nothing (SPEC section 8): only the stale block's status uses a capability.
+      capabilities: ['lifecycle'],
       tags: ['counterexample', 'property-differential'],
       requirements: ['TIER-4'],
       request,
@@ -85,8 +86,13 @@ describe('saveCounterexample', () => {
     expect(expectationFromReference({ now: 0, budget: -1, blocks: [] }, [])).toEqual({ error: 'invalid_request' });
   });
 
-  it('lists only the capabilities the request uses, none for ranked', () => {
-    expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ confidence: 1 }] })).toEqual(['constraints']);
+  it('lists only the capabilities the request uses, as SPEC section 8 words it; none for ranked or an invalid request', () => {
+    const block = { block_id: 'a', source: 's', content: '', priority: 0 };
+    // A confidence alone changes nothing without constraints (CON-6 reads it through prefer_high_confidence).
+    expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ ...block, confidence: 1 }] })).toEqual([]);
+    expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ ...block, confidence: 1 }], constraints: { prefer_high_confidence: true } })).toEqual(['constraints']);
+    // Validation is core: an invalid request runs on every implementation.
+    expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ ...block, confidence: null, pinned: true }] })).toEqual([]);
     expect(capabilitiesUsed({ profile: 'ranked', now: 0, budget: 1, blocks: [] })).toEqual([]);
     expect(capabilitiesUsed([])).toEqual([]);
   });

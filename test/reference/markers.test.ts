@@ -52,4 +52,12 @@ describe('omission markers', () => {
       { numRuns: 1000, seed: 16 },
     );
   });
+
+  it('expect the pinned blocks in input order (PIN-4), whatever order an answer lists them in', () => {
+    const block = (id: string, pinned: boolean) => ({ block_id: id, source: 'memory', content: id, priority: 1, pinned });
+    const req = { now: 0, budget: 100, blocks: [block('p-z', true), block('p-a', true), block('b-1', false)] };
+    // An answer that lists its pinned blocks by id: the context shown as expected stays in the spec's render order.
+    const want = markedContext(req, ['p-a', 'p-z', 'b-1'], [])!;
+    expect(want.withMarkers).toBe('[memory \u00b7 p-z]\np-z\n\n[memory \u00b7 p-a]\np-a\n\n[memory \u00b7 b-1]\nb-1');
+  });
 });

@@ -48,6 +48,13 @@ const DESIGNED = {
   'capabilities/pinned-first': { status: 'fail' },
 };
 
+/** A golden case's key: the members its expected and actual values name (the differing members). */
+const caseKey = (id: string): { members: string[] } => {
+  const c = broken.cases.find((x) => x.id === id)!;
+  const names = (v: unknown): string[] => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v) : []);
+  return { members: [...new Set([...names(c.expected), ...names(c.actual)])].sort() };
+};
+
 describe('baseline entries', () => {
   it('reads bare statuses and entries with kind, reason and link (kind defaults to bug), and skips $schema', () => {
     expect(loadBaselineEntries(write('designed.json', DESIGNED))).toEqual({
@@ -132,8 +139,10 @@ describe('applyBaseline with kinds', () => {
   it('takes the notes along when a previous report is the baseline', () => {
     const previous = applyBaseline(broken, write('designed.json', DESIGNED)).report;
     const entries = loadBaselineEntries(write('previous.json', previous));
-    expect(entries['render/two-sources']).toEqual({ status: 'fail', kind: 'by-design', reason: WHY, link: 'https://example.com/adr/7' });
-    expect(entries['budget/tiny']).toEqual({ status: 'crash', kind: 'bug' });
+    // A previous report keys each entry to the failure it shows.
+    expect(entries['render/two-sources']).toEqual({ status: 'fail', kind: 'by-design', reason: WHY, link: 'https://example.com/adr/7', defect: caseKey('render/two-sources') });
+    expect(entries['budget/tiny']).toEqual({ status: 'crash', kind: 'bug', defect: { members: [] } });
+    expect(caseKey('render/two-sources').members.length).toBeGreaterThan(0);
   });
 });
 
@@ -142,14 +151,16 @@ describe('updateBaseline and ctxconform baseline --write', () => {
     const previous = loadBaselineEntries(write('prev.json', { ...DESIGNED, 'budget/tiny': 'fail', 'not/run': { status: 'fail', reason: 'other shard' } }));
     const now: Report = { ...broken, cases: broken.cases.map((c) => (c.id === 'capabilities/pinned-first' ? { ...c, status: 'skip', message: 'not declared' } : c)) };
     const u = updateBaseline(previous, now);
+    // Entries without a key get the key of the failure the report shows; what did not run stays as it was.
     expect(u.entries).toEqual({
-      'budget/tiny': { status: 'crash', kind: 'bug' },
+      'budget/tiny': { status: 'crash', kind: 'bug', defect: { members: [] } },
       'capabilities/pinned-first': { status: 'fail', kind: 'bug' },
-      'hostile/markup-ids': { status: 'fail', kind: 'bug', reason: 'escaping bug', link: 'https://example.com/issues/12' },
+      'hostile/markup-ids': { status: 'fail', kind: 'bug', reason: 'escaping bug', link: 'https://example.com/issues/12', defect: caseKey('hostile/markup-ids') },
       'not/run': { status: 'fail', kind: 'bug', reason: 'other shard' },
-      'render/two-sources': { status: 'fail', kind: 'by-design', reason: WHY, link: 'https://example.com/adr/7' },
+      'render/two-sources': { status: 'fail', kind: 'by-design', reason: WHY, link: 'https://example.com/adr/7', defect: caseKey('render/two-sources') },
     });
     expect([u.added, u.changed, u.removed, u.untouched]).toEqual([[], ['budget/tiny'], [], ['capabilities/pinned-first', 'not/run']]);
+    expect(u.rekeyed.sort()).toEqual(['budget/tiny', 'hostile/markup-ids', 'render/two-sources']);
     const fixed = updateBaseline(previous, reference);
     expect(fixed.removed.sort()).toEqual(['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids', 'render/two-sources']);
     expect(Object.keys(fixed.entries)).toEqual(['not/run']);
@@ -166,8 +177,8 @@ describe('updateBaseline and ctxconform baseline --write', () => {
     expect(first.stdout).toMatch(/wrote .*: 4 entries; 4 new entries, 0 with a changed status, 0 removed \(now pass\), 0 not run and kept/);
     expect(first.stdout).toMatch(/4 entries have no reason yet/);
     const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { status: string; kind: string; reason?: string }>;
-    expect(written['budget/tiny']).toEqual({ status: 'crash', kind: 'bug' });
-    written['render/two-sources'] = { status: 'fail', kind: 'by-design', reason: WHY };
+    expect(written['budget/tiny']).toEqual({ status: 'crash', kind: 'bug', defect: { members: [] } });
+    written['render/two-sources'] = { ...written['render/two-sources']!, kind: 'by-design', reason: WHY };
     writeFileSync(file, JSON.stringify(written, null, 2));
     // The run the baseline was made for passes with it, and shows the deviation apart.
     const run = cli('run', '--module', join(ROOT, 'test/fixtures/reports/broken-impl.ts'), '--cases', join(ROOT, 'test/fixtures/reports/cases'), '--properties', '0', '--baseline', file);
@@ -179,8 +190,8 @@ describe('updateBaseline and ctxconform baseline --write', () => {
     const again = cli('baseline', partly, '--write', file);
     expect(again.stdout).toContain('removed budget/tiny (now passes)');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
-      'capabilities/pinned-first': { status: 'fail', kind: 'bug' },
-      'render/two-sources': { status: 'fail', kind: 'by-design', reason: WHY },
+      'capabilities/pinned-first': { status: 'fail', kind: 'bug', defect: caseKey('capabilities/pinned-first') },
+      'render/two-sources': { status: 'fail', kind: 'by-design', reason: WHY, defect: caseKey('render/two-sources') },
     });
     // Without --write it prints, and changes nothing.
     expect(JSON.parse(cli('baseline', brokenJson).stdout)).toHaveProperty(['budget/tiny', 'status'], 'crash');

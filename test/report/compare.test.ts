@@ -50,7 +50,8 @@ describe('baseline', () => {
     const { report, unexpected, stale } = applyBaseline(broken, file);
     expect(unexpected.map((c) => c.id)).toEqual(['render/two-sources']);
     expect(stale).toEqual([]);
-    expect(report.baseline).toEqual({ file, known: ['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids'], stale: [] });
+    // Bare statuses carry no defect key: they match by status alone, and say so (unkeyed).
+    expect(report.baseline).toEqual({ file, known: ['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids'], stale: [], unkeyed: ['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids'] });
     expect(verdict(report).passed).toBe(false);
     expect(broken.baseline).toBeUndefined();
   });

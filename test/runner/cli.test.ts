@@ -65,7 +65,7 @@ it('a run that tests nothing fails (exit 1, NOTHING TESTED with the commonest sk
   expect(skipped.status).toBe(1);
   // Three cases over four shards: one shard is empty, and that is the split, not a gate that tested nothing.
   const shard = cli('run', '--filter', 'tiers/budgets-at-10,tiers/budgets-at-7,expiry/boundary-equal', '--properties', '0', '--shard', '4/4');
-  expect(shard.stdout).toMatch(/^OK: 0 pass, .* of 0/m);
+  expect(shard.stdout).toMatch(/^PASS: 0 pass, .* of 0/m);
   expect(shard.status).toBe(0);
 });
 
@@ -85,7 +85,7 @@ describe('ctxconform run', () => {
     const r = cli('run', '--cases', casesDir, '--properties', '0', '--json', json);
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/OK: 6 pass, 0 fail/);
+    expect(r.stdout).toMatch(/PASS: 6 pass, 0 fail/);
     expect(r.stdout).toMatch(/^fault\s+6\s+0\s+0\s+0\s+0\s+0\s+6$/m);
     const report = readReport(json);
     const valid = validators.report();
@@ -115,7 +115,7 @@ describe('ctxconform run', () => {
     const mod = join(root, 'test/fixtures/broken/chars-per-token-3.ts');
     const r = cli('run', '--module', mod, '--cases', casesDir, '--filter', 'fault/c-budget', '--properties', '0');
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/FAILED: 0 pass, 1 fail, 0 error, 0 timeout, 0 crash, 0 skip of 1/);
+    expect(r.stdout).toMatch(/FAIL: 0 pass, 1 fail, 0 error, 0 timeout, 0 crash, 0 skip of 1/);
   });
 
   it('a baseline that knows the failure: exit 0; the known id is listed', () => {
@@ -132,7 +132,7 @@ describe('ctxconform run', () => {
     writeFileSync(baseline, JSON.stringify({ 'fault/a-single': 'fail' }));
     const r = cli('run', '--cases', casesDir, '--properties', '0', '--baseline', baseline);
     expect(r.stdout).toMatch(/baseline entries that now pass \(remove them\): fault\/a-single/);
-    expect(r.stdout).toMatch(/FAILED \(1 stale baseline entry\): 6 pass/);
+    expect(r.stdout).toMatch(/FAIL \(1 stale baseline entry\): 6 pass/);
     expect(r.status).toBe(1);
   });
 
@@ -198,7 +198,7 @@ describe('ctxconform run', () => {
         c.on('exit', (status) => resolve({ status, stdout }));
       });
       expect(r.stdout).toMatch(/via http \(http:\/\/127\.0\.0\.1:\d+\)/);
-      expect(r.stdout).toMatch(/OK: 6 pass/);
+      expect(r.stdout).toMatch(/PASS: 6 pass/);
       expect(r.status).toBe(0);
     } finally {
       server.kill('SIGTERM');

@@ -45,8 +45,26 @@ describe('combineCaseRuns', () => {
       { repeats: [2], status: 'fail', message: 'estimated_tokens: expected 4, got 5', answer: { n: 5 } },
     ]);
     expect(c.verdict.message).toBe(
-      'sent 3 times gave 2 different answers (REQ-2: the answer is a pure function of the request):\n  repeats 1, 3: pass: {"n":4}\n  repeat 2: fail: estimated_tokens: expected 4, got 5',
+      'sent 3 times gave 2 different answers (REQ-2: the answer is a pure function of the request); they differ in n:\n  repeats 1, 3: pass: n 4\n  repeat 2: fail: n 5 (estimated_tokens: expected 4, got 5)',
     );
+  });
+
+  it('shows which members differ between the answers, not the same message three times', () => {
+    // Three wrong answers whose judge's messages begin alike: what tells them apart is the members.
+    const same = 'included: expected ["a"], got ["a","b"]';
+    const c = combineCaseRuns([
+      run('fail', result({ included: ['a', 'b'], context: 'x', estimated_tokens: 2 }), 1, same),
+      run('fail', result({ included: ['a', 'b'], context: 'y', estimated_tokens: 2 }), 1, same),
+      run('fail', result({ included: ['a', 'b'], context: 'z', estimated_tokens: 3 }), 1, same),
+    ]);
+    const lines = c.verdict.message!.split('\n');
+    expect(lines[0]).toMatch(/; they differ in context, estimated_tokens:$/);
+    expect(lines.slice(1)).toEqual([
+      `  repeat 1: fail: context "x"; estimated_tokens 2 (${same})`,
+      `  repeat 2: fail: context "y"; estimated_tokens 2 (${same})`,
+      `  repeat 3: fail: context "z"; estimated_tokens 3 (${same})`,
+    ]);
+    expect(new Set(lines.slice(1)).size).toBe(3);
   });
 
   it('compares answers member for member, -0 apart from 0, and error answers with their message', () => {
@@ -91,6 +109,8 @@ describe('combinePropertyRounds', () => {
       [[3], 'fail', { path: '9:1' }],
     ]);
     expect(p!.message).toMatch(/^replaying seed 7 3 times gave 3 different answers/);
+    // Each replay by the run it first failed at: the messages of one property read alike.
+    expect(p!.message!.split('\n').slice(1)).toEqual(['  repeat 1: fail at run 4: failed (path 3:0)', '  repeat 2: pass', '  repeat 3: fail at run 10: failed (path 9:1)']);
   });
 });
 
@@ -171,7 +191,7 @@ describe('run --repeat (CLI)', () => {
     expect(r.stdout).toMatch(/^FLAKY fault\/b-\S+ +\[.*REQ-2\]$/m);
     expect(r.stdout).toMatch(/sent 3 times gave 2 different answers/);
     expect(r.stdout).toMatch(/rerun: npx ctxconform run --module \S+ --repeat 3 --cases \S+ --filter fault\/b-\S+ --properties 0/);
-    expect(r.stdout).toMatch(/FAILED: 3 pass, 0 fail, 0 error, 0 timeout, 0 crash, 3 flaky, 0 skip of 6/);
+    expect(r.stdout).toMatch(/FAIL: 3 pass, 0 fail, 0 error, 0 timeout, 0 crash, 3 flaky, 0 skip of 6/);
     expect(r.stdout).toMatch(/^area +pass +fail +error +timeout +crash +flaky +skip +total$/m);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report.summary.flaky).toBe(3);

@@ -1,0 +1,16 @@
+/**
+ * Diagnosis: name the cause of a run's failures from a catalogue of known
+ * defects, each an exact model of one way to get the spec wrong.
+ */
+export { CATALOGUE, reachOf } from './catalogue.js';
+export type { CatalogueEntry, Feature, Section } from './catalogue.js';
+export { FAMILIES } from './families.js';
+export type { Family, Instance } from './families.js';
+export { diagnose, featuresOf, keptAnswer } from './diagnose.js';
+export type { Cause, Diagnosis, DiagnoseOptions, Observation } from './diagnose.js';
+export { modelAssemble, SITE_REASONS } from './model.js';
+export type { Answer, Defects, ModelConfig, Site, ValidationMemo } from './model.js';
+export { asOutcome, reproduces, sameValue } from './compare.js';
+export { caseObservation, recordedObservation, unanswered } from './observations.js';
+export { ObservationLog, STREAM_LIMITS, UNBOUNDED } from './log.js';
+export type { LogCounts, LogLimits } from './log.js';

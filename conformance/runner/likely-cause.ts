@@ -1,0 +1,79 @@
+/**
+ * The diagnosis at the end of a judging run with failures (finish, in
+ * cli/drive.ts): the known defects that reproduce the failing answers
+ * (conformance/diagnose/), as the report's `diagnosis` member and as the
+ * terminal's "likely cause" block, which stands right after the failures.
+ * Nothing failing: neither.
+ */
+import { visible } from '../../report/visible.js';
+import type { DiagnosisEntry, Report } from '../../protocol/types.js';
+import type { Cause, Diagnosis } from '../diagnose/diagnose.js';
+import type { LogCounts, ObservationLog } from '../diagnose/log.js';
+
+/** Failures named in the "not explained" line, at most. */
+const NAMED_UNEXPLAINED = 10;
+/** Contradicted results named after a cause, at most. */
+const NAMED_CONTRADICTED = 3;
+
+export interface LikelyCause {
+  /** The report with its `diagnosis`. */
+  report: Report;
+  /** The terminal block. */
+  text: string;
+  diagnosis: Diagnosis;
+}
+
+/** The diagnosis of what the log kept; undefined when nothing failed. */
+export async function likelyCause(report: Report, log: ObservationLog | undefined): Promise<LikelyCause | undefined> {
+  if (!log || log.seen.failing === 0) return undefined;
+  const { diagnose } = await import('../diagnose/diagnose.js');
+  const diagnosis = diagnose(log.observations());
+  if (!diagnosis) return undefined;
+  return { report: { ...report, diagnosis: diagnosis.causes.map(entryOf) }, text: likelyCauseText(diagnosis, log.seen), diagnosis };
+}
+
+export function entryOf(c: Cause): DiagnosisEntry {
+  return {
+    id: c.id,
+    requirements: c.requirements,
+    summary: c.summary,
+    explains: c.explains,
+    contradicts: c.contradicts,
+    failing: c.failing,
+    defects: c.defects,
+    explained: c.explained,
+    contradicted: c.contradicted,
+    ...(c.alike.length > 0 ? { alike: c.alike } : {}),
+  };
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function named(ids: readonly string[], max: number): string {
+  return ids.slice(0, max).join(', ') + (ids.length > max ? `, … and ${ids.length - max} more` : '');
+}
+
+/** One cause on one line: "id [requirements]: sentence — explains 19 of 23 failures, contradicts none". */
+export function causeLine(c: Pick<Cause, 'id' | 'requirements' | 'summary' | 'explains' | 'failing' | 'contradicts' | 'contradicted'>): string {
+  const contradicts = c.contradicts === 0 ? 'none' : `${c.contradicts} (${named(c.contradicted, NAMED_CONTRADICTED)})`;
+  return `${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${c.summary} — explains ${c.explains} of ${plural(c.failing, 'failure')}, contradicts ${contradicts}`;
+}
+
+/** The block as the terminal shows it. */
+export function likelyCauseText(d: Diagnosis, seen?: LogCounts): string {
+  const lines: string[] = [];
+  if (d.causes.length === 0) {
+    lines.push(`likely cause: none of the known defects reproduces the failing answers exactly (${plural(d.failing, 'failure')}; docs/diagnosis.md)`);
+  } else {
+    lines.push(`likely cause (known defects whose model answers exactly as the implementation did; docs/diagnosis.md):`);
+    for (const c of d.causes) {
+      lines.push(`  ${causeLine(c)}`);
+      if (c.alike.length > 0) lines.push(`      this run cannot tell it from: ${c.alike.join(', ')}`);
+    }
+    if (d.unexplained.length > 0) lines.push(`  not explained by these (${d.unexplained.length}): ${named(d.unexplained, NAMED_UNEXPLAINED)}`);
+  }
+  if (seen && (seen.keptFailing < seen.failing || seen.keptPassing < seen.passing)) {
+    lines.push(`  (read from the first ${seen.keptFailing} of ${seen.failing} failing results and a sample of ${seen.keptPassing} of ${seen.passing} passing ones)`);
+  }
+  return visible(lines.join('\n'));
+}

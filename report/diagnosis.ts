@@ -1,0 +1,22 @@
+/**
+ * What the report writers read of a report's `diagnosis` (docs/diagnosis.md)
+ * besides its entries: the failing results none of them explains. A sweep's
+ * results are its budgets (`sweep/SOURCE@BUDGET`), so its one result counts as
+ * explained when a cause explains any of them.
+ */
+import { FAILING } from '../protocol/types.js';
+import type { Report } from '../protocol/types.js';
+
+/** The listed failing results no diagnosed cause explains; empty without a diagnosis. */
+export function unexplainedFailures(report: Report): string[] {
+  if (!report.diagnosis) return [];
+  const explained = new Set(report.diagnosis.flatMap((c) => c.explained ?? []));
+  const budgets = [...explained].filter((id) => id.includes('@')).map((id) => id.slice(0, id.lastIndexOf('@')));
+  for (const id of budgets) explained.add(id);
+  return report.cases.filter((c) => FAILING.has(c.status) && !explained.has(c.id)).map((c) => c.id);
+}
+
+/** "explains 19 of 23 failures". */
+export function explainsText(c: { explains: number; failing: number }): string {
+  return `explains ${c.explains} of ${c.failing} failure${c.failing === 1 ? '' : 's'}`;
+}

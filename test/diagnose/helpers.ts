@@ -1,0 +1,59 @@
+/**
+ * Runs for the diagnosis tests: an implementation over the corpus, each case
+ * judged as the runner judges it, gathered as the observations the
+ * diagnosis reads.
+ */
+import { loadCorpus } from '../../conformance/cases/load.js';
+import { judge, skipReason } from '../../conformance/judge/judge.js';
+import type { Observation } from '../../conformance/diagnose/index.js';
+import { caseObservation, keptAnswer } from '../../conformance/diagnose/index.js';
+import { returnedOutcome } from '../../adapters/outcome.js';
+import type { Defects } from '../../conformance/diagnose/index.js';
+import { declaredConstants } from '../../conformance/judge/expectation.js';
+import type { GoldenCase } from '../../conformance/types.js';
+import type { Implementation, Manifest } from '../../protocol/types.js';
+import { TUNED } from '../fixtures/declared/constants.js';
+
+/** One instance of each family (families.ts), with the value its tests give it. */
+export const FAMILY_EXAMPLES: Readonly<Record<string, Defects>> = {
+  'source-in-another-tier': { sourceToTier: { memory: 'working' } },
+  preamble: { preamble: 'Context:\n' },
+  'empty-context-placeholder': { emptyPlaceholder: '(no relevant memories)' },
+  'context-suffix': { contextSuffix: '\n' },
+  'header-separator': { headerSeparator: ' \u2022 ' },
+  'block-joiner': { joiner: '\n' },
+  'header-source-rewritten': { headerSources: { 'tool-results': 'tool_results' } },
+  'extra-result-members': { extraMembers: { instructions: 'none' } },
+  'missing-result-members': { missingMembers: ['total_budget'] },
+  'generated-at-not-now': { generatedAt: 1_800_000_000 },
+};
+
+export const CORPUS: readonly GoldenCase[] = loadCorpus().cases;
+
+export const FULL: Manifest = { name: 'model', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
+export const CORE: Manifest = { name: 'model', version: '0', profiles: ['tiered'], capabilities: [] };
+export const TUNED_FULL: Manifest = { ...FULL, constants: TUNED };
+
+/** Every case the manifest lets run, sent to the implementation and judged. */
+export async function observe(impl: Implementation, manifest: Manifest, corpus: readonly GoldenCase[] = CORPUS): Promise<Observation[]> {
+  const out: Observation[] = [];
+  for (const c of corpus) {
+    if (skipReason(c, manifest) !== undefined) continue;
+    const outcome = await impl.assemble(c.request, { timeoutMs: 10_000 });
+    const v = judge(c, outcome, manifest);
+    if (v.status === 'skip') continue;
+    out.push(caseObservation(c, outcome, manifest, v.status === 'pass'));
+  }
+  return out;
+}
+
+/**
+ * The model with these defects, in process, under this manifest. It is handed
+ * the request itself (the model changes nothing), so its answers are the ones
+ * the diagnosis keeps for that request (diagnose.ts, keptAnswer) and each
+ * corpus request is answered once per defect set in all the tests.
+ */
+export function modelImplementation(defects: Defects, manifest: Manifest): Implementation {
+  const config = { capabilities: manifest.capabilities, constants: declaredConstants(manifest) };
+  return { describe: async () => manifest, assemble: async (request) => returnedOutcome(keptAnswer(request, config, defects)), close: async () => {} };
+}
