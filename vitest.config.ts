@@ -31,6 +31,13 @@ const SLOW = testFiles().filter(
     /from '\.\.?\/cli\.js'|from '\.\.\/\.\.\/test\/cli\.js'/.test(readFileSync(f, 'utf8')),
 );
 
+/**
+ * Files that mock a module (vi.mock) run isolated: with the module graph shared
+ * between files, the kit's modules are often loaded already when such a file
+ * starts, and the mock would silently not apply.
+ */
+const MOCKING = testFiles().filter((f) => /\bvi\.(mock|doMock)\(/.test(readFileSync(f, 'utf8')));
+
 export default defineConfig({
   test: {
     // Most test files wait on processes they start (the CLI, implementations over stdio):
@@ -44,8 +51,9 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
-      { extends: true, test: { name: 'slow', include: SLOW } },
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...SLOW, ...MOCKING] } },
+      { extends: true, test: { name: 'slow', include: SLOW.filter((f) => !MOCKING.includes(f)) } },
+      { extends: true, test: { name: 'isolated', include: MOCKING, isolate: true } },
     ],
     coverage: {
       provider: 'v8',
