@@ -13,10 +13,21 @@ import { returnedOutcome, thrownOutcome } from './outcome.js';
 import { cloneJson } from '../protocol/deep-json.js';
 
 export type AssembleFn = (request: unknown) => unknown;
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> => (typeof x === 'object' || typeof x === 'function') && x !== null && typeof (x as { then?: unknown }).then === 'function';
 export type DescribeFn = () => unknown;
 
+export interface FunctionOptions {
+  /**
+   * The function never writes to its request, so it is handed the caller's
+   * own: only the reference, which a test holds to that (a deep copy of every
+   * request is a good part of what a replay against it costs).
+   */
+  readsOnly?: boolean;
+}
+
 /** Wrap plain functions as an Implementation (the reference, test doubles, vendor modules). */
-export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manifest?: Manifest): Implementation {
+export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manifest?: Manifest, options: FunctionOptions = {}): Implementation {
   return {
     async describe(): Promise<Manifest> {
       if (manifest) return manifest;
@@ -26,7 +37,15 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
     async assemble(request: unknown, { timeoutMs }: { timeoutMs: number }): Promise<Outcome> {
       // A deep copy: an implementation that mutates its input must not change what the judge sees
       // (at any depth: structuredClone alone gives up at a few thousand levels).
-      const copy = cloneJson(request);
+      const copy = options.readsOnly ? request : cloneJson(request);
+      let returned: unknown;
+      try {
+        returned = assemble(copy);
+        // A value returned at once is in before any timer could fire: only a promise races the timeout.
+        if (!isThenable(returned)) return returnedOutcome(returned);
+      } catch (e) {
+        return thrownOutcome(e);
+      }
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<Outcome>((done) => {
         timer = setTimeout(() => done({ kind: 'timeout', message: `no answer within ${timeoutMs} ms` }), timeoutMs);
@@ -34,7 +53,7 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
       try {
         const answer = (async (): Promise<Outcome> => {
           try {
-            return returnedOutcome(await assemble(copy));
+            return returnedOutcome(await returned);
           } catch (e) {
             return thrownOutcome(e);
           }

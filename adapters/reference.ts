@@ -13,5 +13,5 @@ import { fromFunctions } from './inprocess.js';
 export function referenceImplementation(manifest?: Manifest): Implementation {
   const m = manifest ?? ({ ...describe(), capabilities: [...CAPABILITIES] } as Manifest);
   const options = { capabilities: m.capabilities as never, ...(m.constants !== undefined ? { constants: m.constants } : {}) };
-  return fromFunctions((req) => assemble(req, options), undefined, m);
+  return fromFunctions((req) => assemble(req, options), undefined, m, { readsOnly: true });
 }

@@ -98,10 +98,15 @@ interface Proc {
 const STDERR_QUIET_MS = 15;
 const STDERR_WAIT_MS = 200;
 
-/** Where an answered request's stderr lies, for a later, complete read. */
+/**
+ * Where an answered request's stderr lies, for a later, complete read. Only
+ * the numbers of its Pending, not the Pending itself: the weak table keeps
+ * what a window holds alive past the young generation, and a Pending holds
+ * the request's line and, through its settle, the whole chain awaiting it.
+ */
 interface StderrWindow {
   proc: Proc;
-  pending: Pending;
+  pending: Pick<Pending, 'stderrFrom' | 'others'>;
   /** proc.written when the answer was read. */
   writtenThen: number;
 }
@@ -142,10 +147,15 @@ function drainStderr(proc: Proc): boolean {
   if (proc.exited) return true;
   for (;;) {
     let n: number;
+    // Nothing waiting is the common case, and it throws (EAGAIN): an error without a stack costs half as much.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     try {
       n = readSync(fd, drainBuffer, 0, drainBuffer.length, null);
     } catch {
       return true; // EAGAIN: nothing waiting (or the pipe is gone, which its close reports)
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
     }
     if (n <= 0) return true;
     keepStderr(proc, drainBuffer.subarray(0, n)); // keepStderr copies what it keeps
@@ -326,7 +336,7 @@ export class StdioImplementation implements Implementation {
     }, limit);
   }
 
-  private withStderr(proc: Proc | undefined, p: Pending, joinedLater = 0): { stderr?: string } {
+  private withStderr(proc: Proc | undefined, p: Pick<Pending, 'stderrFrom' | 'others'>, joinedLater = 0): { stderr?: string } {
     const s = this.stderrSince(proc, p.stderrFrom);
     if (!s) return {};
     const n = p.others + joinedLater;
@@ -441,7 +451,7 @@ export class StdioImplementation implements Implementation {
     if ('ok' in m) outcome = { kind: 'result', value: m.ok, ...stderr };
     else if ('error' in m) outcome = { ...errorOutcome({ error: m.error }, m.error), ...stderr };
     else outcome = { kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr };
-    this.windows.set(outcome, { proc, pending: p, writtenThen: proc.written });
+    this.windows.set(outcome, { proc, pending: { stderrFrom: p.stderrFrom, others: p.others }, writtenThen: proc.written });
     p.settle(outcome);
   }
 

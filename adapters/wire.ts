@@ -13,15 +13,22 @@
  */
 import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 
+import { writesAsIs } from './plain-json.js';
+
 export type Encoded = { ok: true; json: string } | { ok: false; reason: string };
 
 /** Prefix of every unsendable reason, so reports and tests can tell the skip apart. */
 export const UNSENDABLE = 'cannot be sent over JSON';
 
 export function encodeRequest(request: unknown): Encoded {
-  // The common request has neither -0 nor a non-finite number: native JSON.stringify, with a
-  // replacer that only looks, keeps it fast; only a request with one of them, or nested deeper
-  // than the native function goes, takes the slow path (which has no depth limit).
+  // The common request is plain data with neither -0 nor a non-finite number: written natively.
+  if (writesAsIs(request)) {
+    const json = JSON.stringify(request);
+    if (json !== undefined) return { ok: true, json };
+  }
+  // Not sure (a toJSON, a class, or deeper than writesAsIs looks): native JSON.stringify, with a
+  // replacer that only looks; only a request with -0, a value JSON cannot carry, or nested deeper
+  // than the native function goes takes the slow path (which has no depth limit).
   let special = false;
   let json: string | undefined;
   try {

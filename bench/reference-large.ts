@@ -1,8 +1,8 @@
 /**
  * One large-request measurement, in a process of its own: build the benchmark
  * request of N blocks with the given shape, then time the reference (tiered,
- * ranked, validation alone) and the joins against the floor, and print the
- * times as JSON. Run by reference.bench.ts, once per size and shape.
+ * ranked, validation alone) against the floor, and print the times as JSON.
+ * Run by reference.bench.ts, once per size and shape.
  *
  * Why a process each: in one process, a request built after another one has
  * been built and dropped is read more slowly than the first, whatever the
@@ -13,40 +13,40 @@
  *
  * With `tiered` as a fourth argument it times only the tiered assembly and
  * the floor: the bench runs that in further processes of their own to see how
- * far the ratio moves from one process to the next.
+ * far the ratio moves from one process to the next. With a folder as a fifth
+ * (the reference of an earlier commit, reference-baseline.ts), the first
+ * process also times that reference and the floor the bench used before,
+ * for the before/after table.
  *
- *   node --import tsx --expose-gc bench/reference-large.ts N ids priorities [tiered]
+ *   node --import tsx --expose-gc bench/reference-large.ts N ids priorities [all|tiered] [BEFORE_DIR]
  */
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { assemble, isErrorAnswer, validateRequest } from '../reference/index.js';
 import type { Request } from '../reference/index.js';
-import { floor, makeRequest } from './reference-workload.js';
+import { floor, inputOrderFloor, makeRequest } from './reference-workload.js';
 import type { IdOrder, Priorities } from './reference-workload.js';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? ((): void => {});
 
-function best(xs: number[]): number {
-  return Math.min(...xs);
-}
-
 /**
- * Best times of `a` and `b`, run alternately so both see the same machine
- * load. Before each timed run: a collection, so neither pays for the other's
- * garbage, then one untimed run of the same program, since a forced
- * collection also discards the engine's optimized code.
+ * Best times of `programs`, run in turn so all see the same machine load.
+ * Before each timed run: a collection, so none pays for another's garbage,
+ * then one untimed run of the same program, since a forced collection also
+ * discards the engine's optimized code.
  */
-function timePair(a: () => unknown, b: () => unknown, reps: number): [number, number] {
-  const ta: number[] = [];
-  const tb: number[] = [];
+function timeInTurn(programs: (() => unknown)[], reps: number): number[] {
+  const best = programs.map(() => Infinity);
   for (let i = 0; i < reps; i++) {
-    for (const [fn, out] of [[a, ta], [b, tb]] as const) {
+    programs.forEach((fn, p) => {
       gc();
       fn();
       const t0 = performance.now();
       fn();
-      out.push(performance.now() - t0);
-    }
+      best[p] = Math.min(best[p]!, performance.now() - t0);
+    });
   }
-  return [best(ta), best(tb)];
+  return best;
 }
 
 /** The tiered assembly against the floor, in one process. */
@@ -63,49 +63,34 @@ export interface Large extends Tiered {
   validationFloor: number;
   ranked: number;
   rankedFloor: number;
-  /** Joining the included contents alone, in input order and in the order of the context. */
-  joinInputOrder: number;
-  joinContextOrder: number;
-}
-
-/**
- * The included contents in input order and in the context's order. The floor
- * joins nearly in input order, which is also the order they lie in memory; the
- * context's order (REN-1: source, -priority, block_id) is unrelated to memory
- * when ids arrive shuffled, and the join then reads each content from afar.
- */
-function includedContents(req: Request): [string[], string[]] {
-  const out = assemble(req);
-  if (isErrorAnswer(out)) throw new Error(`bench request rejected: ${out.error.message}`);
-  const at = new Map(req.blocks.map((b, i) => [b.block_id, i]));
-  const rendered = out.included.map((id) => at.get(id)!);
-  const input = rendered.slice().sort((a, b) => a - b);
-  return [input.map((i) => req.blocks[i]!.content), rendered.map((i) => req.blocks[i]!.content)];
+  /** With a folder of an earlier reference: its tiered time, and the floor the bench used before (input order). */
+  before?: { tiered: number; inputOrderFloor: number };
 }
 
 const repsFor = (n: number): number => (n <= 1e5 ? 15 : 5);
 const warmUps = (n: number): number => (n <= 1e5 ? 3 : 1);
 
-function accepted(req: Request): void {
-  const out = assemble(req);
+function accepted(out: unknown): void {
   if (isErrorAnswer(out)) throw new Error(`bench request rejected: ${out.error.message}`);
 }
 
 function measureTiered(n: number, req: Request): Tiered {
-  accepted(req);
+  accepted(assemble(req));
   for (let i = warmUps(n); i > 0; i--) {
     assemble(req);
     floor(req);
   }
   const reps = repsFor(n);
-  const [tiered, f] = timePair(() => assemble(req), () => floor(req), reps);
-  return { n, reps, tiered, floor: f };
+  const [tiered, f] = timeInTurn([() => assemble(req), () => floor(req)], reps);
+  return { n, reps, tiered: tiered!, floor: f! };
 }
 
-function measureLarge(n: number, req: Request): Large {
+async function measureLarge(n: number, req: Request, beforeDir: string | undefined): Promise<Large> {
   const ranked: Request = { ...req, profile: 'ranked' };
-  accepted(req);
-  accepted(ranked);
+  accepted(assemble(req));
+  accepted(assemble(ranked));
+  const earlier = beforeDir === undefined ? undefined : ((await import(pathToFileURL(join(beforeDir, 'reference', 'index.ts')).href)) as { assemble: (r: unknown) => unknown }).assemble;
+  if (earlier) accepted(earlier(req));
   const reps = repsFor(n);
   // Untimed runs first: the compiler has seen every path before the clock starts.
   for (let i = warmUps(n); i > 0; i--) {
@@ -113,16 +98,20 @@ function measureLarge(n: number, req: Request): Large {
     assemble(ranked);
     validateRequest(req);
     floor(req);
+    if (earlier) earlier(req);
   }
-  const [tiered, f1] = timePair(() => assemble(req), () => floor(req), reps);
-  const [validation, f2] = timePair(() => validateRequest(req), () => floor(req), reps);
-  const [rankedTime, f3] = timePair(() => assemble(ranked), () => floor(req), reps);
-  const [inInput, inContext] = includedContents(req);
-  const [joinInputOrder, joinContextOrder] = timePair(() => inInput.join('\n\n'), () => inContext.join('\n\n'), reps);
-  return { n, reps, tiered, floor: f1, validation, validationFloor: f2, ranked: rankedTime, rankedFloor: f3, joinInputOrder, joinContextOrder };
+  const [tiered, f1] = timeInTurn([() => assemble(req), () => floor(req)], reps);
+  const [validation, f2] = timeInTurn([() => validateRequest(req), () => floor(req)], reps);
+  const [rankedTime, f3] = timeInTurn([() => assemble(ranked), () => floor(req)], reps);
+  const out: Large = { n, reps, tiered: tiered!, floor: f1!, validation: validation!, validationFloor: f2!, ranked: rankedTime!, rankedFloor: f3! };
+  if (earlier) {
+    const [t, old] = timeInTurn([() => earlier(req), () => inputOrderFloor(req)], reps);
+    out.before = { tiered: t!, inputOrderFloor: old! };
+  }
+  return out;
 }
 
-const [n, ids, priorities, only] = process.argv.slice(2);
+const [n, ids, priorities, only, beforeDir] = process.argv.slice(2);
 const size = Number(n);
 const req = makeRequest(size, { ids: ids as IdOrder, priorities: priorities as Priorities });
-console.log(JSON.stringify(only === 'tiered' ? measureTiered(size, req) : measureLarge(size, req)));
+console.log(JSON.stringify(only === 'tiered' ? measureTiered(size, req) : await measureLarge(size, req, beforeDir)));

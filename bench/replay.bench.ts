@@ -1,15 +1,25 @@
 /**
  * `ctxconform replay` on recorded-looking traffic (bench/replay-data.ts):
- *   - throughput against the reference in process, each request sent twice (the
- *     default: determinism checked) and once (--once);
- *   - throughput against the reference over stdio (a process speaking PROTO-3),
- *     concurrency 1 and 4 (the default);
- *   - the whole command on 100,000 and on 1,000,000 requests in a child process,
- *     its peak resident memory read from /proc (VmHWM) while it runs: memory
- *     must not grow with the number of requests.
+ *   1. against its floor, each request sent twice (the default), on two
+ *      traffics: long recalled contents (LONG_TRAFFIC, 20,000 requests, some
+ *      17 KB each) and the bench's own (AGENT_TRAFFIC, short blocks). The
+ *      floor is the least work such a replay must do: read and parse every
+ *      line and answer it three times, once as the oracle and twice as the
+ *      implementation (replay-time.ts). Goal: within 1.5x. Before: the kit of
+ *      KIT_BASELINE_COMMIT on the same traffic, built from git;
+ *   2. throughput against the reference over stdio (a process speaking
+ *      PROTO-3), concurrency 1 and 4 (the default), and in process with --once;
+ *   3. the kit's share of the CPU of `ctxconform run` (the corpus and the
+ *      default properties) against the reference as a stdio process
+ *      (stdio-cpu.ts). Goal: under half;
+ *   4. the whole command on 100,000 and on 1,000,000 requests in a child
+ *      process, its peak resident memory read from /proc (VmHWM) while it
+ *      runs: memory must not grow with the number of requests.
  * Numbers are printed, never asserted.
+ *
+ *   node --import tsx bench/replay.bench.ts [scale]   (scale: traffic sizes times this, default 1)
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,19 +28,76 @@ import { referenceImplementation } from '../adapters/reference.js';
 import { replay } from '../conformance/replay/run.js';
 import { openImplementation } from '../conformance/runner/open.js';
 import type { Implementation, Manifest } from '../protocol/types.js';
-import { writeRecorded } from './replay-data.js';
+import { checkoutKit, KIT_BASELINE_COMMIT } from './kit-baseline.js';
+import { AGENT_TRAFFIC, LONG_TRAFFIC, writeRecorded } from './replay-data.js';
+import type { TrafficShape } from './replay-data.js';
+import { stdioRunCpu } from './stdio-cpu.js';
+import type { StdioCpu } from './stdio-cpu.js';
+
+const GOAL_FLOOR = 1.5;
+const GOAL_KIT_SHARE = 0.5;
+/** Turns each timed program takes on each traffic, and rounds of the stdio CPU split: the best is kept. */
+const ROUNDS = 4;
+const CPU_ROUNDS = 3;
+const scale = Number(process.argv[2] ?? 1);
+const sized = (n: number): number => Math.max(1000, Math.round(n * scale));
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-replay-bench-'));
 const line = (label: string, s: string): void => console.log(`${label.padEnd(52)} ${s}`);
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+const ratio = (x: number): string => `${x.toFixed(2)}x`;
+const secs = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
-async function traffic(count: number): Promise<string> {
-  const file = join(tmp, `traffic-${count}.jsonl.gz`);
+function table(rows: string[][]): void {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  for (const r of rows) console.log('  ' + r.map((cell, c) => (c < 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+}
+
+async function traffic(name: string, count: number, shape: TrafficShape): Promise<string> {
+  const file = join(tmp, `${name}-${count}.jsonl.gz`);
   const t0 = performance.now();
-  const raw = await writeRecorded(file, count);
-  line(`generated ${count.toLocaleString('en-US')} requests`, `${mib(raw)} of JSON lines, ${mib(statSync(file).size)} gzip, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const raw = await writeRecorded(file, count, 1, shape);
+  line(`generated ${count.toLocaleString('en-US')} requests (${name})`, `${mib(raw)} of JSON lines, ${mib(statSync(file).size)} gzip, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return file;
+}
+
+interface Timing {
+  requests: number;
+  ms: number;
+  cpuMs: number;
+  mainThreadMs: number | null;
+}
+
+/** One timing by replay-time.ts, in a process of its own. */
+function timed(what: 'floor' | 'replay', kitRoot: string, file: string): Timing {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'replay-time.ts'), what, kitRoot, file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`replay-time.ts ${what} ${kitRoot} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Timing;
+}
+
+/** Best wall and main-thread times of each program over ROUNDS turns, the programs taking turns so all see the same load. */
+function bestOf(programs: [string, () => Timing][]): Map<string, { ms: number; main: number | null; requests: number }> {
+  const best = new Map<string, { ms: number; main: number | null; requests: number }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, run] of programs) {
+      const t = run();
+      const was = best.get(name);
+      best.set(name, {
+        ms: Math.min(was?.ms ?? Infinity, t.ms),
+        main: t.mainThreadMs === null ? null : Math.min(was?.main ?? Infinity, t.mainThreadMs),
+        requests: t.requests,
+      });
+    }
+  }
+  return best;
+}
+
+/** Met when the ratio is within the goal by both measures, NOT met when over by both, otherwise on the line. */
+function verdict(ratios: number[], goal: number): string {
+  if (ratios.every((x) => x <= goal)) return 'met';
+  if (ratios.every((x) => x > goal)) return 'NOT met';
+  return 'on the line (within the goal by one measure, over it by the other)';
 }
 
 async function rate(impl: Implementation, manifest: Manifest, file: string, twice: boolean, concurrency: number): Promise<string> {
@@ -64,25 +131,87 @@ function peakOfCommand(args: string[]): Promise<{ peakKiB: number | undefined; s
   });
 }
 
-const small = await traffic(50_000);
+console.log('How these numbers are taken: the floor and the replay each run in a process of their own, taking turns');
+console.log(`(${ROUNDS} turns each) so that all see the same load from the other jobs on this machine, and each keeps its best.`);
+console.log('Two measures: wall time, and the CPU time of the main thread, where the JavaScript runs (the process also');
+console.log("counts the collector's helper threads); a goal is met when both ratios are within it. Each program first");
+console.log('goes through 200 requests untimed. "Before" is the kit of ' + KIT_BASELINE_COMMIT + ', built from git, on the same traffic.');
+
+const before = checkoutKit();
+if ('error' in before) console.log(`  (the kit of ${KIT_BASELINE_COMMIT} could not be built: ${before.error}; today's numbers only)`);
+const beforeRoot = 'root' in before ? before.root : undefined;
+
+const traffics: [string, string][] = [
+  ['long contents', await traffic('long', sized(20_000), LONG_TRAFFIC)],
+  ["the bench's own", await traffic('agent', sized(50_000), AGENT_TRAFFIC)],
+];
+const floorRows: string[][] = [];
+const goals: string[] = [];
+for (const [name, file] of traffics) {
+  const programs: [string, () => Timing][] = [
+    ['floor', () => timed('floor', root, file)],
+    ['replay', () => timed('replay', root, file)],
+  ];
+  if (beforeRoot) programs.push(['before', () => timed('replay', beforeRoot, file)]);
+  const best = bestOf(programs);
+  const f = best.get('floor')!;
+  const r = best.get('replay')!;
+  const b = best.get('before');
+  const ratios = [r.ms / f.ms, ...(r.main !== null && f.main !== null ? [r.main / f.main] : [])];
+  const cell = (x: { ms: number; main: number | null }): string => `${secs(x.ms)} (${x.main === null ? 'n/a' : secs(x.main)})`;
+  floorRows.push([
+    `${name}, ${f.requests.toLocaleString('en-US')} requests`,
+    cell(f),
+    cell(r),
+    ratios.map(ratio).join(' '),
+    ...(b ? [cell(b), [b.ms / f.ms, ...(b.main !== null && f.main !== null ? [b.main / f.main] : [])].map(ratio).join(' ')] : []),
+  ]);
+  goals.push(`  1. replay sent twice, ${name}: ${ratios.map(ratio).join(' (wall), ')} (main thread) the floor (goal <= ${GOAL_FLOOR}x): ${verdict(ratios, GOAL_FLOOR)}`);
+}
+console.log(`\nReplay against the reference in process, sent twice, against its floor (parse, then three answers); wall (main thread)`);
+table([['traffic', 'floor', 'replay', 'ratio', ...(beforeRoot ? [`replay ${KIT_BASELINE_COMMIT}`, 'ratio before'] : [])], ...floorRows]);
+
+console.log('');
 const reference = referenceImplementation();
 const manifest = await reference.describe();
-line('in process, reference, sent twice (default)', await rate(reference, manifest, small, true, 1));
-line('in process, reference, sent once (--once)', await rate(reference, manifest, small, false, 1));
-
+const agent = traffics[1]![1];
+line('in process, reference, sent once (--once)', await rate(reference, manifest, agent, false, 1));
 for (const concurrency of [1, 4]) {
   const o = await openImplementation({ stdio: `"${process.execPath}" --import tsx "${join(root, 'test/fixtures/replay/reference-stdio.ts')}"`, timeoutMs: 30_000, concurrency });
-  line(`stdio, reference process, sent twice, concurrency ${concurrency}`, await rate(o.impl, o.manifest, small, true, concurrency));
+  line(`stdio, reference process, sent twice, concurrency ${concurrency}`, await rate(o.impl, o.manifest, agent, true, concurrency));
   await o.impl.close();
 }
 
+// 3: the kit's share of the CPU of a run over stdio, the best round (the smallest share) of each kit.
+const share = (c: StdioCpu): number => c.kitMs / (c.kitMs + c.implementationMs);
+const bestRun = (kitRoot: string): StdioCpu => {
+  const runs = Array.from({ length: CPU_ROUNDS }, () => stdioRunCpu(kitRoot));
+  return runs.reduce((a, b) => (share(b) < share(a) ? b : a));
+};
+const cpuRows: [string, StdioCpu][] = [['this kit', bestRun(root)]];
+if (beforeRoot) cpuRows.push([`the kit of ${KIT_BASELINE_COMMIT}`, bestRun(beforeRoot)]);
+console.log(`\nCPU of \`ctxconform run --stdio\` (the corpus and the default properties) against the reference as a stdio process`);
+console.log(`  (best of ${CPU_ROUNDS} runs; whole processes, start-up included; the implementation is the compiled reference,`);
+console.log('  bench/reference-stdio.mjs, in as many processes as the run starts by default; "of it, starting": Node and the');
+console.log('  reference loading, before their first request)');
+table([
+  ['kit', 'kit CPU', 'implementation CPU', 'processes', 'of it, starting', "kit's share"],
+  ...cpuRows.map(([name, c]) => [name, secs(c.kitMs), secs(c.implementationMs), String(c.processes), secs(c.implementationStartMs), `${(share(c) * 100).toFixed(0)}%`]),
+]);
+const kit = cpuRows[0]![1];
+goals.push(`  3. the kit's share of the CPU of a run over stdio: ${(share(kit) * 100).toFixed(0)}% (goal < ${GOAL_KIT_SHARE * 100}%): ${share(kit) < GOAL_KIT_SHARE ? 'met' : 'NOT met'}` + (cpuRows[1] ? ` (before: ${(share(cpuRows[1][1]) * 100).toFixed(0)}%)` : ''));
+if ('dispose' in before) before.dispose();
+
 if (!existsSync('/proc/self/status')) line('peak memory', 'n/a: needs /proc (Linux)');
 else {
-  for (const count of [100_000, 1_000_000]) {
-    const file = await traffic(count);
+  console.log('');
+  for (const count of [sized(100_000), sized(1_000_000)]) {
+    const file = await traffic('agent', count, AGENT_TRAFFIC);
     const { peakKiB, summary } = await peakOfCommand(['replay', file, '--quiet']);
     line(`replay ${count.toLocaleString('en-US')} requests (child process)`, `peak RSS ${peakKiB === undefined ? 'n/a' : mib(peakKiB * 1024)}; ${summary.replace(/^PASS: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, 0 skip of /, '')}`);
     rmSync(file, { force: true });
   }
 }
+console.log('\nGoals:');
+for (const g of goals) console.log(g);
 rmSync(tmp, { recursive: true, force: true });

@@ -9,13 +9,15 @@ import { DEFAULT_CAPABILITIES } from './options.js';
 import type { AssembleOptions } from './options.js';
 import { withKeptArrays } from './block-arrays.js';
 import { constantsProblems, SPEC_TUNING, tuningOf } from './tuning.js';
+import type { ContentLengths } from './lengths.js';
 import { readRequest } from './validate.js';
 
 export * from './constants.js';
 export * from '../protocol/assembly.js';
 export * from './options.js';
-export { estimateTokens, tierOf, tierBudget, isExpired } from './estimate.js';
+export { estimateTokens, tokensFor, tierOf, tierBudget, isExpired } from './estimate.js';
 export { codePointLength, compareCodePoints } from './unicode.js';
+export { ContentLengths } from './lengths.js';
 export { pointer } from './validate.js';
 export { utcDate } from './ranked.js';
 export { constantsProblems, MAX_CHARS_PER_TOKEN } from './tuning.js';
@@ -31,9 +33,12 @@ export function describe(): { name: string; version: string; language: string; p
   return { name: KIT_NAME, version: '1.0.0', language: 'typescript', profiles: ['tiered', 'ranked'], capabilities: [...DEFAULT_CAPABILITIES] };
 }
 
-/** SPEC section 3: every problem of a request, each with the JSON Pointer of the member at fault; [] for a valid one. */
-export function validateRequest(request: unknown): Problem[] {
-  return withKeptArrays(() => readRequest(request).problems);
+/**
+ * SPEC section 3: every problem of a request, each with the JSON Pointer of the member at fault; [] for a valid one.
+ * `lengths`: a table the caller keeps for the request's contents (ContentLengths).
+ */
+export function validateRequest(request: unknown, lengths?: ContentLengths): Problem[] {
+  return withKeptArrays(() => readRequest(request, lengths).problems);
 }
 
 export function invalidRequest(problems: Problem[]): ErrorAnswer {
@@ -59,7 +64,7 @@ export function assemble(request: unknown, options: AssembleOptions = {}): Resul
     }
     const tuning = declared === undefined ? SPEC_TUNING : tuningOf(declared);
     return withKeptArrays(() => {
-      const { problems, request: r } = readRequest(request);
+      const { problems, request: r } = readRequest(request, options.lengths);
       if (r === null) return invalidRequest(problems);
       if (r.profile === 'ranked') return assembleRanked(r);
       return assembleTiered(r, new Set<Capability>(options.capabilities ?? DEFAULT_CAPABILITIES), tuning);

@@ -4,6 +4,7 @@
  * protocol's (protocol/assembly.ts).
  */
 import type { Capability, DeclaredConstants, ErrorAnswer } from '../protocol/assembly.js';
+import type { ContentLengths } from './lengths.js';
 
 /**
  * What `assemble(request)` applies when told nothing: every capability but
@@ -18,6 +19,8 @@ export interface AssembleOptions {
   capabilities?: readonly Capability[];
   /** Declared constants of profile `tiered` (SPEC section 17); absent: the specification's. */
   constants?: DeclaredConstants;
+  /** The code-point lengths of this request's contents, as far as the caller has counted them (ContentLengths). */
+  lengths?: ContentLengths;
 }
 
 export function isErrorAnswer(x: unknown): x is ErrorAnswer {

@@ -5,6 +5,7 @@ import type { Bytes, Counts, Numbers } from './block-arrays.js';
 import { IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';
 import { BLOCK_STATUSES, PROFILES } from '../protocol/assembly.js';
 import type { Block, BlockStatus, Constraints, Problem, Profile, Request } from '../protocol/assembly.js';
+import type { ContentLengths } from './lengths.js';
 import { codePointLength, compareCodePoints } from './unicode.js';
 
 /**
@@ -150,7 +151,7 @@ function checkBlock(c: Checker, blocks: readonly unknown[], i: number, profile: 
   into.ids[i] = id ?? '';
   into.source[i] = source === undefined ? 0 : into.sourceNumber(source);
   into.contents[i] = typeof content === 'string' ? content : '';
-  into.codePoints[i] = typeof content === 'string' ? codePointLength(content) : 0;
+  into.codePoints[i] = typeof content === 'string' ? into.codePointsOf(i, content) : 0;
   into.priority[i] = priority ?? 0;
   into.createdAt[i] = created ?? 0;
   into.expired[i] = isExpired(into.now, created ?? 0, ttl ?? 0) ? 1 : 0;
@@ -204,6 +205,8 @@ export class Columns {
   constructor(
     n: number,
     readonly now = 0,
+    /** Lengths the caller has counted already, and keeps for its next reading of the request. */
+    private readonly lengths: ContentLengths | null = null,
   ) {
     this.ids = new Array<string>(n);
     this.contents = new Array<string>(n);
@@ -214,6 +217,11 @@ export class Columns {
     this.expired = bytes(n, 'expired');
     this.pinned = bytes(n, 'pinned');
     this.status = bytes(n, 'status');
+  }
+
+  /** NUM-1. */
+  codePointsOf(i: number, content: string): number {
+    return this.lengths === null ? codePointLength(content) : this.lengths.of(i, content);
   }
 
   sourceNumber(source: string): number {
@@ -239,7 +247,7 @@ interface Pass {
   sketch: IdSketch | null;
 }
 
-function check(req: unknown, seen: Set<string> | null): Pass {
+function check(req: unknown, seen: Set<string> | null, lengths: ContentLengths | null): Pass {
   const c = new Checker();
   if (!isObject(req)) {
     c.add(undefined, `the request must be a JSON object, got ${describeValue(req)}`);
@@ -267,7 +275,7 @@ function check(req: unknown, seen: Set<string> | null): Pass {
   if (blocks === undefined) c.add('blocks', 'required member "blocks" is missing');
   else if (!Array.isArray(blocks)) c.add('blocks', `"blocks" must be an array, got ${describeValue(blocks)}`);
   else {
-    columns = new Columns(blocks.length, now);
+    columns = new Columns(blocks.length, now, lengths);
     const ids = columns.ids;
     const large = blocks.length >= LARGE;
     // Any strict order proves the ids unique; a large request also keeps the order as its id order, so there it must be code points.
@@ -297,8 +305,8 @@ function check(req: unknown, seen: Set<string> | null): Pass {
  * anyway. A request with a problem is read a second time, with a set, to name
  * every repeated id in block order.
  */
-export function readRequest(req: unknown): { problems: Problem[]; request: NormalRequest | null } {
-  const { problems, columns, ascending, sketch } = check(req, null);
+export function readRequest(req: unknown, lengths: ContentLengths | null = null): { problems: Problem[]; request: NormalRequest | null } {
+  const { problems, columns, ascending, sketch } = check(req, null, lengths);
   if (problems.length === 0) {
     const ids = columns.ids;
     const n = ids.length;
@@ -310,7 +318,7 @@ export function readRequest(req: unknown): { problems: Problem[]; request: Norma
     } else unique = ascending || new Set(ids).size === n;
     if (unique) return { problems, request: normalize(req as Request, columns, idOrder) };
   }
-  return { problems: check(req, new Set()).problems, request: null };
+  return { problems: check(req, new Set(), lengths).problems, request: null };
 }
 
 
@@ -319,7 +327,7 @@ export function readRequest(req: unknown): { problems: Problem[]; request: Norma
  * not copies (a copy of a million blocks costs as much time and memory as
  * assembling them); what assembling reads of each is in the columns.
  */
-export interface NormalRequest extends Omit<Columns, 'sourceNumber' | 'now'> {
+export interface NormalRequest extends Omit<Columns, 'sourceNumber' | 'codePointsOf' | 'now'> {
   profile: Profile;
   now: number;
   budget: number;

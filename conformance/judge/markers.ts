@@ -14,7 +14,7 @@ import type { Mismatch } from './matchers.js';
 /** MRK-2: the line after the block's header, by reason class. */
 export const MARKER_LINES: Readonly<Record<string, string>> = { budget: '[OMITTED: over token budget]', max_segments: '[OMITTED: over segment limit]' };
 
-interface BlockLike {
+export interface BlockLike {
   block_id?: unknown;
   source?: unknown;
   content?: unknown;
@@ -29,6 +29,67 @@ export interface MarkedContext {
   markers: number;
 }
 
+type Item = { b: BlockLike & { block_id: string; source: string; priority: number }; line?: string };
+
+const SEPARATOR = '\n\n';
+const body = (x: Item): string => x.line ?? (x.b.content as string);
+const render = (x: Item): string => '[' + x.b.source + ' \u00b7 ' + x.b.block_id + ']\n' + body(x);
+
+/** Each context rendered when it is read: the properties compare only the one with markers. */
+class Marked implements MarkedContext {
+  private written: string | undefined;
+  constructor(
+    private readonly shown: readonly Item[],
+    readonly markers: number,
+  ) {}
+
+  get withMarkers(): string {
+    return (this.written ??= this.shown.map(render).join(SEPARATOR));
+  }
+
+  get withoutMarkers(): string {
+    return this.shown.filter((x) => x.line === undefined).map(render).join(SEPARATOR);
+  }
+}
+
+/** REN-1: (source, -priority, block_id), by code points. */
+function inRenderOrder(x: Item, y: Item): number {
+  return compareCodePoints(x.b.source, y.b.source) || (x.b.priority !== y.b.priority ? (x.b.priority > y.b.priority ? -1 : 1) : 0) || compareCodePoints(x.b.block_id, y.b.block_id);
+}
+
+/** Sorted by REN-1, ties kept in order: an insertion sort, since an answer's context holds a handful of blocks far more often than thousands. */
+function sortForRender(items: Item[]): void {
+  if (items.length > 64) {
+    items.sort(inRenderOrder);
+    return;
+  }
+  for (let i = 1; i < items.length; i++) {
+    const x = items[i]!;
+    let j = i - 1;
+    while (j >= 0 && inRenderOrder(items[j]!, x) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
+    }
+    items[j + 1] = x;
+  }
+}
+
+/** PIN-4: pinned blocks render in input order, whatever order `included` gives them in. */
+function inInputOrder(pinned: Item[], request: unknown): void {
+  const position = new Map<unknown, number>();
+  ((request as { blocks: unknown[] }).blocks).forEach((b, i) => position.set(b, i));
+  pinned.sort((x, y) => position.get(x.b)! - position.get(y.b)!);
+}
+
+/** The blocks of a request by id, the last of a repeated id winning. */
+export function blocksById(request: unknown): Map<string, BlockLike> | undefined {
+  const blocks = (request as { blocks?: unknown } | null)?.blocks;
+  if (!Array.isArray(blocks)) return undefined;
+  const byId = new Map<string, BlockLike>();
+  for (const b of blocks as BlockLike[]) if (typeof b?.block_id === 'string') byId.set(b.block_id, b);
+  return byId;
+}
+
 /**
  * The context an answer implies under MRK-1..3: its pinned included blocks
  * first, in input order (PIN-4: the spec's render order, whatever order
@@ -36,17 +97,15 @@ export interface MarkedContext {
  * blocks and a marker for each omission of class budget or max_segments,
  * together in (source, -priority, block_id) order (REN-1). Undefined when the
  * answer names a block the request does not have (RES-2 reports that).
+ * `byId`: the request's blocksById, when the caller has it already.
  */
-export function markedContext(request: unknown, included: readonly string[], omissions: readonly { block_id: string; reason: string }[]): MarkedContext | undefined {
-  const blocks = (request as { blocks?: unknown } | null)?.blocks;
-  if (!Array.isArray(blocks)) return undefined;
-  const byId = new Map<string, BlockLike>();
-  const position = new Map<BlockLike, number>();
-  (blocks as BlockLike[]).forEach((b, i) => {
-    if (typeof b?.block_id === 'string') byId.set(b.block_id, b);
-    position.set(b, i);
-  });
-  type Item = { b: BlockLike & { block_id: string; source: string; priority: number }; line?: string };
+export function markedContext(
+  request: unknown,
+  included: readonly string[],
+  omissions: readonly { block_id: string; reason: string }[],
+  byId: ReadonlyMap<string, BlockLike> | undefined = blocksById(request),
+): MarkedContext | undefined {
+  if (byId === undefined) return undefined;
   const pinned: Item[] = [];
   const rest: Item[] = [];
   for (const id of included) {
@@ -63,20 +122,9 @@ export function markedContext(request: unknown, included: readonly string[], omi
     rest.push({ b: b as Item['b'], line });
     markers++;
   }
-  pinned.sort((x, y) => position.get(x.b)! - position.get(y.b)!);
-  rest.sort(
-    (x, y) =>
-      compareCodePoints(x.b.source, y.b.source) ||
-      (x.b.priority !== y.b.priority ? (x.b.priority > y.b.priority ? -1 : 1) : 0) ||
-      compareCodePoints(x.b.block_id, y.b.block_id),
-  );
-  const shown = [...pinned, ...rest];
-  const render = (x: Item): string => `[${x.b.source} \u00b7 ${x.b.block_id}]\n${x.line ?? (x.b.content as string)}`;
-  return {
-    withMarkers: shown.map(render).join('\n\n'),
-    withoutMarkers: shown.filter((x) => x.line === undefined).map(render).join('\n\n'),
-    markers,
-  };
+  if (pinned.length > 1) inInputOrder(pinned, request);
+  sortForRender(rest);
+  return new Marked(pinned.concat(rest), markers);
 }
 
 /**

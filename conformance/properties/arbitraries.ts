@@ -76,8 +76,14 @@ const contentUnit: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('\n', '\t', '\u00b7', '[', ']', '\u00a0', '\u4e2d', '\ud800') },
 );
 
-/** A content of exactly `n` code points. */
-const contentOfLength = (n: number): fc.Arbitrary<string> => fc.string({ unit: contentUnit, minLength: n, maxLength: n });
+const ofLength = new Map<number, fc.Arbitrary<string>>();
+
+/** A content of exactly `n` code points; one arbitrary for each n, as for each `now` below. */
+function contentOfLength(n: number): fc.Arbitrary<string> {
+  let arb = ofLength.get(n);
+  if (arb === undefined) ofLength.set(n, (arb = fc.string({ unit: contentUnit, minLength: n, maxLength: n })));
+  return arb;
+}
 
 /** Lengths near multiples of the chars per token, where floor, ceil and round and the length unit disagree. */
 const exactLengthContentOf = (charsPerToken: number): fc.Arbitrary<string> =>
@@ -253,9 +259,25 @@ function constraintsFor(seed: Record<string, unknown>, ids: string[], ctx: GenCo
   return out;
 }
 
+/**
+ * `make(at)` once for each `now`: the request arbitraries hang on the value
+ * of `now`, which takes a handful of values, and building an arbitrary tree
+ * for every request generated cost more than generating from it. The same
+ * arbitrary draws the same values: a seed gives the same requests as ever.
+ */
+function onceForEachNow<T>(make: (at: number) => fc.Arbitrary<T>): fc.Arbitrary<T> {
+  const built = new Map<number | '-0', fc.Arbitrary<T>>();
+  return now.chain((at) => {
+    const key = Object.is(at, -0) ? '-0' : at; // a Map takes -0 for 0, and the requests hold `now` as it is
+    let arb = built.get(key);
+    if (arb === undefined) built.set(key, (arb = make(at)));
+    return arb;
+  });
+}
+
 function tieredRequest(ctx: GenContext): fc.Arbitrary<GenRequest> {
   const withConstraints = ctx.capabilities.includes('constraints');
-  return now.chain((at) =>
+  return onceForEachNow((at) =>
     fc
       .record({
         profile: fc.constantFrom<'tiered' | undefined>('tiered', undefined),
@@ -273,7 +295,7 @@ function tieredRequest(ctx: GenContext): fc.Arbitrary<GenRequest> {
 }
 
 function rankedRequest(ctx: GenContext): fc.Arbitrary<GenRequest> {
-  return now.chain((at) =>
+  return onceForEachNow((at) =>
     fc
       .record({ budget, blocks: blocks(at, ctx, 'ranked') })
       .map(({ budget: b, blocks: bs }) => reorderMembers({ profile: 'ranked', now: at, budget: b, blocks: bs })),

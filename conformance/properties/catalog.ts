@@ -11,19 +11,21 @@ import {
   isErrorAnswer,
   isExpired,
   RANKED_HEADER,
+  tokensFor,
   utcDate,
 } from '../../reference/index.js';
-import type { Capability } from '../../reference/index.js';
+import type { Capability, ContentLengths } from '../../reference/index.js';
 import { describeMismatch } from '../judge/judge.js';
 import { markedContext } from '../judge/markers.js';
 import { reasonClass } from '../judge/matchers.js';
-import type { DeclaredConstants, Implementation } from '../../protocol/types.js';
+import type { DeclaredConstants, Implementation, Result } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';
 import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
 import type { Answer, ResultAnswer } from './answers.js';
 import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference } from './answers.js';
 import { requirementsBehind } from './blame.js';
+import { samePlainData } from './plain-data.js';
 import type { InvalidInput } from './corruptions.js';
 import { invalidRequest } from './corruptions.js';
 
@@ -31,6 +33,10 @@ export interface PropertyEnv {
   impl: Implementation;
   gen: GenContext;
   timeoutMs: number;
+  /** The lengths of the request's contents, when the env serves one request (a replay): counted once for every check. */
+  lengths?: ContentLengths;
+  /** The reference's answer to `request`, when the env serves that one request and it is known already. */
+  reference?: { request: unknown; answer: Answer };
 }
 
 export interface PropertyDef<T> {
@@ -41,13 +47,20 @@ export interface PropertyDef<T> {
   applies(gen: GenContext): boolean;
   arbitrary(gen: GenContext): fc.Arbitrary<T>;
   check(env: PropertyEnv, input: T): Promise<void>;
+  /**
+   * For a property that sends its one request and reads the answers: the
+   * check of answers already received, in the order check() asks for them,
+   * which check() makes after asking. A replay has the answers and calls
+   * this; it throws a PropertyFailure as check() does.
+   */
+  verify?(env: PropertyEnv, input: T, answers: readonly Answer[]): void;
   /** The requests the check sends, first the one a counterexample is best saved as. */
   requests(input: T): unknown[];
 }
 
 /** The reference's answer with the implementation's declared capabilities, and its declared constants (SPEC section 17). */
-export function referenceAnswer(req: unknown, capabilities: readonly string[], constants?: DeclaredConstants): Answer {
-  const out = referenceAssemble(req, { capabilities: capabilities as Capability[], ...(constants ? { constants } : {}) });
+export function referenceAnswer(req: unknown, capabilities: readonly string[], constants?: DeclaredConstants, lengths?: ContentLengths): Answer {
+  const out = referenceAssemble(req, { capabilities: capabilities as Capability[], ...(constants ? { constants } : {}), ...(lengths ? { lengths } : {}) });
   if (isErrorAnswer(out)) return { kind: 'error', code: out.error.code, message: out.error.message, value: out };
   return { kind: 'result', value: out };
 }
@@ -55,27 +68,43 @@ export function referenceAnswer(req: unknown, capabilities: readonly string[], c
 /** Whether the answer to `req` carries the working_context members (tiered only, RANK-7). */
 export const withWorkingContext = (req: unknown, gen: GenContext): boolean => profileOf(req) === 'tiered' && gen.capabilities.includes('working_context');
 
-async function answer(env: PropertyEnv, req: unknown): Promise<Answer> {
+function answer(env: PropertyEnv, req: unknown): Promise<Answer> {
   return ask(env.impl, req, env.gen.capabilities, env.timeoutMs);
 }
 
 /** The result, or undefined for a pinned_overflow the request may deserve (checked by `differential`). */
-async function resultFor(env: PropertyEnv, req: GenRequest): Promise<ResultAnswer['value'] | undefined> {
-  return requireResult(await answer(env, req), hasPinned(req))?.value;
+function resultOf(a: Answer, req: GenRequest): ResultAnswer['value'] | undefined {
+  return requireResult(a, hasPinned(req))?.value;
 }
 
 function fail(message: string, expected?: unknown, actual?: unknown): never {
   throw new PropertyFailure(message, 'fail', expected, actual);
 }
 
-const blockById = (req: GenRequest): Map<string, GenBlock> => new Map(req.blocks.map((b) => [b.block_id, b]));
+/** `items` as a map, the last of a key winning, filled in a loop: `new Map(pairs)` costs several times as much on a replayed request's few blocks. */
+function mapOf<T, V>(items: readonly T[], key: (x: T) => string, value: (x: T, i: number) => V): Map<string, V> {
+  const m = new Map<string, V>();
+  for (let i = 0; i < items.length; i++) m.set(key(items[i]!), value(items[i]!, i));
+  return m;
+}
+
+const blockById = (req: GenRequest): Map<string, GenBlock> => mapOf(req.blocks, (b) => b.block_id, (b) => b);
+
+/** NUM-2 for the content of block `i` (tiered), its length from the env's table when there is one. */
+function contentCost(env: PropertyEnv, req: GenRequest, i: number): number {
+  const content = req.blocks[i]!.content;
+  const perToken = env.gen.constants?.chars_per_token;
+  return env.lengths ? tokensFor(env.lengths.of(i, content), perToken) : estimateTokens(content, perToken);
+}
 
 function lineOf(b: GenBlock): string {
   return '- [' + (b.created_at === undefined ? 'undated' : utcDate(b.created_at)) + '] ' + b.content;
 }
 
 function expiredIds(req: GenRequest): Set<string> {
-  return new Set(req.blocks.filter((b) => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0)).map((b) => b.block_id));
+  const out = new Set<string>();
+  for (const b of req.blocks) if (isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0)) out.add(b.block_id);
+  return out;
 }
 
 /** Same code-point length, different text: filler code points repeated and cut. */
@@ -131,14 +160,30 @@ function onOneRequest(def: Pick<PropertyDef<GenRequest>, 'name' | 'description' 
   return { ...def, applies: always, arbitrary: request, requests: (r) => [r] };
 }
 
-const differential = onOneRequest({
+/** A property of the answers to one generated request, sent `asks` times: check() asks, then verify() reads them. */
+function onAnswers(asks: number, def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements'> & { verify(env: PropertyEnv, req: GenRequest, answers: readonly Answer[]): void }): PropertyDef<GenRequest> {
+  const check = async (env: PropertyEnv, req: GenRequest): Promise<void> => {
+    const answers: Answer[] = [];
+    for (let i = 0; i < asks; i++) answers.push(await answer(env, req));
+    def.verify(env, req, answers);
+  };
+  return { ...onOneRequest({ ...def, check }), verify: def.verify };
+}
+
+const differential = onAnswers(1, {
   name: 'differential',
   description: 'On random requests the answer equals the reference answer: core members exactly, omissions by reason class in order, working_context members, errors by code.',
   requirements: differentialRequirements,
-  async check(env, req) {
+  verify(env, req, answers) {
+    const got = answers[0]!;
     const wc = withWorkingContext(req, env.gen);
-    const expected = comparableView(referenceAnswer(req, env.gen.capabilities, env.gen.constants), wc);
-    const actual = comparableView(await answer(env, req), wc);
+    const known = env.reference?.request === req ? env.reference.answer : undefined;
+    const reference = known ?? referenceAnswer(req, env.gen.capabilities, env.gen.constants, env.lengths);
+    // The same answer has the same view: only answers that differ are compared member by member.
+    if (reference.kind === 'error' ? got.kind === 'error' && got.code === reference.code : got.kind === 'result' && samePlainData(reference.value, got.value)) return;
+    const expected = comparableView(reference, wc);
+    const actual = comparableView(got, wc);
+    if (samePlainData(expected, actual)) return;
     const d = viewDifference(expected, actual);
     if (d.members.length > 0) {
       // An error on one side only: the answers as a whole, not member by member.
@@ -150,60 +195,81 @@ const differential = onOneRequest({
   },
 });
 
-const partition = onOneRequest({
+/**
+ * RES-2 in the case with nothing to list: included and omissions name each
+ * of the request's ids once, in as many entries as it has ids. False sends
+ * the check to the lists that say what is wrong.
+ */
+function partitions(req: GenRequest, r: Result): boolean {
+  const left = new Set<string>();
+  for (const b of req.blocks) left.add(b.block_id);
+  if (r.included.length + r.omissions.length !== left.size) return false;
+  for (const id of r.included) if (!left.delete(id)) return false;
+  for (const o of r.omissions) if (!left.delete(o.block_id)) return false;
+  return true;
+}
+
+const partition = onAnswers(1, {
   name: 'partition',
   description: 'Every block of the request appears exactly once, in included or in omissions.',
   requirements: () => ['RES-2'],
-  async check(env, req) {
-    const r = await resultFor(env, req);
-    if (!r) return;
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
+    if (!r || partitions(req, r)) return;
     const want = req.blocks.map((b) => b.block_id);
     const seen = [...r.included, ...r.omissions.map((o) => o.block_id)];
     const counts = new Map<string, number>();
     for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
     const missing = want.filter((id) => !counts.has(id));
-    const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
-    // Sets, not includes: a recorded request of 100,000 blocks would cost 10^10 comparisons.
-    const asked = new Set(want);
-    const unknown = seen.filter((id) => !asked.has(id));
+    const twice: string[] = [];
+    for (const [id, n] of counts) if (n > 1) twice.push(id);
+    const inRequest = new Set(want);
+    const unknown = seen.filter((id) => !inRequest.has(id));
     if (missing.length + twice.length + unknown.length > 0) {
       fail('blocks are not partitioned between included and omissions (RES-2)', { every_block_once: want }, { missing, more_than_once: twice, not_in_request: unknown });
     }
   },
 });
 
-const budget = onOneRequest({
+const budget = onAnswers(1, {
   name: 'budget',
   description: 'estimated_tokens is at most the budget and equals the summed cost of the included blocks.',
   requirements: (gen) => ['TIER-9', 'NUM-2', 'RES-3', ...(ranked(gen) ? ['RANK-4', 'RANK-5'] : []), ...(gen.constants ? ['DECL-2'] : [])],
-  async check(env, req) {
-    const r = await resultFor(env, req);
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
     if (!r) return;
-    const byId = blockById(req);
-    const blocks = r.included.map((id) => byId.get(id)).filter((b): b is GenBlock => b !== undefined);
+    const at = mapOf(req.blocks, (b) => b.block_id, (_, i) => i);
+    const included = r.included.map((id) => at.get(id)).filter((i): i is number => i !== undefined);
     const isRanked = profileOf(req) === 'ranked';
     let sum: number;
     if (isRanked) {
-      sum = blocks.length === 0 ? 0 : estimateTokens(RANKED_HEADER) + blocks.reduce((s, b) => s + estimateTokens(lineOf(b)), 0);
-    } else sum = blocks.reduce((s, b) => s + estimateTokens(b.content, env.gen.constants?.chars_per_token), 0);
+      sum = included.length === 0 ? 0 : estimateTokens(RANKED_HEADER) + included.reduce((s, i) => s + estimateTokens(lineOf(req.blocks[i]!)), 0);
+    } else sum = included.reduce((s, i) => s + contentCost(env, req, i), 0);
     if (r.total_budget !== req.budget) fail('total_budget is not the request budget (RES-3)', { total_budget: req.budget }, { total_budget: r.total_budget });
     if (r.estimated_tokens > req.budget) fail(`estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (${isRanked ? 'RANK-4' : 'TIER-9'})`, { estimated_tokens: `<= ${req.budget}` }, { estimated_tokens: r.estimated_tokens });
     if (r.estimated_tokens !== sum) fail(`estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (${isRanked ? 'RANK-5' : 'TIER-9'})`, { estimated_tokens: sum }, { estimated_tokens: r.estimated_tokens });
   },
 });
 
-const wholeBlocks = onOneRequest({
+const wholeBlocks = onAnswers(1, {
   name: 'whole-blocks',
   description: 'Every included block appears whole in context, rendered exactly, and context holds nothing else (with omission_markers: but the markers of the blocks dropped for room, in render order).',
   requirements: (gen) => ['TIER-5', 'REN-2', 'REN-3', 'REN-4', ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : []), ...(gen.capabilities.includes('omission_markers') ? ['MRK-1', 'MRK-2', 'MRK-3'] : [])],
-  async check(env, req) {
-    const r = await resultFor(env, req);
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
     if (!r) return;
     const byId = blockById(req);
     const blocks = r.included.map((id) => byId.get(id));
     if (blocks.some((b) => b === undefined)) return; // partition's business
     const bs = blocks as GenBlock[];
     const isRanked = profileOf(req) === 'ranked';
+    const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
+    let want: string | undefined;
+    if (markers) want = markedContext(req, r.included, r.omissions, byId)?.withMarkers;
+    else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
+    else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
+    // A context that is exactly its blocks rendered holds each of them whole: only another one is searched for cut blocks.
+    if (r.context === want) return;
     // Included order is render order: each content is looked for after the one before, and anywhere only when not there,
     // so a context of 100,000 blocks is read about once instead of once per block.
     let from = 0;
@@ -216,29 +282,25 @@ const wholeBlocks = onOneRequest({
       return !r.context.includes(b.content);
     });
     if (cut.length > 0) fail(`included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (${isRanked ? 'RANK-3' : 'TIER-5'})`, { contents: cut.map((b) => b.content) }, { context: r.context });
-    const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
-    let want: string;
-    if (markers) want = markedContext(req, r.included, r.omissions)!.withMarkers;
-    else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
-    else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
-    if (r.context !== want) {
-      const why = markers ? 'the included blocks with a marker for each budget or max_segments omission, in render order (REN-2, MRK-1..3)' : `the included blocks rendered in included order (${isRanked ? 'RANK-3, RANK-5' : 'REN-2, REN-3'})`;
-      fail(`context is not exactly ${why}`, { context: want }, { context: r.context });
-    }
+    // No context to compare with: an omission names a block the request does not have, which is partition's business.
+    if (want === undefined) return;
+    const why = markers ? 'the included blocks with a marker for each budget or max_segments omission, in render order (REN-2, MRK-1..3)' : `the included blocks rendered in included order (${isRanked ? 'RANK-3, RANK-5' : 'REN-2, REN-3'})`;
+    fail(`context is not exactly ${why}`, { context: want }, { context: r.context });
   },
 });
 
-const expiredNeverIncluded = onOneRequest({
+const expiredNeverIncluded = onAnswers(1, {
   name: 'expired-never-included',
   description: 'No expired block is included; each is omitted with the reason class expired.',
   requirements: (gen) => ['EXP-1', 'EXP-2', ...(gen.capabilities.includes('pinned') ? ['PIN-5'] : []), ...(ranked(gen) ? ['RANK-6'] : [])],
-  async check(env, req) {
-    const r = await resultFor(env, req);
+  verify(env, req, answers) {
+    const r = resultOf(answers[0]!, req);
     if (!r) return;
     const expired = expiredIds(req);
     const included = r.included.filter((id) => expired.has(id));
     if (included.length > 0) fail(`expired blocks included: ${included.join(', ')} (EXP-2)`, { expired: [...expired] }, { included: r.included });
-    const reasons = new Map(r.omissions.map((o) => [o.block_id, reasonClass(o.reason)]));
+    if (expired.size === 0) return;
+    const reasons = mapOf(r.omissions, (o) => o.block_id, (o) => reasonClass(o.reason));
     const wrong = [...expired].filter((id) => reasons.get(id) !== 'expired');
     if (wrong.length > 0) {
       fail(`expired blocks not omitted as expired: ${wrong.join(', ')} (EXP-2)`, Object.fromEntries(wrong.map((id) => [id, 'expired'])), Object.fromEntries(wrong.map((id) => [id, reasons.get(id) ?? 'not omitted'])));
@@ -298,14 +360,17 @@ const orderIndependence: PropertyDef<PermutedInput> = {
   },
 };
 
-const determinism = onOneRequest({
+const determinism = onAnswers(2, {
   name: 'determinism',
   description: 'The same request sent twice gives byte-identical answers.',
   requirements: () => ['REQ-2'],
-  async check(env, req) {
-    const bytes = (x: Answer): string => (x.kind === 'error' ? JSON.stringify({ error: { code: x.code, message: x.message } }) : JSON.stringify(x.value));
-    const first = bytes(await answer(env, req));
-    const second = bytes(await answer(env, req));
+  verify(_env, _req, [x, y]) {
+    const written = (x: Answer): unknown => (x.kind === 'error' ? { error: { code: x.code, message: x.message } } : x.value);
+    const a = written(x!);
+    const b = written(y!);
+    if (samePlainData(a, b)) return;
+    const first = JSON.stringify(a);
+    const second = JSON.stringify(b);
     if (first !== second) fail('the same request gave two different answers (REQ-2)', JSON.parse(first), JSON.parse(second));
   },
 });

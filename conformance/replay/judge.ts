@@ -6,7 +6,8 @@
  * the properties' own, run on the answer already received, so a replayed
  * request and a random one are held to exactly the same rules.
  */
-import { validateRequest } from '../../reference/index.js';
+import { ContentLengths, validateRequest } from '../../reference/index.js';
+import { referenceAnswer } from '../properties/catalog.js';
 import { skipReason } from '../judge/judge.js';
 import { profileOf, PropertyFailure } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
@@ -45,10 +46,18 @@ function property(name: string): PropertyDef<any> {
   if (!p) throw new Error(`the properties have no ${name}; replay judges with it`);
   return p;
 }
-const DIFFERENTIAL = property('differential');
+type Verifying = PropertyDef<any> & Required<Pick<PropertyDef<any>, 'verify'>>;
+
+/** A property of the answers to one request: replay verifies the answers it has, as the property would once it had asked. */
+function verifying(name: string): Verifying {
+  const p = property(name);
+  if (!p.verify) throw new Error(`the property ${name} does not verify answers it is given; replay judges with it`);
+  return p as Verifying;
+}
+const DIFFERENTIAL = verifying('differential');
 /** The invariants that read one answer to one request. */
-const INVARIANTS = ['partition', 'budget', 'whole-blocks', 'expired-never-included'].map(property);
-const DETERMINISM = property('determinism');
+const INVARIANTS = ['partition', 'budget', 'whole-blocks', 'expired-never-included'].map(verifying);
+const DETERMINISM = verifying('determinism');
 
 /**
  * The capabilities a valid request uses, as SPEC section 8 words it: a pinned
@@ -72,9 +81,12 @@ export function capabilitiesNeeded(request: unknown): string[] {
  * does not declare. Validation is core (section 3): an invalid request is
  * judged whatever it carries.
  */
-export function recordedSkipReason(request: unknown, manifest: Manifest): string | undefined {
-  const valid = typeof request === 'object' && request !== null && validateRequest(request).length === 0;
+export function recordedSkipReason(request: unknown, manifest: Manifest, valid = isValid(request)): string | undefined {
   return skipReason({ profile: profileOf(request) as 'tiered' | 'ranked', capabilities: valid ? capabilitiesNeeded(request) : [] }, manifest);
+}
+
+function isValid(request: unknown): boolean {
+  return typeof request === 'object' && request !== null && validateRequest(request).length === 0;
 }
 
 /** An implementation that gives back answers already received, in turn: the checks read them as if asking. */
@@ -110,9 +122,10 @@ function asFailure(e: unknown, def: PropertyDef<unknown> | undefined, env: Prope
   return { status: e.status, check, message: e.message, expected: e.expected, actual: e.actual, requirements };
 }
 
-async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unknown): Promise<Failure | undefined> {
+/** The property's verdict on the answers already read, the one it gives when it asks for them. */
+function verified(def: Verifying, env: PropertyEnv, request: unknown, answers: readonly Answer[]): Failure | undefined {
   try {
-    await def.check(env, request);
+    def.verify(env, request, answers);
     return undefined;
   } catch (e) {
     return asFailure(e, def, env);
@@ -120,9 +133,15 @@ async function check(def: PropertyDef<unknown>, env: PropertyEnv, request: unkno
 }
 
 export async function judgeRecorded(impl: Implementation, manifest: Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
-  const why = recordedSkipReason(request, manifest);
-  if (why !== undefined) return { verdict: { status: 'skip', message: why, requirements: [] }, ms: 0 };
   const gen = genContext(manifest);
+  // Every check of this request reads its contents' lengths from one table: each is counted once.
+  const lengths = new ContentLengths();
+  // The reference's answer first: it tells a valid request (the declared constants are valid: genContext
+  // checked them), and the differential compares with it.
+  const expected = referenceAnswer(request, gen.capabilities, gen.constants, lengths);
+  const valid = !(expected.kind === 'error' && expected.code === 'invalid_request');
+  const why = recordedSkipReason(request, manifest, valid);
+  if (why !== undefined) return { verdict: { status: 'skip', message: why, requirements: [] }, ms: 0 };
   const t0 = performance.now();
   let ms = 0;
   const outcomes: Outcome[] = [];
@@ -134,30 +153,36 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
       return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] }, ms: performance.now() - t0 };
     }
   };
-  const base = (): Pick<Judged, 'ms' | 'stderr'> => {
-    const stderr = outcomes.map((x) => x.stderr ?? '').join('');
-    return { ms, ...(stderr ? { stderr } : {}) };
+  // Built member by member, not spread: this runs once per recorded request.
+  const judged = (verdict: RecordedVerdict, answer?: Answer, outcome?: Outcome): Judged => {
+    const out: Judged = { verdict, ms };
+    if (outcome) out.outcome = outcome;
+    let stderr = '';
+    for (const x of outcomes) if (x.stderr) stderr += x.stderr;
+    if (stderr) out.stderr = stderr;
+    if (answer) out.answer = answer;
+    return out;
   };
   const broke = await ask();
   if (broke) return broke;
   ms = performance.now() - t0;
   const first = outcomes[0]!;
-  if (first.kind === 'unsendable') return { ...base(), verdict: { status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] } };
+  if (first.kind === 'unsendable') return judged({ status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] });
 
-  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs };
+  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs, lengths, reference: { request, answer: expected } };
   let answer: Answer;
   try {
     answer = readAnswer(first, request, manifest.capabilities);
   } catch (e) {
-    return { ...base(), outcome: first, verdict: verdictOf([asFailure(e, undefined, env)]) };
+    return judged(verdictOf([asFailure(e, undefined, env)]), undefined, first);
   }
   const failures: Failure[] = [];
-  const differs = await check(DIFFERENTIAL, env, request);
+  const differs = verified(DIFFERENTIAL, env, request, [answer]);
   if (differs) failures.push(differs);
   // The invariants read a result; a refusal of a valid request is already the differential failure.
-  if (answer.kind === 'result' && validateRequest(request).length === 0) {
+  if (answer.kind === 'result' && valid) {
     for (const def of INVARIANTS) {
-      const f = await check(def, { ...env, impl: answered([first]) }, request);
+      const f = verified(def, env, request, [answer]);
       if (f) failures.push(f);
     }
   }
@@ -167,10 +192,15 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     const again = await ask();
     if (again) return again;
     ms += performance.now() - t1;
-    const f = await check(DETERMINISM, { ...env, impl: answered(outcomes) }, request);
+    let f: Failure | undefined;
+    try {
+      f = verified(DETERMINISM, env, request, [answer, readAnswer(outcomes[1]!, request, manifest.capabilities)]);
+    } catch (e) {
+      f = asFailure(e, DETERMINISM, env); // the second answer unreadable: determinism's failure, as when it asks
+    }
     if (f) failures.push(f);
   }
-  return { ...base(), answer, outcome: first, verdict: verdictOf(failures) };
+  return judged(verdictOf(failures), answer, first);
 }
 
 /** The first failure's status and values; every failure's message and requirements. */

@@ -1,0 +1,62 @@
+/**
+ * The CPU time of `ctxconform run` (the corpus and the default properties)
+ * against the reference as a stdio process, split between the kit and the
+ * implementation: each process reports its own at exit (cpu-report.mjs),
+ * whole, start-up included, as a CI run pays it. The implementation is the
+ * compiled reference (reference-stdio.mjs), both sides plain Node processes:
+ * the test fixture runs under tsx, and its compiling TypeScript at every
+ * start would be counted as the implementation's.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('..', import.meta.url));
+const REPORTER = join(here, 'bench', 'cpu-report.mjs');
+const IMPLEMENTATION = join(here, 'bench', 'reference-stdio.mjs');
+
+export interface StdioCpu {
+  /** The kit's command, its whole process. */
+  kitMs: number;
+  /** Every implementation process, whole. */
+  implementationMs: number;
+  /** Of that, what they spent starting (Node itself and loading the reference), before their first request. */
+  implementationStartMs: number;
+  processes: number;
+  /** The command's summary line. */
+  summary: string;
+}
+
+interface Reported {
+  argv: string[];
+  cpuMs: number;
+  startedMs: number | null;
+}
+
+/** One `run` of the kit at `kitRoot` (built: bin/ and dist/) against this checkout's compiled reference over stdio. */
+export function stdioRunCpu(kitRoot: string): StdioCpu {
+  const dir = mkdtempSync(join(tmpdir(), 'ctxconform-cpu-'));
+  try {
+    const env = { ...process.env, CTXCONFORM_CPU_REPORT: join(dir, 'cpu'), CI: 'true' };
+    const implementation = `"${process.execPath}" --import "${REPORTER}" "${IMPLEMENTATION}"`;
+    const r = spawnSync(process.execPath, ['--import', REPORTER, join(kitRoot, 'bin', 'ctxconform.mjs'), 'run', '--stdio', implementation, '--quiet'], { cwd: here, env, encoding: 'utf8' });
+    const summary = r.stdout.split('\n').find((l) => /^(OK|FAILED)/.test(l)) ?? r.stdout.trim().split('\n').pop() ?? '';
+    if (r.status !== 0) throw new Error(`ctxconform run --stdio exited ${r.status}: ${summary}\n${r.stderr}`);
+    const reports = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Reported);
+    const kit = reports.filter((x) => x.argv[0]!.endsWith('ctxconform.mjs'));
+    const impls = reports.filter((x) => x.argv[0] === IMPLEMENTATION);
+    if (kit.length !== 1 || impls.length === 0) throw new Error(`expected one kit process and some implementation processes, got ${JSON.stringify(reports.map((x) => x.argv[0]))}`);
+    const start = (x: Reported): number => x.startedMs ?? 0;
+    return {
+      kitMs: kit[0]!.cpuMs,
+      implementationMs: impls.reduce((s, x) => s + x.cpuMs, 0),
+      implementationStartMs: impls.reduce((s, x) => s + start(x), 0),
+      processes: impls.length,
+      summary,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
