@@ -14,6 +14,7 @@ import { CATALOGUE } from '../../conformance/diagnose/index.js';
 import { FAILING } from '../../protocol/types.js';
 import type { Report } from '../../protocol/types.js';
 import { cli } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/diagnose/model-stdio.ts', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-diagnose-cli-'));
@@ -21,7 +22,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function runOver(manifest: 'full' | 'core', ids: string[]): { status: number | null; stdout: string; report: Report } {
   const json = join(tmp, `${manifest}-${ids.join('-')}.json`);
-  const r = cli('run', '--stdio', `"${process.execPath}" --import tsx "${fixture}" ${manifest} ${ids.join(',')}`, '--properties', '10', '--quiet', '--json', json);
+  const r = cli('run', '--stdio', fixtureCommand(fixture, manifest, ids.join(',')), '--properties', '10', '--quiet', '--json', json);
   return { status: r.status, stdout: r.stdout, report: JSON.parse(readFileSync(json, 'utf8')) as Report };
 }
 

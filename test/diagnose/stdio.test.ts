@@ -17,6 +17,7 @@ import type { Diagnosis } from '../../conformance/diagnose/index.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { TUNED } from '../fixtures/declared/constants.js';
 import { observe } from './helpers.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/diagnose/model-stdio.ts', import.meta.url));
 const python = fileURLToPath(new URL('../../adapters/examples/python/impl.py', import.meta.url));
@@ -32,7 +33,7 @@ async function diagnoseOver(stdio: string): Promise<{ failing: number; d: Diagno
   }
 }
 
-const model = (manifest: 'full' | 'core', ids: string[]): string => `"${process.execPath}" --import tsx "${fixture}" ${manifest} ${ids.join(',')}`;
+const model = (manifest: 'full' | 'core', ids: string[]): string => fixtureCommand(fixture, manifest, ids.join(','));
 
 /** One entry of each section, the ones JSON text could blur first among them. */
 const ONE_PER_SECTION = [

@@ -21,13 +21,14 @@ import { verdict, verdictLine } from '../../report/text.js';
 import * as v1 from '../fixtures/replay/vendor-v1.js';
 import * as v2 from '../fixtures/replay/vendor-v2.js';
 import { cliWith, ROOT } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-keys-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const at = (name: string): string => join(tmp, name);
 const V1 = join(ROOT, 'test/fixtures/replay/vendor-v1.ts');
 const V2 = join(ROOT, 'test/fixtures/replay/vendor-v2.ts');
-const overStdio = (module: string): string => `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/module-stdio.ts')}" "${module}"`;
+const overStdio = (module: string): string => fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), module);
 const REASON = 'our own segment separator (ADR 12)';
 
 const properties = (impl: Implementation, manifest: Manifest): Promise<Report> => runSuite({ cases: [], impl, manifest, timeoutMs: 10_000, concurrency: 2, properties: 100, seed: 1 });

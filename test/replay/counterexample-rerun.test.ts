@@ -19,12 +19,13 @@ import { replay } from '../../conformance/replay/run.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { assemble as nullIsAbsent, describe as nullIsAbsentManifest } from '../fixtures/replay/null-is-absent.js';
 import { cliWith, ROOT } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-rerun-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const at = (name: string): string => join(tmp, name);
 const MODULE = join(ROOT, 'test/fixtures/replay/null-is-absent.ts');
-const overStdio = `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/module-stdio.ts')}" "${MODULE}"`;
+const overStdio = fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), MODULE);
 
 const block = (id: string, extra: Record<string, unknown> = {}) => ({ block_id: id, source: 'memory', content: `content of ${id}`, priority: 1, ...extra });
 /** Invalid requests (VAL-5: null is no value of these members) that the build answers, and a valid one that uses constraints. */

@@ -33,6 +33,7 @@ import { renderJunit } from '../../report/junit.js';
 import { renderMarkdown } from '../../report/markdown.js';
 import { assemble as mutant, describe as mutantDescribe } from '../fixtures/broken/chars-per-token-3.js';
 import { cliWith, ROOT } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const DEPTH = 10_000;
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-deep-'));
@@ -46,8 +47,8 @@ const deepRequestText = (depth: number, budget = 5): string =>
 const deepRequest = (): Record<string, unknown> => JSON.parse(deepRequestText(DEPTH)) as Record<string, unknown>;
 
 const MUTANT = join(ROOT, 'test/fixtures/broken/chars-per-token-3.ts');
-const MODULE_STDIO = (module: string): string => `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/module-stdio.ts')}" "${module}"`;
-const STDIO_REFERENCE = `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/reference-stdio.ts')}"`;
+const MODULE_STDIO = (module: string): string => fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), module);
+const STDIO_REFERENCE = fixtureCommand(join(ROOT, 'test/fixtures/replay/reference-stdio.ts'));
 const broken = () => fromFunctions(mutant, mutantDescribe);
 
 describe('the walks themselves (protocol/deep-json.ts)', () => {
@@ -252,7 +253,7 @@ describe('through every command, from the command line (stdio and module)', () =
   });
 
   it('a describe answer that deep over stdio: the manifest is refused with the reason (exit 2), no crash', () => {
-    const r = cli('run', '--cases', 'none', '--properties', '1', '--stdio', `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/deep-describe.ts')}"`);
+    const r = cli('run', '--cases', 'none', '--properties', '1', '--stdio', fixtureCommand(join(ROOT, 'test/fixtures/replay/deep-describe.ts')));
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/is not valid: \(root\): is nested too deep to be checked/);
   });

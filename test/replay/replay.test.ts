@@ -25,6 +25,7 @@ import type { GoldenCase } from '../../conformance/types.js';
 import { byId } from '../../protocol/types.js';
 import { assemble, describe as referenceManifest } from '../../reference/index.js';
 import { cliWith } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BROKEN = join(root, 'test/fixtures/broken');
@@ -32,7 +33,7 @@ const MUTANTS = readdirSync(BROKEN)
   .filter((f) => f.endsWith('.ts') && f !== 'mutant.ts' && f !== 'known-defects.ts')
   .map((f) => f.slice(0, -3))
   .sort();
-const STDIO_REFERENCE = `"${process.execPath}" --import tsx "${join(root, 'test/fixtures/replay/reference-stdio.ts')}"`;
+const STDIO_REFERENCE = fixtureCommand(join(root, 'test/fixtures/replay/reference-stdio.ts'));
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-replay-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

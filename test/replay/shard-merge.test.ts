@@ -17,12 +17,13 @@ import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { assemble as mutant, describe as mutantDescribe } from '../fixtures/broken/inclusive-expiry.js';
 import { cliWith, ROOT } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-shard-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const at = (name: string): string => join(tmp, name);
 const MUTANT = join(ROOT, 'test/fixtures/broken/inclusive-expiry.ts');
-const overStdio = `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/module-stdio.ts')}" "${MUTANT}"`;
+const overStdio = fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), MUTANT);
 
 const request = (n: number, expiring: boolean) => ({
   now: 100,

@@ -17,6 +17,7 @@ import type { DeclaredConstants, Report, Result } from '../../protocol/types.js'
 import { assemble, CAPABILITIES, isErrorAnswer } from '../../reference/index.js';
 import { TUNED } from '../fixtures/declared/constants.js';
 import { cliWith, ROOT } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-sweep-constants-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -54,7 +55,7 @@ describe('ctxconform sweep of a tuned build (declared constants, over stdio)', (
   it('sweeps up to a budget at which the reference includes every block', () => {
     const blocks = Array.from({ length: 8 }, (_, i) => ({ block_id: `b${i}`, source: ['memory', 'knowledge', 'notes', 'episodes'][i % 4], content: `${'y'.repeat(40 + 7 * i)}`, priority: i % 3 }));
     writeFileSync(join(tmp, 'r.jsonl'), JSON.stringify({ now: 1, budget: 0, blocks }) + '\n');
-    const stdio = `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/module-stdio.ts')}" "${join(ROOT, 'test/fixtures/declared/tuned.ts')}"`;
+    const stdio = fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), join(ROOT, 'test/fixtures/declared/tuned.ts'));
     const r = cliWith({}, 'sweep', '--request', join(tmp, 'r.jsonl'), '--stdio', stdio, '--json', join(tmp, 'sweep.json'));
     expect(r.status, r.stdout + r.stderr).toBe(0);
     const s = (JSON.parse(readFileSync(join(tmp, 'sweep.json'), 'utf8')) as Report).sweep!;

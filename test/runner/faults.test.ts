@@ -19,6 +19,7 @@ import type { Report, Status } from '../../protocol/types.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { PROPERTIES } from '../../conformance/properties/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-faults-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const logLine = (request: unknown): string => `log: handling ${createHash('sha1').update(JSON.stringify(request)).digest('hex')}\n`;
 const fixture = (name: string): string => fileURLToPath(new URL(`../fixtures/faulty/${name}.ts`, import.meta.url));
 const dieOnStart = `"${process.execPath}" "${fileURLToPath(new URL('../fixtures/faulty/die-on-start.mjs', import.meta.url))}"`;
-const command = (name: string, tag = ''): string => `"${process.execPath}" --import tsx "${fixture(name)}" "${join(tmp, `${name}${tag}.marker`)}"`;
+const command = (name: string, tag = ''): string => fixtureCommand(fixture(name), join(tmp, `${name}${tag}.marker`));
 // Generous enough that a busy 2-core CI machine does not turn a slow answer into a timeout.
 const TIMEOUT = 1000;
 
@@ -176,7 +177,7 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     const cases = loadCorpus().cases;
     // Each hang costs this long, so it is short; long enough that a loaded 2-core machine answers every other request in time.
     const short = 700;
-    const { impl, manifest } = await openImplementation({ stdio: `"${process.execPath}" --import tsx "${fixture('hangs-one-in-twenty')}" "${log}"`, timeoutMs: short, concurrency: 4 });
+    const { impl, manifest } = await openImplementation({ stdio: fixtureCommand(fixture('hangs-one-in-twenty'), log), timeoutMs: short, concurrency: 4 });
     let r: Report;
     try {
       r = await runSuite({ cases, impl, manifest, timeoutMs: short, concurrency: 4, properties: 100, seed: 1 });

@@ -21,11 +21,12 @@ import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { assemble, describe as referenceDescribe } from '../../reference/index.js';
 import { CLI, ROOT } from '../cli.js';
+import { fixtureCommand } from '../fixture-command.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-interrupt-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const at = (name: string): string => join(tmp, name);
-const hanging = (marker: string): string => `"${process.execPath}" --import tsx "${join(ROOT, 'test/fixtures/replay/hang-on-999.ts')}" "${marker}"`;
+const hanging = (marker: string): string => fixtureCommand(join(ROOT, 'test/fixtures/replay/hang-on-999.ts'), marker);
 
 /** The promise is 2 s; the margin is for a loaded machine (the tests share two cores), not for the kit. */
 const ENDS_WITHIN_MS = 6000;
