@@ -19,7 +19,10 @@ function post(message: { id?: number; kind: string; [member: string]: unknown })
     // An answer nested too deep for the structured clone crosses as JSON text (the runner parses it back).
     if (e instanceof RangeError && /call stack/i.test(e.message) && message.value !== undefined) {
       const valueJson = writeJson(message.value);
-      if (valueJson !== undefined) return port.postMessage({ ...message, value: undefined, valueJson });
+      if (valueJson !== undefined) {
+        port.postMessage({ ...message, value: undefined, valueJson });
+        return;
+      }
     }
     // Functions, symbols and the like cannot cross threads: a vendor's answer must be data.
     port.postMessage({ id: message.id, kind: 'crash', message: `the answer cannot be passed as data: ${e instanceof Error ? e.message : String(e)}` });

@@ -121,7 +121,7 @@ export class ModuleImplementation implements Implementation {
   /** One request at a time, each against its own clock; with what the module logged meanwhile. */
   private call(body: Record<string, unknown>, timeoutMs: number): Promise<Answer> {
     const run = async (): Promise<Answer> => {
-      let live = this.live && !this.live.dead ? this.live : this.start();
+      const live = this.live && !this.live.dead ? this.live : this.start();
       try {
         await live.ready;
       } catch (e) {

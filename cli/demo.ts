@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildDemo, DemoError } from '../conformance/demo.js';
-import type { DemoInput } from '../conformance/demo.js';
+import type { DemoInput, DemoOutput } from '../conformance/demo.js';
 import { UsageError } from '../conformance/usage.js';
 import { packagePath } from '../protocol/package-root.js';
 
@@ -24,7 +24,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`cannot read ${String(values.input ?? 'the default block set')}: ${(e as Error).message}`);
   }
-  let out;
+  let out: DemoOutput;
   try {
     out = buildDemo(input);
   } catch (e) {

@@ -8,6 +8,7 @@ import { writeMatrix } from '../report/index.js';
 import { buildMatrix, columnLabels, tallyText } from '../report/matrix.js';
 import { stripAnsi } from '../report/text.js';
 import { readReport, ReportFileError } from '../conformance/baseline.js';
+import type { Report } from '../protocol/types.js';
 import { KIT_VERSION } from '../conformance/spec.js';
 import { EXIT_OK, UsageError } from '../conformance/usage.js';
 
@@ -40,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (positionals.length === 0) throw new UsageError(`no reports given\nusage: ${usage}`);
-  let inputs;
+  let inputs: { source: string; report: Report }[];
   try {
     inputs = positionals.map((file) => ({ source: file, report: readReport(file) }));
   } catch (e) {

@@ -14,7 +14,7 @@ import { recordedSource } from '../conformance/replay/read.js';
 import { implementationFlags, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { replay } from '../conformance/replay/run.js';
 import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
-import type { ReplayProgress, ReplaySource } from '../conformance/replay/run.js';
+import type { ReplayProgress } from '../conformance/replay/run.js';
 import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
 import type { Report } from '../protocol/types.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, intOption } from '../conformance/usage.js';
@@ -129,7 +129,7 @@ export async function run(argv: string[]): Promise<number> {
   // A replay streams: its diagnosis reads a bounded number of the results (docs/diagnosis.md).
   const observations = new ObservationLog(STREAM_LIMITS);
   return withImplementation(values, ['assembler'], async (driven) => {
-    let report;
+    let report: Report;
     try {
       report = await replay({
         ...driven,

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
+import type { Corpus } from '../conformance/cases/load.js';
 import { shellQuote } from '../conformance/runner/console.js';
 import { idMatcher, parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
@@ -13,6 +14,7 @@ import { ObservationLog } from '../conformance/diagnose/log.js';
 import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
+import type { Report } from '../protocol/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
 import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
@@ -77,7 +79,7 @@ function rerunRest(values: Values, id: string, seed: number): string[] {
 
 function loadCases(dir: string | undefined): GoldenCase[] {
   if (dir === 'none') return [];
-  let corpus;
+  let corpus: Corpus;
   try {
     corpus = loadCorpus(dir ?? BUNDLED_CASES_DIR);
   } catch (e) {
@@ -143,7 +145,7 @@ export async function run(argv: string[]): Promise<number> {
     // The contract's clauses are results too: the progress counts them from the start, as the summary will.
     const clauses = service && (!shard || shard.index === 1) ? await contractClauses(filter) : 0;
     const observations = new ObservationLog();
-    let report;
+    let report: Report;
     let suffix = '';
     try {
       report = await runSuite({

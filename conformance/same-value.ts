@@ -7,7 +7,7 @@
  */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a === 'number' && typeof b === 'number') return a !== a && b !== b; // NaN, which only in-process answers can hold
+  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b); // NaN, which only in-process answers can hold
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;

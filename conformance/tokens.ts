@@ -9,7 +9,7 @@ import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
 import { byId } from '../protocol/types.js';
 import type { GoldenCase } from './types.js';
-import type { EncodingName, EncodingStats, MarkerOverhead, TokenRow, TokenTable, Undercount } from '../protocol/types.js';
+import type { EncodingName, EncodingStats, MarkerOverhead, TokenRow, TokenTable } from '../protocol/types.js';
 
 
 // Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
@@ -86,8 +86,10 @@ export function markerOverhead(cases: readonly GoldenCase[]): MarkerOverhead {
     for (const e of names) {
       const total = ENCODINGS[e](marked.context);
       const added = total - (plain.context === '' ? 0 : ENCODINGS[e](plain.context));
-      (perMarker[e] ??= []).push(added / count);
-      (shares[e] ??= []).push(added / total);
+      perMarker[e] ??= [];
+      perMarker[e].push(added / count);
+      shares[e] ??= [];
+      shares[e].push(added / total);
     }
   }
   const each = (f: (e: EncodingName) => number): Record<EncodingName, number> => Object.fromEntries(names.map((e) => [e, f(e)])) as Record<EncodingName, number>;

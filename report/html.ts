@@ -380,7 +380,9 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const failing = report.cases.filter(isFailing);
   body.push(`<h2 id="failures">Failures (${failing.length})</h2>`);
   if (failing.length === 0) body.push('<p>None.</p>');
-  failing.forEach((c, n) => body.push(failureSection(c, failingIndex.get(c)!, excuse(c.id), n < MAX_DETAILED_FAILURES)));
+  failing.forEach((c, n) => {
+    body.push(failureSection(c, failingIndex.get(c)!, excuse(c.id), n < MAX_DETAILED_FAILURES));
+  });
 
   body.push('<h2 id="coverage">Requirement coverage</h2>');
   body.push('<p class="muted">Each SPEC requirement id with the cases that test it, coloured by their status in this run.</p>');

@@ -115,14 +115,18 @@ export function diffable(value: unknown): string {
     }
     if (Array.isArray(v) && v.length > 0) {
       out.push(`${pad}${head}[`);
-      v.forEach((x, k) => walk(x, pad + '  ', '', k < v.length - 1 ? ',' : ''));
+      v.forEach((x, k) => {
+        walk(x, pad + '  ', '', k < v.length - 1 ? ',' : '');
+      });
       out.push(`${pad}]${tail}`);
       return;
     }
     if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0) {
       const entries = Object.entries(v);
       out.push(`${pad}${head}{`);
-      entries.forEach(([k, x], n) => walk(x, pad + '  ', `${JSON.stringify(k)}: `, n < entries.length - 1 ? ',' : ''));
+      entries.forEach(([k, x], n) => {
+        walk(x, pad + '  ', `${JSON.stringify(k)}: `, n < entries.length - 1 ? ',' : '');
+      });
       out.push(`${pad}}${tail}`);
       return;
     }

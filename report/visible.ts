@@ -7,11 +7,11 @@
  */
 const HIDDEN = /(?![\n\t ])[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 
-function escape(ch: string): string {
+function escapeChar(ch: string): string {
   const cp = ch.codePointAt(0)!;
   return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
 }
 
 export function visible(s: string): string {
-  return s.replace(HIDDEN, escape);
+  return s.replace(HIDDEN, escapeChar);
 }

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { createRequire } from 'node:module';
-import type { Document, Node as YamlNode } from 'yaml';
+import type { Document } from 'yaml';
 import { packagePath } from '../../protocol/package-root.js';
 import { precompiledCase } from './precompiled.js';
 import { caseValidator } from './schema.js';

@@ -140,7 +140,10 @@ export function splittingLength(standing: readonly Estimator[], lengths: readonl
     const groups = new Map<number, number>();
     for (const e of standing) groups.set(cost(e, n), (groups.get(cost(e, n)) ?? 0) + 1);
     const score = standing.length - Math.max(0, ...groups.values());
-    if (score > bestScore) (best = n), (bestScore = score);
+    if (score > bestScore) {
+      best = n;
+      bestScore = score;
+    }
   }
   return best;
 }
@@ -306,7 +309,9 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   }
   // Spread the per-source requests over their rows, for the table.
   const perSource = rows.filter((r) => r.constant.startsWith('tier_'));
-  perSource.forEach((r, i) => (r.requests = Math.floor(sourceRequests / perSource.length) + (i < sourceRequests % perSource.length ? 1 : 0)));
+  perSource.forEach((r, i) => {
+    r.requests = Math.floor(sourceRequests / perSource.length) + (i < sourceRequests % perSource.length ? 1 : 0);
+  });
 
   // 4. The overflow pool and the remainder: the largest single block at a budget
   //    whose tier budgets leave a remainder. Without a pool it is the tier's

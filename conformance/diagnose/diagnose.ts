@@ -253,7 +253,10 @@ const NONE: Defects = {};
 
 function configKey(config: ModelConfig): string {
   let key = configKeys.get(config);
-  if (key === undefined) configKeys.set(config, (key = JSON.stringify([config.capabilities, config.constants ?? null, config.reasons ?? null])));
+  if (key === undefined) {
+    key = JSON.stringify([config.capabilities, config.constants ?? null, config.reasons ?? null]);
+    configKeys.set(config, key);
+  }
   return key;
 }
 
@@ -261,13 +264,22 @@ function configKey(config: ModelConfig): string {
 export function keptAnswer(request: unknown, config: ModelConfig, defects: Defects | undefined, memo?: ValidationMemo): Answer {
   if (typeof request !== 'object' || request === null) return modelAssemble(request, config, defects, memo);
   let byConfig = kept.get(request);
-  if (!byConfig) kept.set(request, (byConfig = new Map()));
+  if (!byConfig) {
+    byConfig = new Map();
+    kept.set(request, byConfig);
+  }
   const key = configKey(config);
   let byDefects = byConfig.get(key);
-  if (!byDefects) byConfig.set(key, (byDefects = new WeakMap()));
+  if (!byDefects) {
+    byDefects = new WeakMap();
+    byConfig.set(key, byDefects);
+  }
   const d = defects ?? NONE;
   let answer = byDefects.get(d);
-  if (!answer) byDefects.set(d, (answer = modelAssemble(request, config, defects, memo)));
+  if (!answer) {
+    answer = modelAssemble(request, config, defects, memo);
+    byDefects.set(d, answer);
+  }
   return answer;
 }
 

@@ -313,7 +313,10 @@ export type ValidationMemo = WeakMap<object, ReturnType<typeof validateRequest>>
 function problemsOf(req: unknown, memo: ValidationMemo | undefined): ReturnType<typeof validateRequest> {
   if (memo === undefined || typeof req !== 'object' || req === null) return validateRequest(req);
   let p = memo.get(req);
-  if (p === undefined) memo.set(req, (p = validateRequest(req)));
+  if (p === undefined) {
+    p = validateRequest(req);
+    memo.set(req, p);
+  }
   return p;
 }
 
@@ -373,7 +376,15 @@ function readLeniently(request: unknown, d: Defects): unknown {
   if (d.statusCaseInsensitive) blocks((b) => (typeof b.status === 'string' ? { ...b, status: b.status.toLowerCase() } : b));
   if (d.duplicateIdsKeepFirst && Array.isArray(r.blocks)) {
     const seen = new Set<unknown>();
-    r = { ...r, blocks: r.blocks.filter((b) => !isObject(b) || !('block_id' in b) || (!seen.has(b.block_id) && (seen.add(b.block_id), true))) };
+    r = {
+      ...r,
+      blocks: r.blocks.filter((b) => {
+        if (!isObject(b) || !('block_id' in b)) return true;
+        if (seen.has(b.block_id)) return false;
+        seen.add(b.block_id);
+        return true;
+      }),
+    };
   }
   if (d.rankedDropsWhatItCannotHonour && r.profile === 'ranked') {
     const { constraints: _k, ...rest } = r;
@@ -397,11 +408,20 @@ const tunings = new WeakMap<Defects, { spec?: Tuning; declared: WeakMap<Declared
 /** The constants the implementation uses: the declared ones (section 17), with the defects' own values over them. */
 function tuning(config: ModelConfig, d: Defects): Tuning {
   let made = tunings.get(d);
-  if (made === undefined) tunings.set(d, (made = { declared: new WeakMap() }));
+  if (made === undefined) {
+    made = { declared: new WeakMap() };
+    tunings.set(d, made);
+  }
   const c = config.constants;
-  if (c === undefined) return (made.spec ??= makeTuning(config, d));
+  if (c === undefined) {
+    made.spec ??= makeTuning(config, d);
+    return made.spec;
+  }
   let t = made.declared.get(c);
-  if (t === undefined) made.declared.set(c, (t = makeTuning(config, d)));
+  if (t === undefined) {
+    t = makeTuning(config, d);
+    made.declared.set(c, t);
+  }
   return t;
 }
 

@@ -133,7 +133,10 @@ export function summaryTable(report: Report): string {
   for (const c of report.cases) {
     const area = visible(c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id);
     let row = areas.get(area);
-    if (!row) areas.set(area, (row = Object.fromEntries(STATUSES.map((k) => [k, 0])) as Record<Status, number>));
+    if (!row) {
+      row = Object.fromEntries(STATUSES.map((k) => [k, 0])) as Record<Status, number>;
+      areas.set(area, row);
+    }
     row[c.status]++;
   }
   const shown = shownStatuses(report);

@@ -161,7 +161,9 @@ function sourceMap(sources: Iterable<string>): Map<string, string> {
     list.sort(compareCodePoints);
     const width = String(list.length - 1).length;
     const prefix = gapPrefix(TIER_SOURCES[g - 1], TIER_SOURCES[g], width);
-    list.forEach((s, i) => map.set(s, prefix + String(i).padStart(width, '0')));
+    list.forEach((s, i) => {
+      map.set(s, prefix + String(i).padStart(width, '0'));
+    });
   }
   return map;
 }

@@ -182,7 +182,7 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   const differs = (i: number): boolean => judged[i]!.verdict.status !== 'pass' && judged[i]!.verdict.status !== 'skip';
 
   // Between two swept budgets a step apart, the first disagreement is looked for budget by budget.
-  let first = budgets.findIndex((_, i) => differs(i));
+  const first = budgets.findIndex((_, i) => differs(i));
   let firstBudget: number | null = first < 0 ? null : budgets[first]!;
   let firstJudged = first < 0 ? undefined : judged[first];
   if (first > 0 && range.step > 1) {

@@ -50,7 +50,11 @@ const careless = fromFunctions(
 describe('the request a function is handed', () => {
   it('is a copy by default: what the function writes does not reach the caller', async () => {
     let seen: unknown;
-    const impl = fromFunctions((req) => ((seen = req), scramble(req), reference(req)));
+    const impl = fromFunctions((req) => {
+      seen = req;
+      scramble(req);
+      return reference(req);
+    });
     const req = { now: 5, budget: 10, blocks: [{ block_id: 'a', source: 'memory', content: 'hello', priority: 1 }] };
     const before = structuredClone(req);
     await impl.assemble(req, opts);
@@ -61,11 +65,19 @@ describe('the request a function is handed', () => {
   it('is the caller\'s own when the function reads only (readsOnly), as the reference is handed it', async () => {
     let seen: unknown;
     const req = { now: 5, budget: 10, blocks: [] };
-    await fromFunctions((r) => ((seen = r), reference(r)), undefined, undefined, { readsOnly: true }).assemble(req, opts);
+    await fromFunctions((r) => {
+      seen = r;
+      return reference(r);
+    }, undefined, undefined, { readsOnly: true }).assemble(req, opts);
     expect(seen).toBe(req);
     // A Proxy cannot be copied (structuredClone refuses it): the reference answers it, so it was not copied.
     let reads = 0;
-    const watched = new Proxy(req, { get: (t, k, r) => (reads++, Reflect.get(t, k, r)) });
+    const watched = new Proxy(req, {
+      get: (t, k, r) => {
+        reads++;
+        return Reflect.get(t, k, r);
+      },
+    });
     expect(await referenceImplementation().assemble(watched, opts)).toMatchObject({ kind: 'result' });
     expect(reads).toBeGreaterThan(0);
   });

@@ -104,7 +104,10 @@ describe('a question that cannot be answered', () => {
 describe('probe pieces', () => {
   it('largestAdmitted finds the threshold, confirming a right guess in two questions', async () => {
     let asked = 0;
-    const at = (t: number) => async (x: number): Promise<boolean> => (asked++, x <= t);
+    const at = (t: number) => async (x: number): Promise<boolean> => {
+      asked++;
+      return x <= t;
+    };
     expect(await largestAdmitted(at(400), 4, 996, 400)).toBe(400);
     expect(asked).toBe(2);
     for (const t of [4, 5, 399, 401, 777, 996]) expect(await largestAdmitted(at(t), 4, 996, 400)).toBe(t);

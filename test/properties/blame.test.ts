@@ -61,6 +61,6 @@ describe('a ranked expiry bug through the differential property', () => {
     expect(r!.requirements.filter((id) => /^(PIN|CON|LIF|WC|TIER|REN)-/.test(id))).toEqual([]);
     // The terminal shows what differs, member by member.
     const text = formatFailure(r!);
-    expect(text).toMatch(/\n    omissions: expected \[\["a","budget"\]\], got \[\["a","expired"\]\]\n/);
+    expect(text).toMatch(/\n {4}omissions: expected \[\["a","budget"\]\], got \[\["a","expired"\]\]\n/);
   });
 });

@@ -15,7 +15,6 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { judge } from '../../conformance/judge/judge.js';
 import { replayProperty, runProperties } from '../../conformance/properties/index.js';
 import { caseValidator } from '../../conformance/cases/schema.js';
-import { validators } from '../../protocol/schemas.js';
 import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import { assemble as referenceAssemble } from '../../reference/index.js';

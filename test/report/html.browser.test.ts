@@ -103,6 +103,7 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
     expect(counts.img).toBe(0);
     expect(counts.links.length).toBeGreaterThan(0);
     expect(counts.links.filter((h) => !/^#f-\d+$/.test(h ?? ''))).toEqual([]);
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the text a reader sees; textContent would add the page's own script and style
     const text = await page.locator('body').innerText();
     expect(text).toContain('<script>window.__pwned=1;alert(1)</script>');
     expect(text).toContain('"><img src=x onerror="window.__pwned=2;alert(2)">');

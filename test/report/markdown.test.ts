@@ -21,8 +21,10 @@ function tables(text: string): string[][] {
   const out: string[][] = [];
   let cur: string[] | undefined;
   for (const line of text.split('\n')) {
-    if (line.startsWith('|')) (cur ??= []).push(line);
-    else if (cur) {
+    if (line.startsWith('|')) {
+      cur ??= [];
+      cur.push(line);
+    } else if (cur) {
       out.push(cur);
       cur = undefined;
     }

@@ -148,7 +148,10 @@ describe('the Markdown matrix', () => {
       // Every row of a table has the columns of its header: no pipe from the data opens one.
       const columns = line.startsWith('|') ? outside.split(/(?<!\\)\|/).length : undefined;
       if (columns === undefined) width = undefined;
-      else expect(columns, line).toBe((width ??= columns));
+      else {
+        width ??= columns;
+        expect(columns, line).toBe(width);
+      }
     }
   });
 });
@@ -165,7 +168,7 @@ describe('the HTML matrix as text', () => {
 
   it('opens a failing cell to its message and expected vs actual; a skip tells its reason; not run is said', () => {
     const html = renderMatrixHtml(m);
-    const row = new RegExp('<tr data-area="numbers" [^>]*><td class="id"[^>]*>numbers/floor-not-round</td>.*?</tr>').exec(html)![0];
+    const row = /<tr data-area="numbers" [^>]*><td class="id"[^>]*>numbers\/floor-not-round<\/td>.*?<\/tr>/.exec(html)![0];
     expect(row).toMatch(/<details><summary><span class="st fail">fail<\/span><\/summary><pre class="message">estimated_tokens/);
     expect(row).toContain('<table class="diff"><thead><tr><th>expected</th><th>actual</th></tr>');
     expect(html).toMatch(/<span class="st skip" title="capabilit[^"]+">skip<\/span>/);

@@ -5,7 +5,10 @@ import type { Report } from '../../protocol/types.js';
 
 function sink(): { stream: NodeJS.WriteStream; text: () => string } {
   let out = '';
-  const stream = { columns: 40, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
+  const stream = { columns: 40, write: (s: string) => {
+      out += s;
+      return true;
+    } } as unknown as NodeJS.WriteStream;
   return { stream, text: () => out };
 }
 

@@ -130,7 +130,10 @@ const suite = (impl: ReturnType<typeof fromFunctions>, repeat: number, more: Par
 describe('runSuite --repeat', () => {
   it('sends every case N times in N rounds; a deterministic implementation is judged as without repeats', async () => {
     const sent: string[] = [];
-    const impl = fromFunctions((req) => (sent.push(JSON.stringify(req)), assemble(req, { capabilities: [] })), undefined, CORE);
+    const impl = fromFunctions((req) => {
+      sent.push(JSON.stringify(req));
+      return assemble(req, { capabilities: [] });
+    }, undefined, CORE);
     const r = await suite(impl, 3);
     expect(sent).toHaveLength(18);
     // Round by round: the first six sends are the six cases, and so are the next six.

@@ -37,7 +37,10 @@ describe('runSuite', () => {
 
   it('skips what the manifest does not declare, with the reason, without asking the implementation', async () => {
     let asked = 0;
-    const impl = fromFunctions((req) => (asked++, assemble(req)), undefined, CORE);
+    const impl = fromFunctions((req) => {
+      asked++;
+      return assemble(req);
+    }, undefined, CORE);
     const needs: GoldenCase[] = [
       { ...FAULT_CASES[0]!, id: 'x/needs-pinned', capabilities: ['pinned'] },
       { ...FAULT_CASES[0]!, id: 'x/needs-ranked', profile: 'ranked' },
