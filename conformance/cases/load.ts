@@ -64,10 +64,14 @@ function walk(dir: string, base = dir, seen = new Set<string>()): string[] {
   if (seen.has(real)) return [];
   seen.add(real);
   const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  // The entries' types come with the listing: only a link (or a type the listing does not give) costs a stat, which follows it.
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const name = entry.name;
     if (name.startsWith('.')) continue;
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...walk(full, base, seen));
+    const isDirectory = entry.isFile() ? false : entry.isDirectory() || statSync(full).isDirectory();
+    if (isDirectory) out.push(...walk(full, base, seen));
     else out.push(relative(base, full));
   }
   return out;
