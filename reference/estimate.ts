@@ -10,12 +10,12 @@ export function estimateTokens(s: string, charsPerToken: number = CHARS_PER_TOKE
 /** NUM-2 for a string of this many code points. */
 export function tokensFor(codePoints: number, charsPerToken: number = CHARS_PER_TOKEN): number {
   const t = Math.floor(codePoints / charsPerToken);
-  return t > 1 ? t : 1;
+  return Math.max(t, 1);
 }
 
 /** SPEC TIER-1: the tier of a source (own property only: `constructor` is just another source). */
 export function tierOf(source: string): Tier {
-  return Object.prototype.hasOwnProperty.call(SOURCE_TO_TIER, source) ? SOURCE_TO_TIER[source]! : DEFAULT_TIER;
+  return Object.hasOwn(SOURCE_TO_TIER, source) ? SOURCE_TO_TIER[source]! : DEFAULT_TIER;
 }
 
 /**

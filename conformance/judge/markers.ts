@@ -44,7 +44,8 @@ class Marked implements MarkedContext {
   ) {}
 
   get withMarkers(): string {
-    return (this.written ??= this.shown.map(render).join(SEPARATOR));
+    this.written ??= this.shown.map(render).join(SEPARATOR);
+    return this.written;
   }
 
   get withoutMarkers(): string {
@@ -77,7 +78,9 @@ function sortForRender(items: Item[]): void {
 /** PIN-4: pinned blocks render in input order, whatever order `included` gives them in. */
 function inInputOrder(pinned: Item[], request: unknown): void {
   const position = new Map<unknown, number>();
-  ((request as { blocks: unknown[] }).blocks).forEach((b, i) => position.set(b, i));
+  (request as { blocks: unknown[] }).blocks.forEach((b, i) => {
+    position.set(b, i);
+  });
   pinned.sort((x, y) => position.get(x.b)! - position.get(y.b)!);
 }
 

@@ -64,7 +64,8 @@ export function readAnswer(outcome: Outcome, request: unknown, capabilities: rea
     if (last.outcome === outcome) return last.answer;
     // The same request answered again with the same data (the second answer of a determinism check) reads the same.
     if (last.answer.kind === 'result' && outcome.kind === 'result' && samePlainData(last.answer.value, outcome.value)) {
-      return (lastRead = { outcome, request, capabilities, answer: { kind: 'result', value: outcome.value as Result } }).answer;
+      lastRead = { outcome, request, capabilities, answer: { kind: 'result', value: outcome.value as Result } };
+      return lastRead.answer;
     }
   }
   const answer = readOutcome(outcome, request, capabilities);

@@ -81,7 +81,10 @@ const ofLength = new Map<number, fc.Arbitrary<string>>();
 /** A content of exactly `n` code points; one arbitrary for each n, as for each `now` below. */
 function contentOfLength(n: number): fc.Arbitrary<string> {
   let arb = ofLength.get(n);
-  if (arb === undefined) ofLength.set(n, (arb = fc.string({ unit: contentUnit, minLength: n, maxLength: n })));
+  if (arb === undefined) {
+    arb = fc.string({ unit: contentUnit, minLength: n, maxLength: n });
+    ofLength.set(n, arb);
+  }
   return arb;
 }
 
@@ -270,7 +273,10 @@ function onceForEachNow<T>(make: (at: number) => fc.Arbitrary<T>): fc.Arbitrary<
   return now.chain((at) => {
     const key = Object.is(at, -0) ? '-0' : at; // a Map takes -0 for 0, and the requests hold `now` as it is
     let arb = built.get(key);
-    if (arb === undefined) built.set(key, (arb = make(at)));
+    if (arb === undefined) {
+      arb = make(at);
+      built.set(key, arb);
+    }
     return arb;
   });
 }

@@ -43,7 +43,9 @@ export function requirementsBehind(members: readonly string[], request: unknown,
   const ranked = profileOf(request) === 'ranked';
   const u = usesOf(request);
   const out = new Set<string>();
-  const add = (...ids: string[]): void => ids.forEach((id) => out.add(id));
+  const add = (...ids: string[]): void => {
+    for (const id of ids) out.add(id);
+  };
   // A refusal on one side makes every member differ; the refusal is the failure.
   for (const m of members.includes('error') ? ['error'] : members) {
     switch (m) {

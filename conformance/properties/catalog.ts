@@ -213,7 +213,7 @@ const partition = onAnswers(1, {
   name: 'partition',
   description: 'Every block of the request appears exactly once, in included or in omissions.',
   requirements: () => ['RES-2'],
-  verify(env, req, answers) {
+  verify(_env, req, answers) {
     const r = resultOf(answers[0]!, req);
     if (!r || partitions(req, r)) return;
     const want = req.blocks.map((b) => b.block_id);
@@ -293,7 +293,7 @@ const expiredNeverIncluded = onAnswers(1, {
   name: 'expired-never-included',
   description: 'No expired block is included; each is omitted with the reason class expired.',
   requirements: (gen) => ['EXP-1', 'EXP-2', ...(gen.capabilities.includes('pinned') ? ['PIN-5'] : []), ...(ranked(gen) ? ['RANK-6'] : [])],
-  verify(env, req, answers) {
+  verify(_env, req, answers) {
     const r = resultOf(answers[0]!, req);
     if (!r) return;
     const expired = expiredIds(req);
@@ -419,6 +419,7 @@ const invalidRequests: PropertyDef<InvalidInput> = {
 };
 
 // Inputs differ per property; the runner treats them uniformly.
+// biome-ignore lint/suspicious/noExplicitAny: a list of properties over different inputs (PropertyDef is not covariant in it)
 export const PROPERTIES: readonly PropertyDef<any>[] = [
   differential,
   partition,

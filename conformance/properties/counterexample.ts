@@ -10,7 +10,7 @@ import { CAPABILITIES, validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { MAX_CASE_DEPTH } from '../cases/depth.js';
-import { formatErrors, validators } from '../../protocol/schemas.js';
+import { formatErrors } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase } from '../types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
 import { judge, skipReason } from '../judge/judge.js';

@@ -41,11 +41,13 @@ export interface JudgeOptions {
   twice: boolean;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the properties take different inputs; this one is found by name
 function property(name: string): PropertyDef<any> {
   const p = PROPERTIES.find((x) => x.name === name);
   if (!p) throw new Error(`the properties have no ${name}; replay judges with it`);
   return p;
 }
+// biome-ignore lint/suspicious/noExplicitAny: as above
 type Verifying = PropertyDef<any> & Required<Pick<PropertyDef<any>, 'verify'>>;
 
 /** A property of the answers to one request: replay verifies the answers it has, as the property would once it had asked. */
