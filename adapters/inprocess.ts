@@ -14,7 +14,8 @@ import { cloneJson } from '../protocol/deep-json.js';
 
 export type AssembleFn = (request: unknown) => unknown;
 
-const isThenable = (x: unknown): x is PromiseLike<unknown> => (typeof x === 'object' || typeof x === 'function') && x !== null && typeof (x as { then?: unknown }).then === 'function';
+const isThenable = (x: unknown): x is PromiseLike<unknown> =>
+  (typeof x === 'object' || typeof x === 'function') && x !== null && typeof (x as { then?: unknown }).then === 'function';
 export type DescribeFn = () => unknown;
 
 export interface FunctionOptions {
@@ -69,12 +70,12 @@ export function fromFunctions(assemble: AssembleFn, describe?: DescribeFn, manif
 
 /** Import a module by path and wrap its exports. Throws (a usage error) when it has no `assemble`. */
 export async function openModule(path: string, manifest?: Manifest): Promise<Implementation> {
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as { assemble?: unknown; describe?: unknown; default?: { assemble?: unknown; describe?: unknown } };
+  const mod = (await import(pathToFileURL(resolve(path)).href)) as {
+    assemble?: unknown;
+    describe?: unknown;
+    default?: { assemble?: unknown; describe?: unknown };
+  };
   const source = typeof mod.assemble === 'function' ? mod : mod.default;
   if (!source || typeof source.assemble !== 'function') throw new Error(`${path} does not export an assemble(request) function`);
-  return fromFunctions(
-    source.assemble as AssembleFn,
-    typeof source.describe === 'function' ? (source.describe as DescribeFn) : undefined,
-    manifest,
-  );
+  return fromFunctions(source.assemble as AssembleFn, typeof source.describe === 'function' ? (source.describe as DescribeFn) : undefined, manifest);
 }

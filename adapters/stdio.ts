@@ -269,7 +269,12 @@ export class StdioImplementation implements Implementation {
       setTimeout(() => {
         if (proc.exited || proc !== this.proc) return;
         const head = this.queue[0];
-        if (head) this.settleHead({ kind: 'crash', message: `the process closed its input (${e.code ?? e.message}) and cannot be asked; restarted`, ...this.withStderr(proc, head) });
+        if (head)
+          this.settleHead({
+            kind: 'crash',
+            message: `the process closed its input (${e.code ?? e.message}) and cannot be asked; restarted`,
+            ...this.withStderr(proc, head),
+          });
         this.restart(proc);
       }, 100);
     });
@@ -331,7 +336,11 @@ export class StdioImplementation implements Implementation {
     this.timer = setTimeout(() => {
       if (this.queue[0] !== head) return;
       const proc = this.proc;
-      this.settleHead({ kind: 'timeout', message: `no answer within ${head.timeoutMs} ms; the process was killed and restarted`, ...this.withStderr(proc, head) });
+      this.settleHead({
+        kind: 'timeout',
+        message: `no answer within ${head.timeoutMs} ms; the process was killed and restarted`,
+        ...this.withStderr(proc, head),
+      });
       this.restart(proc);
     }, limit);
   }
@@ -393,7 +402,12 @@ export class StdioImplementation implements Implementation {
       if (proc.lineBytes + piece.length > MAX_ANSWER_BYTES) {
         // Refused unread; the rest of the line could take long to drain, so the process is replaced.
         const head = this.queue[0];
-        if (head) this.settleHead({ kind: 'protocol', message: `answer line longer than ${MAX_ANSWER_BYTES} bytes; refused unread, the process was restarted`, ...this.withStderr(proc, head) });
+        if (head)
+          this.settleHead({
+            kind: 'protocol',
+            message: `answer line longer than ${MAX_ANSWER_BYTES} bytes; refused unread, the process was restarted`,
+            ...this.withStderr(proc, head),
+          });
         this.restart(proc);
         return;
       }

@@ -88,15 +88,23 @@ const line = (label: string, s: string): void => console.log(`${label.padEnd(44)
 const echoImpl = fromFunctions((req) => answers[(req as { __k: number }).__k], undefined, manifest);
 const inproc = await perCase(echoImpl, manifest, echoCases, 1);
 line(`in process, precomputed answers (${cases.length} cases)`, fmt(inproc));
-const reference = await perCase(fromFunctions((r) => assemble(r), undefined, manifest), manifest, cases, 1);
+const reference = await perCase(
+  fromFunctions((r) => assemble(r), undefined, manifest),
+  manifest,
+  cases,
+  1,
+);
 line('in process, the reference', fmt(reference));
 
 // The module adapter: the same answers from a module in a worker thread.
 {
   const echoModule = join(tmp, 'echo-module.mjs');
-  writeFileSync(echoModule, `import { readFileSync } from 'node:fs';
+  writeFileSync(
+    echoModule,
+    `import { readFileSync } from 'node:fs';
 const answers = JSON.parse(readFileSync(${JSON.stringify(answersFile)}, 'utf8'));
-export const assemble = (r) => answers[r.__k];`);
+export const assemble = (r) => answers[r.__k];`,
+  );
   const mf = join(tmp, 'manifest.json');
   writeFileSync(mf, JSON.stringify(manifest));
   const m = await openImplementation({ module: echoModule, manifest: mf, timeoutMs: 10_000 });
@@ -128,7 +136,8 @@ for (const concurrency of [1, 8]) {
 {
   const py = await openImplementation({ stdio: `python3 "${join(root, 'adapters/examples/python/impl.py')}"`, timeoutMs: 10_000 });
   const run = cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0);
-  for (const concurrency of [1, 8]) line(`stdio Python example, concurrency ${concurrency} (${run.length})`, fmt(await perCase(py.impl, py.manifest, run, concurrency)));
+  for (const concurrency of [1, 8])
+    line(`stdio Python example, concurrency ${concurrency} (${run.length})`, fmt(await perCase(py.impl, py.manifest, run, concurrency)));
   await py.impl.close();
 }
 

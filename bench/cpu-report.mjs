@@ -13,5 +13,7 @@ if (file) {
   let started;
   // The first turn of the event loop comes after the main module and its static imports are evaluated.
   setImmediate(() => (started = ms()));
-  process.on('exit', () => writeFileSync(`${file}.${process.pid}.json`, JSON.stringify({ argv: process.argv.slice(1), cpuMs: ms(), startedMs: started ?? null })));
+  process.on('exit', () =>
+    writeFileSync(`${file}.${process.pid}.json`, JSON.stringify({ argv: process.argv.slice(1), cpuMs: ms(), startedMs: started ?? null })),
+  );
 }

@@ -42,7 +42,12 @@ const ms = (x: number): string => `${x.toFixed(0)} ms`;
 
 const VENDOR = ['remainder-in-pool', 'null-read-as-absent', 'non-finite-read-as-zero', 'inclusive-expiry', 'ties-by-input-order'];
 const CORE: Manifest = { name: 'vendor', version: '1', profiles: ['tiered'], capabilities: [] };
-const FULL: Manifest = { name: 'vendor', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
+const FULL: Manifest = {
+  name: 'vendor',
+  version: '1',
+  profiles: ['tiered', 'ranked'],
+  capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'],
+};
 const SCENARIOS: [string, Manifest, string[]][] = [
   ['every capability, five slips', FULL, VENDOR],
   ['core implementation, five slips', CORE, VENDOR],
@@ -94,17 +99,30 @@ for (const [label, manifest, ids] of SCENARIOS) {
 // A replay streams: its log keeps the first failing requests and a sample of the passing ones.
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-diagnose-bench-'));
 try {
-  const requests = cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0 && encodeRequest(c.request).ok).map((c) => JSON.stringify(c.request));
+  const requests = cases
+    .filter((c) => c.profile === 'tiered' && c.capabilities.length === 0 && encodeRequest(c.request).ok)
+    .map((c) => JSON.stringify(c.request));
   const file = join(tmp, 'corpus-x10.jsonl');
   writeFileSync(file, Array.from({ length: 10 }, () => requests.join('\n')).join('\n') + '\n');
-  const options = { sources: [{ path: file, label: 'corpus-x10.jsonl' }], manifest: CORE, timeoutMs: 10_000, concurrency: 4, twice: true, shrink: 0, maxListed: 1000 };
+  const options = {
+    sources: [{ path: file, label: 'corpus-x10.jsonl' }],
+    manifest: CORE,
+    timeoutMs: 10_000,
+    concurrency: 4,
+    twice: true,
+    shrink: 0,
+    maxListed: 1000,
+  };
   await replay({ ...options, impl: vendor(CORE, VENDOR) });
   const [, plain] = await timed(() => replay({ ...options, impl: vendor(CORE, VENDOR) }));
   const log = new ObservationLog(STREAM_LIMITS);
   const [report, observing] = await timed(() => replay({ ...options, impl: vendor(CORE, VENDOR), observations: log }));
   const [cause, diagnosing] = await timed(() => likelyCause(report, log));
   console.log('\nreplay of the corpus requests x10, core implementation, five slips');
-  line('  requests, failing; kept failing, passing', `${log.seen.failing + log.seen.passing}, ${log.seen.failing}; ${log.seen.keptFailing}, ${log.seen.keptPassing}`);
+  line(
+    '  requests, failing; kept failing, passing',
+    `${log.seen.failing + log.seen.passing}, ${log.seen.failing}; ${log.seen.keptFailing}, ${log.seen.keptPassing}`,
+  );
   line('  replay without diagnosis', ms(plain));
   line('  replay keeping its observations', `${ms(observing)} (${observing - plain >= 0 ? '+' : ''}${ms(observing - plain)})`);
   line('  diagnosis at the ending', ms(diagnosing));

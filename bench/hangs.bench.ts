@@ -15,9 +15,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-bench-hangs-'));
 const fake = join(root, 'test/fixtures/faulty/hangs-one-in-twenty.ts');
 const t0 = performance.now();
-spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'run', '--stdio', `"${process.execPath}" --import tsx "${fake}"`, '--json', join(tmp, 'r.json'), '--quiet'], { cwd: root, stdio: 'ignore' });
+spawnSync(
+  process.execPath,
+  [join(root, 'bin/ctxconform.mjs'), 'run', '--stdio', `"${process.execPath}" --import tsx "${fake}"`, '--json', join(tmp, 'r.json'), '--quiet'],
+  { cwd: root, stdio: 'ignore' },
+);
 const wall = (performance.now() - t0) / 1000;
 const r = JSON.parse(readFileSync(join(tmp, 'r.json'), 'utf8')) as { summary: Record<string, number>; cases: { kind: string; status: string }[] };
 rmSync(tmp, { recursive: true, force: true });
 const s = r.summary;
-console.log(`one-in-twenty hangs, default options: ${wall.toFixed(1)} s wall (goal < 120 s); ${s.timeout} timeout, ${s.pass} pass, ${s.fail} fail, ${s.skip} skip of ${s.total}`);
+console.log(
+  `one-in-twenty hangs, default options: ${wall.toFixed(1)} s wall (goal < 120 s); ${s.timeout} timeout, ${s.pass} pass, ${s.fail} fail, ${s.skip} skip of ${s.total}`,
+);

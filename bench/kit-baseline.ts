@@ -16,7 +16,21 @@ import { fileURLToPath } from 'node:url';
 export const KIT_BASELINE_COMMIT = '680e67a';
 
 /** What `npm run build` reads, and what the command reads when it runs (the corpus, SPEC.md's ids). */
-const FILES = ['adapters', 'bin', 'cases', 'cli', 'conformance', 'protocol', 'reference', 'report', 'scripts', 'SPEC.md', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const FILES = [
+  'adapters',
+  'bin',
+  'cases',
+  'cli',
+  'conformance',
+  'protocol',
+  'reference',
+  'report',
+  'scripts',
+  'SPEC.md',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 export function checkoutKit(commit: string = KIT_BASELINE_COMMIT): { root: string; dispose: () => void } | { error: string } {
   const here = fileURLToPath(new URL('..', import.meta.url));

@@ -16,7 +16,10 @@ const RUNS = 100;
 const REPS = 5;
 const line = (label: string, s: string): void => console.log(`${label.padEnd(52)} ${s}`);
 
-const fake = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/memory-service/main.ts', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const fake = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/memory-service/main.ts', '--port', '0'], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 try {
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -40,14 +43,23 @@ try {
   }
   times.sort((a, b) => a - b);
   const exchanges = DIRECTED.length + RUNS;
-  line(`contract run, ${DIRECTED.length} directed + ${RUNS} random exchanges`, `best ${times[0]!.toFixed(0)} ms, median ${times[Math.floor(REPS / 2)]!.toFixed(0)} ms (goal < 1000 ms)`);
-  line('  per exchange (ingest, hydrate, 3 or 4 assemble-context)', `${(times[0]! / exchanges).toFixed(2)} ms, ${Math.round((exchanges * 1000) / times[0]!)} exchanges/s`);
+  line(
+    `contract run, ${DIRECTED.length} directed + ${RUNS} random exchanges`,
+    `best ${times[0]!.toFixed(0)} ms, median ${times[Math.floor(REPS / 2)]!.toFixed(0)} ms (goal < 1000 ms)`,
+  );
+  line(
+    '  per exchange (ingest, hydrate, 3 or 4 assemble-context)',
+    `${(times[0]! / exchanges).toFixed(2)} ms, ${Math.round((exchanges * 1000) / times[0]!)} exchanges/s`,
+  );
   console.log(`  exchanges that tested each clause: ${tested}`);
 
   let best = Infinity;
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['bin/ctxconform.mjs', 'run', '--memory-api', url, '--cases', 'none', '--properties', String(RUNS), '--quiet'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['bin/ctxconform.mjs', 'run', '--memory-api', url, '--cases', 'none', '--properties', String(RUNS), '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     best = Math.min(best, performance.now() - t0);
     if (r.status !== 0) console.log(`(the run exited ${r.status}: ${r.stdout.split('\n').slice(-2).join(' ')})`);
   }

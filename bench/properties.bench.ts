@@ -38,7 +38,13 @@ const core: Manifest = { ...all, capabilities: [] };
 // In process: the reference against itself isolates the property machinery's own cost.
 await measure('in process, reference, core', referenceImplementation(core), core, 5000);
 await measure('in process, reference, every capability', referenceImplementation(all), all, 5000);
-await measure(`in process, reference, all ${PROPERTIES.length} properties`, referenceImplementation(all), all, 1000, PROPERTIES.map((p) => p.name));
+await measure(
+  `in process, reference, all ${PROPERTIES.length} properties`,
+  referenceImplementation(all),
+  all,
+  1000,
+  PROPERTIES.map((p) => p.name),
+);
 
 // stdio: the reference behind the JSON-lines protocol, in a node process.
 const stdioScript = join(tmp, 'reference-stdio.mjs');
@@ -68,7 +74,11 @@ createInterface({ input: process.stdin }).on('line', (l) => {
 
 // stdio: the Python example, when python3 is there.
 if (spawnSync('python3', ['--version']).status === 0) {
-  const { impl, manifest } = await openStdio({ command: `python3 ${JSON.stringify(join(root, 'adapters/examples/python/impl.py'))}`, cwd: root, timeoutMs: 20_000 });
+  const { impl, manifest } = await openStdio({
+    command: `python3 ${JSON.stringify(join(root, 'adapters/examples/python/impl.py'))}`,
+    cwd: root,
+    timeoutMs: 20_000,
+  });
   try {
     await measure(`stdio, Python example (${manifest.capabilities.length ? manifest.capabilities.join(', ') : 'core'})`, impl, manifest, 1000);
   } finally {

@@ -89,7 +89,10 @@ async function measureLarge(n: number, req: Request, beforeDir: string | undefin
   const ranked: Request = { ...req, profile: 'ranked' };
   accepted(assemble(req));
   accepted(assemble(ranked));
-  const earlier = beforeDir === undefined ? undefined : ((await import(pathToFileURL(join(beforeDir, 'reference', 'index.ts')).href)) as { assemble: (r: unknown) => unknown }).assemble;
+  const earlier =
+    beforeDir === undefined
+      ? undefined
+      : ((await import(pathToFileURL(join(beforeDir, 'reference', 'index.ts')).href)) as { assemble: (r: unknown) => unknown }).assemble;
   if (earlier) accepted(earlier(req));
   const reps = repsFor(n);
   // Untimed runs first: the compiler has seen every path before the clock starts.

@@ -169,7 +169,7 @@ export function floor(req: Request): number {
   order.sort();
   const texts = new Array<string>(taken.length);
   for (let j = 0; j < order.length; j++) {
-    const i = at[order[j]! % span % n]!;
+    const i = at[(order[j]! % span) % n]!;
     const b = blocks[i]!;
     texts[j] = '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content;
   }

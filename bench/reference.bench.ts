@@ -134,13 +134,16 @@ const contenders: [string, Assemble][] = [
 if (before) contenders.push([`the reference of ${BASELINE_COMMIT}`, before], ['the floor before (input order)', inputOrderFloor as Assemble]);
 for (const [, fn] of contenders) requestsPerSecond(fn, small, 1500); // warm-up
 const rounds = contenders.map((): number[] => []);
-for (let round = 0; round < SMALL_ROUNDS; round++) contenders.forEach(([, fn], c) => {
+for (let round = 0; round < SMALL_ROUNDS; round++)
+  contenders.forEach(([, fn], c) => {
     rounds[c]!.push(requestsPerSecond(fn, small, 300));
   });
 const best = rounds.map((xs) => Math.max(...xs));
 // Each round's ratio from that round's two rates, so a ratio never mixes two moments of the machine's load.
 const smallRatios = rounds[0]!.map((r, i) => rounds[1]![i]! / r);
-console.log(`\nSmall requests: ${SMALL_BLOCKS} blocks, in process, warm (best of ${SMALL_ROUNDS} rounds of 300 ms; goal: the floor at most ${GOAL_SMALL}x as fast)`);
+console.log(
+  `\nSmall requests: ${SMALL_BLOCKS} blocks, in process, warm (best of ${SMALL_ROUNDS} rounds of 300 ms; goal: the floor at most ${GOAL_SMALL}x as fast)`,
+);
 table([['program', '', 'requests/s'], ...contenders.map(([name], c) => [name, '', rate(best[c]!)])]);
 
 // 1: large requests, validation alone and ranked.

@@ -12,7 +12,28 @@ import { createGzip } from 'node:zlib';
 import { prng } from './prng.js';
 
 const SOURCES = ['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info', 'notes', 'crm'];
-const WORDS = ['the', 'user', 'prefers', 'metric', 'units', 'café', 'deploys', 'on', 'friday', 'never', 'ticket', 'résumé', '👍', 'escalate', 'after', 'two', 'retries', 'budget', 'approved', '東京'];
+const WORDS = [
+  'the',
+  'user',
+  'prefers',
+  'metric',
+  'units',
+  'café',
+  'deploys',
+  'on',
+  'friday',
+  'never',
+  'ticket',
+  'résumé',
+  '👍',
+  'escalate',
+  'after',
+  'two',
+  'retries',
+  'budget',
+  'approved',
+  '東京',
+];
 
 /** How large the requests of one traffic are: blocks per request, words per content, and budget, each from 0 or 1 up to the figure. */
 export interface TrafficShape {

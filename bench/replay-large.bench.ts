@@ -21,7 +21,26 @@ const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-large-bench-'));
 const line = (label: string, s: string): void => console.log(`${label.padEnd(60)} ${s}`);
 const BLOCKS = 100_000;
 const SOURCES = ['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info', 'notes', 'crm'];
-const WORDS = ['the', 'user', 'prefers', 'metric', 'units', 'café', 'deploys', 'on', 'friday', 'never', 'ticket', 'résumé', 'escalate', 'after', 'two', 'retries', 'budget', 'approved'];
+const WORDS = [
+  'the',
+  'user',
+  'prefers',
+  'metric',
+  'units',
+  'café',
+  'deploys',
+  'on',
+  'friday',
+  'never',
+  'ticket',
+  'résumé',
+  'escalate',
+  'after',
+  'two',
+  'retries',
+  'budget',
+  'approved',
+];
 
 /** A request of `count` blocks of about 250 characters each, a budget that lets in about a tenth of them. */
 function largeRequest(count: number): Record<string, unknown> {
@@ -32,7 +51,14 @@ function largeRequest(count: number): Record<string, unknown> {
     let content = '';
     while (content.length < 240) content += (content ? ' ' : '') + WORDS[Math.floor(r() * WORDS.length)];
     total += content.length;
-    blocks.push({ block_id: `m-${i}`, source: SOURCES[Math.floor(r() * SOURCES.length)], content, priority: Math.floor(r() * 10) / 2, created_at: 1_700_000_000 - Math.floor(r() * 1000), ttl_seconds: r() < 0.2 ? 500 : 0 });
+    blocks.push({
+      block_id: `m-${i}`,
+      source: SOURCES[Math.floor(r() * SOURCES.length)],
+      content,
+      priority: Math.floor(r() * 10) / 2,
+      created_at: 1_700_000_000 - Math.floor(r() * 1000),
+      ttl_seconds: r() < 0.2 ? 500 : 0,
+    });
   }
   return { now: 1_700_000_000, budget: Math.floor(total / 40), blocks };
 }
@@ -48,7 +74,11 @@ function timed(args: string[]): Promise<{ seconds: number; verdict: string; shru
       const verdict = out.split('\n').find((l) => /^(PASS|FAIL|NOTHING TESTED|INTERRUPTED)[^:]*: \d+ pass/.test(l)) ?? out.trim().split('\n').pop() ?? '';
       const shrunk = /shrunk in (\d+ steps? \(\d+ tr(?:y|ies)\))/.exec(out)?.[1] ?? 'not shrunk';
       const stopped = /shrinking stopped ([^,]+),/.exec(out)?.[1];
-      resolve({ seconds: (performance.now() - t0) / 1000, verdict: verdict.replace(/ of 1 requests.*/, ''), shrunk: stopped ? `${shrunk}, stopped ${stopped}` : shrunk });
+      resolve({
+        seconds: (performance.now() - t0) / 1000,
+        verdict: verdict.replace(/ of 1 requests.*/, ''),
+        shrunk: stopped ? `${shrunk}, stopped ${stopped}` : shrunk,
+      });
     });
   });
 }
@@ -56,7 +86,10 @@ function timed(args: string[]): Promise<{ seconds: number; verdict: string; shru
 const file = join(tmp, 'large.jsonl');
 const t0 = performance.now();
 writeFileSync(file, JSON.stringify(largeRequest(BLOCKS)) + '\n');
-line(`generated one request of ${BLOCKS.toLocaleString('en-US')} blocks`, `${(statSync(file).size / 2 ** 20).toFixed(1)} MiB of JSON in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+line(
+  `generated one request of ${BLOCKS.toLocaleString('en-US')} blocks`,
+  `${(statSync(file).size / 2 ** 20).toFixed(1)} MiB of JSON in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 const broken = join(root, 'test/fixtures/broken/chars-per-token-3.ts');
 const reference = await timed(['replay', file, '--quiet']);
@@ -66,5 +99,5 @@ line('replay --module broken build, default shrinking', `${moduleRun.seconds.toF
 const stdio = `"${process.execPath}" --import tsx "${join(root, 'test/fixtures/replay/module-stdio.ts')}" "${broken}"`;
 const stdioRun = await timed(['replay', file, '--stdio', stdio, '--quiet']);
 line('replay --stdio broken build, default shrinking', `${stdioRun.seconds.toFixed(1)} s; ${stdioRun.shrunk}; ${stdioRun.verdict}`);
-line('within 2 minutes (the issue\'s goal)', [moduleRun, stdioRun].every((r) => r.seconds <= 120) ? 'yes' : 'no');
+line("within 2 minutes (the issue's goal)", [moduleRun, stdioRun].every((r) => r.seconds <= 120) ? 'yes' : 'no');
 rmSync(tmp, { recursive: true, force: true });

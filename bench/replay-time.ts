@@ -75,7 +75,9 @@ function mainThreadMs(): number | undefined {
   const stat = `/proc/self/task/${process.pid}/stat`;
   if (!existsSync(stat)) return undefined;
   // utime and stime are fields 14 and 15, counted after the command name, which may hold spaces.
-  const fields = readFileSync(stat, 'utf8').slice(readFileSync(stat, 'utf8').lastIndexOf(')') + 2).split(' ');
+  const fields = readFileSync(stat, 'utf8')
+    .slice(readFileSync(stat, 'utf8').lastIndexOf(')') + 2)
+    .split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
@@ -90,4 +92,12 @@ const requests = await run(file);
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const main1 = mainThreadMs();
-console.log(JSON.stringify({ what, requests, ms, cpuMs: (cpu.user + cpu.system) / 1000, mainThreadMs: main0 === undefined || main1 === undefined ? null : main1 - main0 }));
+console.log(
+  JSON.stringify({
+    what,
+    requests,
+    ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    mainThreadMs: main0 === undefined || main1 === undefined ? null : main1 - main0,
+  }),
+);

@@ -58,7 +58,10 @@ async function traffic(name: string, count: number, shape: TrafficShape): Promis
   const file = join(tmp, `${name}-${count}.jsonl.gz`);
   const t0 = performance.now();
   const raw = await writeRecorded(file, count, 1, shape);
-  line(`generated ${count.toLocaleString('en-US')} requests (${name})`, `${mib(raw)} of JSON lines, ${mib(statSync(file).size)} gzip, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  line(
+    `generated ${count.toLocaleString('en-US')} requests (${name})`,
+    `${mib(raw)} of JSON lines, ${mib(statSync(file).size)} gzip, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return file;
 }
 
@@ -126,7 +129,10 @@ function peakOfCommand(args: string[]): Promise<{ peakKiB: number | undefined; s
     }, 100);
     child.on('exit', () => {
       clearInterval(poll);
-      resolve({ peakKiB: peak, summary: out.split('\n').find((l) => /^(PASS|FAIL|NOTHING TESTED|INTERRUPTED)[^:]*: \d+ pass/.test(l)) ?? out.trim().split('\n').pop() ?? '' });
+      resolve({
+        peakKiB: peak,
+        summary: out.split('\n').find((l) => /^(PASS|FAIL|NOTHING TESTED|INTERRUPTED)[^:]*: \d+ pass/.test(l)) ?? out.trim().split('\n').pop() ?? '',
+      });
     });
   });
 }
@@ -166,7 +172,9 @@ for (const [name, file] of traffics) {
     ratios.map(ratio).join(' '),
     ...(b ? [cell(b), [b.ms / f.ms, ...(b.main !== null && f.main !== null ? [b.main / f.main] : [])].map(ratio).join(' ')] : []),
   ]);
-  goals.push(`  1. replay sent twice, ${name}: ${ratios.map(ratio).join(' (wall), ')} (main thread) the floor (goal <= ${GOAL_FLOOR}x): ${verdict(ratios, GOAL_FLOOR)}`);
+  goals.push(
+    `  1. replay sent twice, ${name}: ${ratios.map(ratio).join(' (wall), ')} (main thread) the floor (goal <= ${GOAL_FLOOR}x): ${verdict(ratios, GOAL_FLOOR)}`,
+  );
 }
 console.log(`\nReplay against the reference in process, sent twice, against its floor (parse, then three answers); wall (main thread)`);
 table([['traffic', 'floor', 'replay', 'ratio', ...(beforeRoot ? [`replay ${KIT_BASELINE_COMMIT}`, 'ratio before'] : [])], ...floorRows]);
@@ -177,7 +185,11 @@ const manifest = await reference.describe();
 const agent = traffics[1]![1];
 line('in process, reference, sent once (--once)', await rate(reference, manifest, agent, false, 1));
 for (const concurrency of [1, 4]) {
-  const o = await openImplementation({ stdio: `"${process.execPath}" --import tsx "${join(root, 'test/fixtures/replay/reference-stdio.ts')}"`, timeoutMs: 30_000, concurrency });
+  const o = await openImplementation({
+    stdio: `"${process.execPath}" --import tsx "${join(root, 'test/fixtures/replay/reference-stdio.ts')}"`,
+    timeoutMs: 30_000,
+    concurrency,
+  });
   line(`stdio, reference process, sent twice, concurrency ${concurrency}`, await rate(o.impl, o.manifest, agent, true, concurrency));
   await o.impl.close();
 }
@@ -196,10 +208,20 @@ console.log('  bench/reference-stdio.mjs, in as many processes as the run starts
 console.log('  reference loading, before their first request)');
 table([
   ['kit', 'kit CPU', 'implementation CPU', 'processes', 'of it, starting', "kit's share"],
-  ...cpuRows.map(([name, c]) => [name, secs(c.kitMs), secs(c.implementationMs), String(c.processes), secs(c.implementationStartMs), `${(share(c) * 100).toFixed(0)}%`]),
+  ...cpuRows.map(([name, c]) => [
+    name,
+    secs(c.kitMs),
+    secs(c.implementationMs),
+    String(c.processes),
+    secs(c.implementationStartMs),
+    `${(share(c) * 100).toFixed(0)}%`,
+  ]),
 ]);
 const kit = cpuRows[0]![1];
-goals.push(`  3. the kit's share of the CPU of a run over stdio: ${(share(kit) * 100).toFixed(0)}% (goal < ${GOAL_KIT_SHARE * 100}%): ${share(kit) < GOAL_KIT_SHARE ? 'met' : 'NOT met'}` + (cpuRows[1] ? ` (before: ${(share(cpuRows[1][1]) * 100).toFixed(0)}%)` : ''));
+goals.push(
+  `  3. the kit's share of the CPU of a run over stdio: ${(share(kit) * 100).toFixed(0)}% (goal < ${GOAL_KIT_SHARE * 100}%): ${share(kit) < GOAL_KIT_SHARE ? 'met' : 'NOT met'}` +
+    (cpuRows[1] ? ` (before: ${(share(cpuRows[1][1]) * 100).toFixed(0)}%)` : ''),
+);
 if ('dispose' in before) before.dispose();
 
 if (!existsSync('/proc/self/status')) line('peak memory', 'n/a: needs /proc (Linux)');
@@ -208,7 +230,10 @@ else {
   for (const count of [sized(100_000), sized(1_000_000)]) {
     const file = await traffic('agent', count, AGENT_TRAFFIC);
     const { peakKiB, summary } = await peakOfCommand(['replay', file, '--quiet']);
-    line(`replay ${count.toLocaleString('en-US')} requests (child process)`, `peak RSS ${peakKiB === undefined ? 'n/a' : mib(peakKiB * 1024)}; ${summary.replace(/^PASS: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, 0 skip of /, '')}`);
+    line(
+      `replay ${count.toLocaleString('en-US')} requests (child process)`,
+      `peak RSS ${peakKiB === undefined ? 'n/a' : mib(peakKiB * 1024)}; ${summary.replace(/^PASS: \d+ pass, 0 fail, 0 error, 0 timeout, 0 crash, 0 skip of /, '')}`,
+    );
     rmSync(file, { force: true });
   }
 }

@@ -41,13 +41,18 @@ export function stdioRunCpu(kitRoot: string): StdioCpu {
   try {
     const env = { ...process.env, CTXCONFORM_CPU_REPORT: join(dir, 'cpu'), CI: 'true' };
     const implementation = `"${process.execPath}" --import "${REPORTER}" "${IMPLEMENTATION}"`;
-    const r = spawnSync(process.execPath, ['--import', REPORTER, join(kitRoot, 'bin', 'ctxconform.mjs'), 'run', '--stdio', implementation, '--quiet'], { cwd: here, env, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', REPORTER, join(kitRoot, 'bin', 'ctxconform.mjs'), 'run', '--stdio', implementation, '--quiet'], {
+      cwd: here,
+      env,
+      encoding: 'utf8',
+    });
     const summary = r.stdout.split('\n').find((l) => /^(OK|FAILED)/.test(l)) ?? r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0) throw new Error(`ctxconform run --stdio exited ${r.status}: ${summary}\n${r.stderr}`);
     const reports = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Reported);
     const kit = reports.filter((x) => x.argv[0]!.endsWith('ctxconform.mjs'));
     const impls = reports.filter((x) => x.argv[0] === IMPLEMENTATION);
-    if (kit.length !== 1 || impls.length === 0) throw new Error(`expected one kit process and some implementation processes, got ${JSON.stringify(reports.map((x) => x.argv[0]))}`);
+    if (kit.length !== 1 || impls.length === 0)
+      throw new Error(`expected one kit process and some implementation processes, got ${JSON.stringify(reports.map((x) => x.argv[0]))}`);
     const start = (x: Reported): number => x.startedMs ?? 0;
     return {
       kitMs: kit[0]!.cpuMs,

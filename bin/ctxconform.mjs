@@ -13,7 +13,7 @@ try {
   ({ main } = await import('../dist/cli/main.js'));
 } catch (e) {
   if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !String(e.message).includes('dist/cli/main.js')) throw e;
-  console.error('ctxconform: the compiled kit is missing (dist/); run `npm run build` in the kit\'s folder');
+  console.error("ctxconform: the compiled kit is missing (dist/); run `npm run build` in the kit's folder");
   process.exit(2);
 }
 process.exitCode = await main(process.argv.slice(2));

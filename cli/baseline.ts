@@ -45,7 +45,11 @@ Schema: protocol/schemas/baseline.schema.json.`;
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { write: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { write: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(HELP);
     return EXIT_OK;
@@ -83,9 +87,14 @@ export async function run(argv: string[]): Promise<number> {
   for (const id of u.rekeyed) console.log(`  re-keyed ${id}: it accepts ${describeDefect(u.entries[id]!.defect!)} now, and no other failure`);
   for (const id of u.redefined) {
     const old = previous[id]!;
-    console.log(`  ${id} fails with another defect (${describeDefect(u.entries[id]!.defect!)}; the entry accepted ${describeDefect(old.defect!)}): written as a new bug entry${old.reason !== undefined ? `; its reason was ${JSON.stringify(old.reason)}` : ''}`);
+    console.log(
+      `  ${id} fails with another defect (${describeDefect(u.entries[id]!.defect!)}; the entry accepted ${describeDefect(old.defect!)}): written as a new bug entry${old.reason !== undefined ? `; its reason was ${JSON.stringify(old.reason)}` : ''}`,
+    );
   }
   const bare = ids.filter((id) => u.entries[id]!.reason === undefined);
-  if (bare.length > 0) console.log(`${plural(bare.length, 'entry has', 'entries have')} no reason yet: add "reason" (and "link") so a report says why: ${bare.slice(0, 10).join(', ')}${bare.length > 10 ? ', ...' : ''}`);
+  if (bare.length > 0)
+    console.log(
+      `${plural(bare.length, 'entry has', 'entries have')} no reason yet: add "reason" (and "link") so a report says why: ${bare.slice(0, 10).join(', ')}${bare.length > 10 ? ', ...' : ''}`,
+    );
   return EXIT_OK;
 }

@@ -49,7 +49,10 @@ export async function run(argv: string[]): Promise<number> {
     console.log(formatProbe(report));
     if (json) {
       mkdirSync(dirname(json), { recursive: true });
-      writeFileSync(json, JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: driven.adapter, target: driven.target, ...report }, null, 2) + '\n');
+      writeFileSync(
+        json,
+        JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: driven.adapter, target: driven.target, ...report }, null, 2) + '\n',
+      );
       console.log(`wrote ${json}`);
     }
     return report.drift ? 1 : 0;

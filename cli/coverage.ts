@@ -27,7 +27,9 @@ function coverageMatrix(cases: readonly GoldenCase[]): CoverageRow[] {
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { cases: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } });
   if (values.help) {
-    console.log(`usage: ${usage}\n\nPrints every SPEC.md requirement id with its case count and case ids; exits 1 when an id outside the harness-covered prefixes has no case.`);
+    console.log(
+      `usage: ${usage}\n\nPrints every SPEC.md requirement id with its case count and case ids; exits 1 when an id outside the harness-covered prefixes has no case.`,
+    );
     return EXIT_OK;
   }
   const { cases, problems } = loadCorpus(casesDir(values.cases));
@@ -46,7 +48,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     const covered = rows.filter((r) => !r.exempt && r.cases.length > 0).length;
     const total = rows.filter((r) => !r.exempt).length;
-    console.log(`\n${covered}/${total} case-covered requirements have a case; ${cases.length} cases.${uncovered.length ? ` Uncovered: ${uncovered.map((r) => r.id).join(', ')}` : ''}`);
+    console.log(
+      `\n${covered}/${total} case-covered requirements have a case; ${cases.length} cases.${uncovered.length ? ` Uncovered: ${uncovered.map((r) => r.id).join(', ')}` : ''}`,
+    );
   }
   return uncovered.length > 0 ? EXIT_FAIL : EXIT_OK;
 }

@@ -33,7 +33,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   mkdirSync(dirname(values.out), { recursive: true });
   writeFileSync(values.out, JSON.stringify(out, null, 1) + '\n');
-  for (const [name, r] of [['large', out.large_budget], ['small', out.small_budget]] as const) {
+  for (const [name, r] of [
+    ['large', out.large_budget],
+    ['small', out.small_budget],
+  ] as const) {
     console.log(`${name} budget ${r.total_budget}: ${r.included.length} included, ${r.omissions.length} omitted, ${r.estimated_tokens} tokens`);
   }
   console.log(`wrote ${values.out}`);

@@ -33,7 +33,6 @@ export interface ReportDiff {
   unchanged: number;
 }
 
-
 export function diffReports(before: Report, after: Report): ReportDiff {
   const old = new Map(before.cases.map((c) => [c.id, c]));
   const now = new Map(after.cases.map((c) => [c.id, c]));
@@ -58,7 +57,8 @@ export function diffReports(before: Report, after: Report): ReportDiff {
 export function formatDiff(d: ReportDiff, before: Report, after: Report): string {
   const out: string[] = [];
   // Two runs judged with different constants differ for that reason alone: the names say so (SPEC section 17).
-  const name = (r: Report): string => `${r.implementation.name} ${r.implementation.version} (kit ${r.kit.version}${r.run?.constants ? `; ${DECLARED_PROFILE}: ${constantsText(r.run.constants)}` : ''})`;
+  const name = (r: Report): string =>
+    `${r.implementation.name} ${r.implementation.version} (kit ${r.kit.version}${r.run?.constants ? `; ${DECLARED_PROFILE}: ${constantsText(r.run.constants)}` : ''})`;
   out.push(`old: ${name(before)}: ${before.summary.pass}/${before.summary.total} pass`);
   out.push(`new: ${name(after)}: ${after.summary.pass}/${after.summary.total} pass`);
   const section = (title: string, lines: string[]): void => {
@@ -66,11 +66,26 @@ export function formatDiff(d: ReportDiff, before: Report, after: Report): string
     out.push('', `${title} (${lines.length}):`, ...lines.map((l) => `  ${l}`));
   };
   const firstLine = (m?: string): string => (m ? `: ${m.split('\n')[0]}` : '');
-  section('regressed', d.regressed.map((c) => `${c.id}  ${c.from} -> ${c.to}${firstLine(c.message)}`));
-  section('fixed', d.fixed.map((c) => `${c.id}  ${c.from} -> ${c.to}`));
-  section('changed', d.changed.map((c) => `${c.id}  ${c.from} -> ${c.to}${firstLine(c.message)}`));
-  section('new', d.added.map((c) => `${c.id}  ${c.status}`));
-  section('removed', d.removed.map((c) => `${c.id}  was ${c.status}`));
+  section(
+    'regressed',
+    d.regressed.map((c) => `${c.id}  ${c.from} -> ${c.to}${firstLine(c.message)}`),
+  );
+  section(
+    'fixed',
+    d.fixed.map((c) => `${c.id}  ${c.from} -> ${c.to}`),
+  );
+  section(
+    'changed',
+    d.changed.map((c) => `${c.id}  ${c.from} -> ${c.to}${firstLine(c.message)}`),
+  );
+  section(
+    'new',
+    d.added.map((c) => `${c.id}  ${c.status}`),
+  );
+  section(
+    'removed',
+    d.removed.map((c) => `${c.id}  was ${c.status}`),
+  );
   out.push(
     '',
     `${d.regressed.length} regressed, ${d.fixed.length} fixed, ${d.changed.length} changed, ${d.added.length} new, ${d.removed.length} removed, ${d.unchanged} unchanged`,

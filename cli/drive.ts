@@ -60,7 +60,11 @@ before it, the verdict is INTERRUPTED, and the exit status 130 or 143.`;
  * Open the implementation the options name, run `fn` with it, and close it
  * whatever happens. A start failure is a UsageError (exit 2) before `fn` runs.
  */
-export async function withImplementation<T>(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[], fn: (driven: Driven) => Promise<T>): Promise<T> {
+export async function withImplementation<T>(
+  values: Readonly<Record<string, unknown>>,
+  kinds: readonly TransportKind[],
+  fn: (driven: Driven) => Promise<T>,
+): Promise<T> {
   const driven = await openFromOptions(values, kinds);
   try {
     return await fn(driven);
@@ -167,7 +171,9 @@ export async function finish(report: Report, values: Values, e: Ending): Promise
   for (const c of unexpected.slice(0, printAtMost)) {
     const x = changedById.get(c.id);
     // A baselined id failing another way: said first, so no one reads it under the entry's reason.
-    const news = x ? `NEW FAILURE of ${c.id}: not the failure its baseline entry accepts (${describeDefect(x.accepted)}); this one: ${describeDefect(x.found)}\n` : '';
+    const news = x
+      ? `NEW FAILURE of ${c.id}: not the failure its baseline entry accepts (${describeDefect(x.accepted)}); this one: ${describeDefect(x.found)}\n`
+      : '';
     console.log(`\n${news}${formatFailure(c)}`);
   }
   if (unexpected.length > printAtMost) console.log(`\n… and ${unexpected.length - printAtMost} more not passing: see the reports`);

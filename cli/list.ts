@@ -36,6 +36,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const shown = cases.filter((c) => match(c) && (spec === undefined || holdsIn(c.since, spec)));
   const width = Math.max(0, ...shown.map((c) => c.id.length));
-  for (const c of shown) console.log(`${c.id.padEnd(width)}  ${c.requirements.join(' ')}${values.tags ? `  since ${c.since}${c.tags.length ? `  tags ${c.tags.join(' ')}` : ''}` : ''}`);
+  for (const c of shown)
+    console.log(
+      `${c.id.padEnd(width)}  ${c.requirements.join(' ')}${values.tags ? `  since ${c.since}${c.tags.length ? `  tags ${c.tags.join(' ')}` : ''}` : ''}`,
+    );
   return problems.length > 0 ? EXIT_USAGE : EXIT_OK;
 }

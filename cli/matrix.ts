@@ -49,7 +49,8 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   for (const { source, report } of inputs) {
-    if (report.run?.shard) console.error(`note: ${source} is shard ${report.run.shard} of a run: its other cases show as not run (ctxconform merge joins the shards)`);
+    if (report.run?.shard)
+      console.error(`note: ${source} is shard ${report.run.shard} of a run: its other cases show as not run (ctxconform merge joins the shards)`);
   }
   const m = buildMatrix(inputs);
   const labels = columnLabels(m.columns).map(stripAnsi);

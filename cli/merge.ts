@@ -36,18 +36,30 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   const base = first.report;
   for (const { file, report } of inputs.slice(1)) {
     if ((report.replay === undefined) !== (base.replay === undefined)) {
-      throw new MergeError(`${file} is ${report.replay ? 'a replay' : 'not a replay'}, ${first.file} ${base.replay ? 'a replay' : 'not a replay'}: merge the shards of one command`);
+      throw new MergeError(
+        `${file} is ${report.replay ? 'a replay' : 'not a replay'}, ${first.file} ${base.replay ? 'a replay' : 'not a replay'}: merge the shards of one command`,
+      );
     }
-    if (report.sweep !== undefined || base.sweep !== undefined) throw new MergeError(`${report.sweep ? file : first.file} is a sweep: a sweep is one result, and has no shards to merge`);
+    if (report.sweep !== undefined || base.sweep !== undefined)
+      throw new MergeError(`${report.sweep ? file : first.file} is a sweep: a sweep is one result, and has no shards to merge`);
     if (report.replay && base.replay && report.replay.sent_twice !== base.replay.sent_twice) {
-      throw new MergeError(`${file} has replay.sent_twice ${report.replay.sent_twice}, ${first.file} ${base.replay.sent_twice}: shards of one replay share --once`);
+      throw new MergeError(
+        `${file} has replay.sent_twice ${report.replay.sent_twice}, ${first.file} ${base.replay.sent_twice}: shards of one replay share --once`,
+      );
     }
     if (!isDeepStrictEqual(report.kit, base.kit)) {
-      throw new MergeError(`${file} was made by ${report.kit.name} ${report.kit.version} (spec ${report.kit.spec}), ${first.file} by ${base.kit.name} ${base.kit.version} (spec ${base.kit.spec}): merge reports of one kit version`);
+      throw new MergeError(
+        `${file} was made by ${report.kit.name} ${report.kit.version} (spec ${report.kit.spec}), ${first.file} by ${base.kit.name} ${base.kit.version} (spec ${base.kit.spec}): merge reports of one kit version`,
+      );
     }
     const a = report.implementation;
     const b = base.implementation;
-    if (a.name !== b.name || a.version !== b.version || !isDeepStrictEqual([...a.profiles].sort(), [...b.profiles].sort()) || !isDeepStrictEqual([...a.capabilities].sort(), [...b.capabilities].sort())) {
+    if (
+      a.name !== b.name ||
+      a.version !== b.version ||
+      !isDeepStrictEqual([...a.profiles].sort(), [...b.profiles].sort()) ||
+      !isDeepStrictEqual([...a.capabilities].sort(), [...b.capabilities].sort())
+    ) {
       throw new MergeError(`${file} is a run of ${describeImpl(report)}, ${first.file} of ${describeImpl(base)}: merge reports of one implementation`);
     }
     for (const key of ['seed', 'filter', 'adapter', 'target', 'spec', 'repeat'] as const) {
@@ -57,7 +69,9 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
     }
     // Judged with other constants (SPEC section 17), a shard's verdicts are not the run's.
     if (!isDeepStrictEqual(report.run?.constants ?? null, base.run?.constants ?? null)) {
-      throw new MergeError(`${file} has run.constants ${JSON.stringify(report.run?.constants ?? null)}, ${first.file} ${JSON.stringify(base.run?.constants ?? null)}: shards of one run share it`);
+      throw new MergeError(
+        `${file} has run.constants ${JSON.stringify(report.run?.constants ?? null)}, ${first.file} ${JSON.stringify(base.run?.constants ?? null)}: shards of one run share it`,
+      );
     }
   }
   const seen = new Map<string, string>();
@@ -72,10 +86,22 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   }
   const shards = inputs.map((i) => ({ file: i.file, shard: i.report.run?.shard ?? null }));
   if (!options.allowPartial) checkShards(shards);
-  const replay = base.replay ? mergeReplayInfo(inputs.map((i) => i.report.replay!), cases.length) : undefined;
-  if (replay) sortReplayed(cases, replay.files.map((f) => f.file));
+  const replay = base.replay
+    ? mergeReplayInfo(
+        inputs.map((i) => i.report.replay!),
+        cases.length,
+      )
+    : undefined;
+  if (replay)
+    sortReplayed(
+      cases,
+      replay.files.map((f) => f.file),
+    );
   else cases.sort(byId);
-  const starts = inputs.map((i) => i.report.run?.started_at).filter((s): s is string => typeof s === 'string').sort();
+  const starts = inputs
+    .map((i) => i.report.run?.started_at)
+    .filter((s): s is string => typeof s === 'string')
+    .sort();
   const durations = inputs.map((i) => i.report.run?.duration_ms).filter((d): d is number => typeof d === 'number');
   const run: NonNullable<Report['run']> = { ...base.run, shard: null };
   run.properties_runs = Math.max(0, ...inputs.map((i) => i.report.run?.properties_runs ?? 0));
@@ -113,7 +139,16 @@ function mergeReplayInfo(infos: readonly ReplayInfo[], listed: number): ReplayIn
   }
   const sum = (k: 'requests' | 'unreadable' | 'unlisted' | 'shrunk'): number => infos.reduce((n, i) => n + i[k], 0);
   // rate_per_s is set from the summed duration by the caller: requests per second of machine time.
-  return { files: [...files.values()], requests: sum('requests'), unreadable: sum('unreadable'), rate_per_s: 0, sent_twice: infos[0]!.sent_twice, listed, unlisted: sum('unlisted'), shrunk: sum('shrunk') };
+  return {
+    files: [...files.values()],
+    requests: sum('requests'),
+    unreadable: sum('unreadable'),
+    rate_per_s: 0,
+    sent_twice: infos[0]!.sent_twice,
+    listed,
+    unlisted: sum('unlisted'),
+    shrunk: sum('shrunk'),
+  };
 }
 
 /** `replay/FILE:LINE` results in file order, then by line. */
@@ -146,7 +181,8 @@ function checkShards(shards: ReadonlyArray<{ file: string; shard: string | null 
     have.set(p.i, p.file);
   }
   const missing = Array.from({ length: n }, (_, k) => k + 1).filter((k) => !have.has(k));
-  if (missing.length > 0) throw new MergeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')}; give --allow-partial to merge anyway`);
+  if (missing.length > 0)
+    throw new MergeError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')}; give --allow-partial to merge anyway`);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -180,8 +216,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   const written = await writeReportFiles(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
   const s = merged.summary;
-  console.log(`merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`);
+  console.log(
+    `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,
+  );
   console.log(`wrote ${written.join(', ')}`);
-  if (inputsHadDiagnosis) console.log('the shards\' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)');
+  if (inputsHadDiagnosis) console.log("the shards' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)");
   return 0;
 }

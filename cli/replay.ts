@@ -163,14 +163,18 @@ export async function run(argv: string[]): Promise<number> {
       return EXIT_USAGE;
     }
     const seconds = (report.run?.duration_ms ?? 0) / 1000;
-    const files = info.files.map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`).join('; ');
+    const files = info.files
+      .map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`)
+      .join('; ');
     const { status } = await finish(report, values, {
       driven,
       what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
       printAtMost: PRINTED_FAILURES,
       observations,
     });
-    console.log(`${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`);
+    console.log(
+      `${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`,
+    );
     return status;
   });
 }

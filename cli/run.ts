@@ -71,7 +71,16 @@ function rerunRest(values: Values, id: string, seed: number): string[] {
   // A flaky case shows only when repeated.
   const repeat = typeof values['repeat'] === 'string' && values['repeat'].trim() !== '1' ? ['--repeat', shellQuote(values['repeat'])] : [];
   if (id.startsWith('property/')) {
-    return [...repeat, '--cases', 'none', '--filter', shellQuote(id), '--seed', String(seed), ...(typeof values['properties'] === 'string' ? ['--properties', values['properties']] : [])];
+    return [
+      ...repeat,
+      '--cases',
+      'none',
+      '--filter',
+      shellQuote(id),
+      '--seed',
+      String(seed),
+      ...(typeof values['properties'] === 'string' ? ['--properties', values['properties']] : []),
+    ];
   }
   const cases = typeof values['cases'] === 'string' && values['cases'] !== 'none' ? ['--cases', shellQuote(values['cases'])] : [];
   return [...repeat, ...cases, '--filter', shellQuote(id), '--properties', '0'];

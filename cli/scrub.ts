@@ -45,7 +45,8 @@ export async function run(argv: string[]): Promise<number> {
   const [inArg, out] = positionals as [string, string];
   const source = recordedSource(inArg);
   if (source.line !== undefined) throw new UsageError(`scrub copies whole files; ${inArg} names one line`);
-  if (out !== '-' && source.path !== '-' && resolve(out) === resolve(source.path)) throw new UsageError('OUT must not be IN: the copy is written beside, never over, the recording');
+  if (out !== '-' && source.path !== '-' && resolve(out) === resolve(source.path))
+    throw new UsageError('OUT must not be IN: the copy is written beside, never over, the recording');
 
   let copied = 0;
   let dropped = 0;
@@ -80,11 +81,15 @@ export async function run(argv: string[]): Promise<number> {
     if (tmp !== undefined) rmSync(tmp, { force: true });
     // Interrupted: no half copy is left, and the command ends with the signal's status (cli/main.ts).
     if (signal.aborted) {
-      console.error(`ctxconform scrub: ${String(signal.reason)}: stopped after ${copied} request${copied === 1 ? '' : 's'}; ${out === '-' ? 'the copy on stdout is incomplete' : `${out} not written`}`);
+      console.error(
+        `ctxconform scrub: ${String(signal.reason)}: stopped after ${copied} request${copied === 1 ? '' : 's'}; ${out === '-' ? 'the copy on stdout is incomplete' : `${out} not written`}`,
+      );
       return EXIT_OK;
     }
     throw new UsageError(`cannot write ${out}: ${(e as Error).message}`);
   }
-  console.error(`scrubbed ${copied} request${copied === 1 ? '' : 's'} from ${source.label} into ${out}${dropped > 0 ? `; ${dropped} line${dropped === 1 ? '' : 's'} left out` : ''}`);
+  console.error(
+    `scrubbed ${copied} request${copied === 1 ? '' : 's'} from ${source.label} into ${out}${dropped > 0 ? `; ${dropped} line${dropped === 1 ? '' : 's'} left out` : ''}`,
+  );
   return dropped > 0 ? 1 : EXIT_OK;
 }

@@ -15,7 +15,13 @@ export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1] [--capabili
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { port: { type: 'string' }, host: { type: 'string' }, capabilities: { type: 'string' }, manifest: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      capabilities: { type: 'string' },
+      manifest: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     console.log(
@@ -23,15 +29,24 @@ export async function run(argv: string[]): Promise<number> {
     );
     return EXIT_OK;
   }
-  if (values.manifest !== undefined && values.capabilities !== undefined) throw new UsageError('give --capabilities or --manifest, not both: the manifest lists the capabilities');
+  if (values.manifest !== undefined && values.capabilities !== undefined)
+    throw new UsageError('give --capabilities or --manifest, not both: the manifest lists the capabilities');
   const mirrored = values.manifest === undefined ? undefined : readManifest(values.manifest);
   const capabilities = capabilityList(mirrored ? mirrored.capabilities : values.capabilities?.split(','));
   const constants: DeclaredConstants | undefined = mirrored?.constants;
-  const manifest = { ...describe(), ...(mirrored ? { profiles: mirrored.profiles } : {}), capabilities: [...capabilities], ...(constants !== undefined ? { constants } : {}) };
+  const manifest = {
+    ...describe(),
+    ...(mirrored ? { profiles: mirrored.profiles } : {}),
+    capabilities: [...capabilities],
+    ...(constants !== undefined ? { constants } : {}),
+  };
   const portText = values.port ?? '8080';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port needs 0..65535, not ${JSON.stringify(portText)}`);
   const host = values.host ?? '127.0.0.1';
-  const server = createAssembleServer({ assemble: (r) => assemble(r, { capabilities, ...(constants !== undefined ? { constants } : {}) }), describe: () => manifest });
+  const server = createAssembleServer({
+    assemble: (r) => assemble(r, { capabilities, ...(constants !== undefined ? { constants } : {}) }),
+    describe: () => manifest,
+  });
   let url: string;
   try {
     url = await listen(server, Number(portText), host);

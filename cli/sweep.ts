@@ -48,12 +48,12 @@ not, 2 usage error or an implementation that cannot be started.`;
 const options = () =>
   ({
     ...judgingOptions(),
-  case: { type: 'string' },
-  cases: { type: 'string' },
-  request: { type: 'string' },
-  generate: { type: 'string' },
-  budgets: { type: 'string' },
-  'no-shrink': { type: 'boolean' },
+    case: { type: 'string' },
+    cases: { type: 'string' },
+    request: { type: 'string' },
+    generate: { type: 'string' },
+    budgets: { type: 'string' },
+    'no-shrink': { type: 'boolean' },
   }) as const;
 
 async function recordedRequest(arg: string): Promise<{ request: unknown; source: string }> {
@@ -87,13 +87,22 @@ const span = (xs: BudgetIntervals): string => (xs.length === 0 ? '-' : xs.map(([
 
 /** Each block's inclusion intervals, reference against implementation; rows that differ marked. */
 export function sweepTable(info: SweepInfo): string {
-  const rows = info.blocks.map((b) => [b.block_id, span(b.reference), span(b.implementation), span(b.reference) === span(b.implementation) ? '' : '<- differs']);
+  const rows = info.blocks.map((b) => [
+    b.block_id,
+    span(b.reference),
+    span(b.implementation),
+    span(b.reference) === span(b.implementation) ? '' : '<- differs',
+  ]);
   const b = info.budgets;
   const lines = [
     `budgets ${b.from}..${b.to}${b.step > 1 ? ` step ${b.step}` : ''} (${b.count} swept)${info.admits_all_from !== null ? `; the reference includes all it can from ${info.admits_all_from}` : ''}`,
     textTable([['block', 'reference includes at', 'implementation includes at', ''], ...rows]),
   ];
-  lines.push(info.first_disagreement === null ? 'the implementation agrees with the reference at every swept budget' : `first disagreement at budget ${info.first_disagreement}; disagreeing budgets: ${span(info.disagreements)}`);
+  lines.push(
+    info.first_disagreement === null
+      ? 'the implementation agrees with the reference at every swept budget'
+      : `first disagreement at budget ${info.first_disagreement}; disagreeing budgets: ${span(info.disagreements)}`,
+  );
   return lines.join('\n');
 }
 
@@ -104,7 +113,10 @@ export async function run(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   const chosen = (['case', 'request', 'generate'] as const).filter((k) => values[k] !== undefined);
-  if (chosen.length !== 1) throw new UsageError(`name one block set: --case ID, --request FILE[:LINE] or --generate SEED${chosen.length > 1 ? `, not ${chosen.map((k) => `--${k}`).join(' and ')}` : ''}`);
+  if (chosen.length !== 1)
+    throw new UsageError(
+      `name one block set: --case ID, --request FILE[:LINE] or --generate SEED${chosen.length > 1 ? `, not ${chosen.map((k) => `--${k}`).join(' and ')}` : ''}`,
+    );
   let budgets: BudgetRange | undefined;
   if (typeof values.budgets === 'string') {
     budgets = parseBudgets(values.budgets);
@@ -113,13 +125,22 @@ export async function run(argv: string[]): Promise<number> {
   const seed = values.generate !== undefined ? intOption(values, 'generate', 1, -(2 ** 31)) : 0;
   await checkBaseline(values.baseline as string | undefined);
   const given =
-    typeof values.case === 'string' ? caseRequest(values.case, values.cases as string | undefined) : typeof values.request === 'string' ? await recordedRequest(values.request) : undefined;
+    typeof values.case === 'string'
+      ? caseRequest(values.case, values.cases as string | undefined)
+      : typeof values.request === 'string'
+        ? await recordedRequest(values.request)
+        : undefined;
 
   return withImplementation(values, ['assembler'], async (driven) => {
     const { request, source } = given ?? generated(seed, driven.manifest);
     const problems = validateRequest(request);
     if (problems.length > 0) {
-      throw new UsageError(`the block set of ${source} is not a valid request, so no budget makes it one: ${problems.slice(0, 3).map((p) => `${p.path || '(request)'}: ${p.message}`).join('; ')}`);
+      throw new UsageError(
+        `the block set of ${source} is not a valid request, so no budget makes it one: ${problems
+          .slice(0, 3)
+          .map((p) => `${p.path || '(request)'}: ${p.message}`)
+          .join('; ')}`,
+      );
     }
     const observations = new ObservationLog(STREAM_LIMITS);
     const report = await sweep({
@@ -133,7 +154,12 @@ export async function run(argv: string[]): Promise<number> {
       ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
     });
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-    const { status } = await finish(report, values, { driven, what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`, printAtMost: PRINTED_FAILURES, observations });
+    const { status } = await finish(report, values, {
+      driven,
+      what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`,
+      printAtMost: PRINTED_FAILURES,
+      observations,
+    });
     console.log(`\n${sweepTable(report.sweep!)}`);
     return status;
   });

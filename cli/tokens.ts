@@ -19,29 +19,40 @@ export const usage = 'ctxconform tokens [--cases DIR] [--json FILE] [--report RE
 export function formatTokenTable(t: TokenTable): string {
   const out: string[] = [];
   out.push(`estimate/real token ratio over ${t.rows.length} non-empty reference contexts`);
-  out.push('(estimate = the result\'s estimated_tokens: code points / 4 of block contents, headers not counted)');
+  out.push("(estimate = the result's estimated_tokens: code points / 4 of block contents, headers not counted)");
   out.push('');
   out.push(`${'encoding'.padEnd(12)}  ${'median'.padStart(7)}  ${'p5'.padStart(7)}  ${'p95'.padStart(7)}  ${'whole-context median'.padStart(20)}  undercounts`);
   for (const e of t.encodings) {
-    out.push(`${e.encoding.padEnd(12)}  ${formatRatio(e.median).padStart(7)}  ${formatRatio(e.p5).padStart(7)}  ${formatRatio(e.p95).padStart(7)}  ${formatRatio(e.context_median).padStart(20)}  ${e.undercounts.length}`);
+    out.push(
+      `${e.encoding.padEnd(12)}  ${formatRatio(e.median).padStart(7)}  ${formatRatio(e.p5).padStart(7)}  ${formatRatio(e.p95).padStart(7)}  ${formatRatio(e.context_median).padStart(20)}  ${e.undercounts.length}`,
+    );
   }
   if (t.markers && t.markers.contexts > 0) {
     const m = t.markers;
     out.push('', `omission markers (SPEC 8.5, not charged against the budget): ${m.markers} in ${m.contexts} contexts`);
     for (const e of t.encodings) {
-      out.push(`  ${e.encoding.padEnd(12)}  ${m.per_marker[e.encoding].toFixed(1)} real tokens per marker; ${Math.round(m.share_median[e.encoding] * 100)}% of a context (median), ${Math.round(m.share_max[e.encoding] * 100)}% at most`);
+      out.push(
+        `  ${e.encoding.padEnd(12)}  ${m.per_marker[e.encoding].toFixed(1)} real tokens per marker; ${Math.round(m.share_median[e.encoding] * 100)}% of a context (median), ${Math.round(m.share_max[e.encoding] * 100)}% at most`,
+      );
     }
   }
   for (const e of t.encodings) {
     if (e.undercounts.length === 0) continue;
-    out.push('', `${e.encoding}: estimate below ${Math.round(t.threshold * 100)}% of the real count (undercounts by more than ${Math.round((1 - t.threshold) * 100)}%):`);
+    out.push(
+      '',
+      `${e.encoding}: estimate below ${Math.round(t.threshold * 100)}% of the real count (undercounts by more than ${Math.round((1 - t.threshold) * 100)}%):`,
+    );
     for (const u of e.undercounts) out.push(`  ${u.id}  estimate ${u.estimated_tokens}, real ${u.real}, ratio ${formatRatio(u.ratio)}`);
   }
   return out.join('\n');
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { cases: { type: 'string' }, json: { type: 'string' }, report: { type: 'string' }, html: { type: 'string' }, help: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { cases: { type: 'string' }, json: { type: 'string' }, report: { type: 'string' }, html: { type: 'string' }, help: { type: 'boolean' } },
+  });
   if (values.help) {
     console.log(
       `usage: ${usage}\n\nAssembles every case of the corpus with the reference and counts the real tokens of each\nnon-empty context with gpt-tokenizer (o200k_base, cl100k_base; bundled, nothing downloaded).\nPrints the estimate/real ratio (median, p5, p95; nearest-rank percentiles) per encoding and\nthe cases whose estimate is below ${UNDERCOUNT_THRESHOLD * 100}% of the real count.\n--json FILE writes the table. --report REPORT.json --html FILE renders that run's HTML report

@@ -80,7 +80,8 @@ export function loadBaselineEntries(file: string): Record<string, BaselineEntry>
   const out: Record<string, BaselineEntry> = Object.create(null) as Record<string, BaselineEntry>;
   if (looksLikeReport(value)) {
     const report = asReport(file, value);
-    for (const c of report.cases) if (FAILING.has(c.status)) out[c.id] = { status: c.status, ...(report.baseline?.notes?.[c.id] ?? { kind: 'bug' }), defect: entryKey(c) };
+    for (const c of report.cases)
+      if (FAILING.has(c.status)) out[c.id] = { status: c.status, ...(report.baseline?.notes?.[c.id] ?? { kind: 'bug' }), defect: entryKey(c) };
     return out;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -123,21 +124,24 @@ export function loadBaselineEntries(file: string): Record<string, BaselineEntry>
 
 /** An entry's defect, checked member by member (the message names the member). */
 function readDefect(file: string, at: string, value: unknown): Defect {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ReportFileError(`${file}: ${at}: must be an object {"members": [...], "paths": [...]}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ReportFileError(`${file}: ${at}: must be an object {"members": [...], "paths": [...]}`);
   const d = value as Record<string, unknown>;
   const unknown = Object.keys(d).filter((k) => !['checks', 'members', 'paths', 'diagnosis'].includes(k));
   if (unknown.length > 0) throw new ReportFileError(`${file}: ${at}: unknown member "${unknown[0]}" (a defect has checks, members, paths, diagnosis)`);
   const strings = (k: string): string[] | undefined => {
     const v = d[k];
     if (v === undefined) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ReportFileError(`${file}: ${at}/${k}: must be an array of strings, got ${JSON.stringify(v)}`);
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+      throw new ReportFileError(`${file}: ${at}/${k}: must be an array of strings, got ${JSON.stringify(v)}`);
     return v as string[];
   };
   const members = strings('members');
   if (members === undefined) throw new ReportFileError(`${file}: ${at}: missing required member "members"`);
   const checks = strings('checks');
   const paths = strings('paths');
-  if (d.diagnosis !== undefined && typeof d.diagnosis !== 'string') throw new ReportFileError(`${file}: ${at}/diagnosis: must be a string, got ${JSON.stringify(d.diagnosis)}`);
+  if (d.diagnosis !== undefined && typeof d.diagnosis !== 'string')
+    throw new ReportFileError(`${file}: ${at}/diagnosis: must be a string, got ${JSON.stringify(d.diagnosis)}`);
   return { ...(checks ? { checks } : {}), members, ...(paths ? { paths } : {}), ...(typeof d.diagnosis === 'string' ? { diagnosis: d.diagnosis } : {}) };
 }
 

@@ -11,7 +11,6 @@ import { byId } from '../protocol/types.js';
 import type { GoldenCase } from './types.js';
 import type { EncodingName, EncodingStats, MarkerOverhead, TokenRow, TokenTable } from '../protocol/types.js';
 
-
 // Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -61,7 +60,15 @@ export function tokenTable(rows: readonly TokenRow[]): TokenTable {
       .filter((r) => r.estimated_tokens < threshold * r.real[encoding])
       .map((r) => ({ id: r.id, estimated_tokens: r.estimated_tokens, real: r.real[encoding], ratio: r.estimated_tokens / r.real[encoding] }))
       .sort((a, b) => a.ratio - b.ratio || (a.id < b.id ? -1 : 1));
-    return { encoding, contexts: rows.length, median: median(ratios), p5: percentile(ratios, 5), p95: percentile(ratios, 95), context_median: median(whole), undercounts };
+    return {
+      encoding,
+      contexts: rows.length,
+      median: median(ratios),
+      p5: percentile(ratios, 5),
+      p95: percentile(ratios, 95),
+      context_median: median(whole),
+      undercounts,
+    };
   });
   return { threshold, encodings, rows: [...rows] };
 }
@@ -92,7 +99,8 @@ export function markerOverhead(cases: readonly GoldenCase[]): MarkerOverhead {
       shares[e].push(added / total);
     }
   }
-  const each = (f: (e: EncodingName) => number): Record<EncodingName, number> => Object.fromEntries(names.map((e) => [e, f(e)])) as Record<EncodingName, number>;
+  const each = (f: (e: EncodingName) => number): Record<EncodingName, number> =>
+    Object.fromEntries(names.map((e) => [e, f(e)])) as Record<EncodingName, number>;
   const sorted = (xs: number[] | undefined): number[] => (xs ?? []).sort((a, b) => a - b);
   return {
     contexts,

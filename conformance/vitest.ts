@@ -43,12 +43,22 @@ export interface ConformanceSuiteOptions {
 
 /** The target and options as the command line would give them. */
 function optionValues(target: ConformanceTarget, options: ConformanceSuiteOptions): Record<string, string> {
-  return { ...target, ...(options.manifest ? { manifest: options.manifest } : {}), ...(options.timeoutMs !== undefined ? { timeout: String(options.timeoutMs) } : {}) };
+  return {
+    ...target,
+    ...(options.manifest ? { manifest: options.manifest } : {}),
+    ...(options.timeoutMs !== undefined ? { timeout: String(options.timeoutMs) } : {}),
+  };
 }
 
 /** The ctxconform command that reruns one case against the same target, outside vitest. */
 function rerun(target: ConformanceTarget, options: ConformanceSuiteOptions, id: string): string {
-  return rerunCommand('run', implementationFlags(optionValues(target, options)), [...(options.cases ? ['--cases', shellQuote(options.cases)] : []), '--filter', shellQuote(id), '--properties', '0']);
+  return rerunCommand('run', implementationFlags(optionValues(target, options)), [
+    ...(options.cases ? ['--cases', shellQuote(options.cases)] : []),
+    '--filter',
+    shellQuote(id),
+    '--properties',
+    '0',
+  ]);
 }
 
 function area(id: string): string {

@@ -82,7 +82,13 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
     if (open.has(v)) throw new TypeError('Converting circular structure to JSON');
     open.add(v);
   };
-  const at = (last?: string): (() => string) => () => stack.map((f) => `/${pointerToken(f.key)}`).slice(1).join('') + (last === undefined ? '' : `/${pointerToken(last)}`);
+  const at =
+    (last?: string): (() => string) =>
+    () =>
+      stack
+        .map((f) => `/${pointerToken(f.key)}`)
+        .slice(1)
+        .join('') + (last === undefined ? '' : `/${pointerToken(last)}`);
   const indentDepth = o.indentDepth ?? Infinity;
   const newline = (depth: number): string => (indent && depth <= indentDepth ? `\n${indent.repeat(depth)}` : '');
 
@@ -257,7 +263,9 @@ export function cloneJson<T>(value: T): T {
 export function depthOf(value: unknown, stopAt = Infinity): number {
   if (!isPlainContainer(value)) return 0;
   let deepest = 1;
-  const stack: Array<{ members: unknown[]; next: number; self: object }> = [{ members: Array.isArray(value) ? value : Object.values(value), next: 0, self: value }];
+  const stack: Array<{ members: unknown[]; next: number; self: object }> = [
+    { members: Array.isArray(value) ? value : Object.values(value), next: 0, self: value },
+  ];
   const open = new Set<object>([value]);
   while (stack.length > 0) {
     if (stack.length > deepest) deepest = stack.length;

@@ -70,7 +70,13 @@ export const PRECOMPILED_INPUTS = packagePath('dist', 'validators.json');
 
 /** What dist/validators.cjs was built from: each schema file (relative to the package) and its hash. */
 export function schemaInputs(files: readonly string[]): [string, string][] {
-  return files.map((f) => [f.slice(PACKAGE_ROOT.length + 1).split('\\').join('/'), createHash('sha1').update(readFileSync(f)).digest('hex')]);
+  return files.map((f) => [
+    f
+      .slice(PACKAGE_ROOT.length + 1)
+      .split('\\')
+      .join('/'),
+    createHash('sha1').update(readFileSync(f)).digest('hex'),
+  ]);
 }
 
 let precompiled: Record<string, ValidateFunction> | null | undefined;
@@ -115,7 +121,15 @@ function depthGuarded(v: ValidateFunction): ValidateFunction {
       return ok;
     } catch (e) {
       if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
-      guarded.errors = [{ instancePath: '', schemaPath: '#', keyword: 'depth', params: {}, message: 'is nested too deep to be checked (its arrays are compared by deep equality, which recurses)' }];
+      guarded.errors = [
+        {
+          instancePath: '',
+          schemaPath: '#',
+          keyword: 'depth',
+          params: {},
+          message: 'is nested too deep to be checked (its arrays are compared by deep equality, which recurses)',
+        },
+      ];
       return false;
     }
   }) as ValidateFunction;

@@ -46,8 +46,7 @@ export const REASON_BUDGET = 'budget_exhausted';
 export const REASON_MAX_SEGMENTS = 'max_segments';
 
 /** SPEC RANK-2: the header of the recalled-beliefs packer (119 code points). */
-export const RANKED_HEADER =
-  'Here is what you remember about this user. These are recalled beliefs, not verified facts, and some may be out of date:';
+export const RANKED_HEADER = 'Here is what you remember about this user. These are recalled beliefs, not verified facts, and some may be out of date:';
 
 /** Segment header separator in `tiered` rendering: U+00B7 MIDDLE DOT with spaces. */
 export const HEADER_SEPARATOR = ' \u00b7 ';

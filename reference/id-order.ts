@@ -19,7 +19,6 @@ import { keysToSort, stableSortByKey } from './radix.js';
 import type { Keyed } from './radix.js';
 import { compareCodePoints } from './unicode.js';
 
-
 /** At most this many units go into each 32-bit word of a key. */
 const UNITS_PER_WORD = 8;
 const SURROGATES = 0xd800;

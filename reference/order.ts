@@ -76,7 +76,10 @@ export function plainRankFromIdOrder(idOrder: Uint32Array, state: ArrayLike<numb
 export function renderOrderFromRanked(r: NormalRequest, ranked: readonly number[]): number[] {
   const { sources, source } = r;
   const rank = new Array<number>(sources.length);
-  const bySource = stableSort(sources.map((_, s) => s), codePointComparator(sources));
+  const bySource = stableSort(
+    sources.map((_, s) => s),
+    codePointComparator(sources),
+  );
   for (let j = 0; j < bySource.length; j++) rank[bySource[j]!] = j;
   const start = new Array<number>(sources.length + 1).fill(0);
   for (const i of ranked) start[rank[source[i]!]! + 1]!++;

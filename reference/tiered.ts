@@ -279,7 +279,14 @@ function segmentsOf(s: Selection, rendered: readonly number[], tierOfSource: rea
   for (let j = 0; j < rendered.length; j++) {
     const i = rendered[j]!;
     const src = source[i]!;
-    out[j] = { block_id: ids[i]!, source: sources[src]!, tier: TIERS[tierOfSource[src]!]!, tokens: s.cost(i), score: priority[i]!, reason: SEGMENT_REASON[s.state[i]!]! };
+    out[j] = {
+      block_id: ids[i]!,
+      source: sources[src]!,
+      tier: TIERS[tierOfSource[src]!]!,
+      tokens: s.cost(i),
+      score: priority[i]!,
+      reason: SEGMENT_REASON[s.state[i]!]!,
+    };
   }
   return out;
 }

@@ -45,7 +45,8 @@ export function constantsProblems(constants: unknown): Problem[] {
     if (!MEMBERS.includes(key)) add(pointer(key), `"${key}" is not a declarable constant (only ${MEMBERS.join(', ')})`);
   }
   const cpt = constants.chars_per_token;
-  if (cpt !== undefined && !isWhole(cpt, 1, MAX_CHARS_PER_TOKEN)) add(pointer('chars_per_token'), `chars_per_token must be an integer from 1 to ${MAX_CHARS_PER_TOKEN}`);
+  if (cpt !== undefined && !isWhole(cpt, 1, MAX_CHARS_PER_TOKEN))
+    add(pointer('chars_per_token'), `chars_per_token must be an integer from 1 to ${MAX_CHARS_PER_TOKEN}`);
   const fractions = constants.tier_fractions;
   if (fractions !== undefined) {
     if (!isObject(fractions)) add(pointer('tier_fractions'), `tier_fractions must be an object of whole percentages, one for each of ${TIERS.join(', ')}`);
@@ -57,7 +58,10 @@ export function constantsProblems(constants: unknown): Problem[] {
         if (isWhole(pct, 0, 100)) sum += pct;
         else {
           whole = false;
-          add(pointer('tier_fractions', tier), pct === undefined ? `tier_fractions needs the tier ${tier}` : `the ${tier} share must be a whole percentage from 0 to 100`);
+          add(
+            pointer('tier_fractions', tier),
+            pct === undefined ? `tier_fractions needs the tier ${tier}` : `the ${tier} share must be a whole percentage from 0 to 100`,
+          );
         }
       }
       for (const key of Object.keys(fractions)) if (!isTier(key)) add(pointer('tier_fractions', key), `"${key}" is not a tier (${TIERS.join(', ')})`);

@@ -258,7 +258,10 @@ function check(req: unknown, seen: Set<string> | null, lengths: ContentLengths |
     if (typeof req.profile === 'string' && (PROFILES as readonly string[]).includes(req.profile)) {
       profile = req.profile as Profile;
     } else {
-      c.add('profile', `"profile" must be one of ${PROFILES.join(', ')}, got ${typeof req.profile === 'string' ? JSON.stringify(req.profile) : describeValue(req.profile)}`);
+      c.add(
+        'profile',
+        `"profile" must be one of ${PROFILES.join(', ')}, got ${typeof req.profile === 'string' ? JSON.stringify(req.profile) : describeValue(req.profile)}`,
+      );
       profile = undefined;
     }
   }
@@ -321,7 +324,6 @@ export function readRequest(req: unknown, lengths: ContentLengths | null = null)
   return { problems: check(req, new Set(), lengths).problems, request: null };
 }
 
-
 /**
  * A request that passed validation. The blocks are the caller's own objects,
  * not copies (a copy of a million blocks costs as much time and memory as
@@ -351,7 +353,16 @@ function normalize(req: Request, columns: Columns, idOrder: Uint32Array | null):
     now: req.now,
     budget: req.budget,
     blocks: req.blocks,
-    ids, contents, source, sources, codePoints, priority, createdAt, expired, pinned, status,
+    ids,
+    contents,
+    source,
+    sources,
+    codePoints,
+    priority,
+    createdAt,
+    expired,
+    pinned,
+    status,
     idOrder,
     constraints: {
       must_include: k.must_include ?? [],

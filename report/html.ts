@@ -9,7 +9,24 @@ import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../proto
 import { STATUSES, summarize } from '../protocol/types.js';
 import type { TokenTable } from '../protocol/types.js';
 import { explainsText, unexplainedFailures } from './diagnosis.js';
-import { areaOf, byArea, clip, constantsText, coverage, declaredConstants, formatRatio, isFailing, percent, profileNames, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
+import {
+  areaOf,
+  byArea,
+  clip,
+  constantsText,
+  coverage,
+  declaredConstants,
+  formatRatio,
+  isFailing,
+  percent,
+  profileNames,
+  score,
+  show,
+  shownStatuses,
+  stripAnsi,
+  verdict,
+  verdictLine,
+} from './text.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { diffable, sideBySide } from './textdiff.js';
 import type { Piece } from './textdiff.js';
@@ -181,9 +198,17 @@ type Excuse = '' | 'known' | 'by design';
 function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: boolean): string {
   const out: string[] = [];
   out.push(`<section class="failure ${c.status}" id="f-${index}" data-status="${c.status}" data-area="${h(areaOf(c.id))}">`);
-  const label = excuse === 'known' ? ' <span class="known">known failure (baseline)</span>' : excuse === 'by design' ? ' <span class="known">deviation by design (baseline)</span>' : '';
+  const label =
+    excuse === 'known'
+      ? ' <span class="known">known failure (baseline)</span>'
+      : excuse === 'by design'
+        ? ' <span class="known">deviation by design (baseline)</span>'
+        : '';
   out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${label}</h3>`);
-  if (c.requirements.length > 0) out.push(`<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${c.since ? ` (the case holds since spec ${h(c.since)})` : ''}</p>`);
+  if (c.requirements.length > 0)
+    out.push(
+      `<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${c.since ? ` (the case holds since spec ${h(c.since)})` : ''}</p>`,
+    );
   if (c.description) out.push(`<p class="muted">${h(c.description)}</p>`);
   if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
   if (c.rerun) out.push(`<p>Rerun: <code>${h(c.rerun)}</code></p>`);
@@ -208,9 +233,13 @@ function tokensSection(t: TokenTable): string {
   out.push(
     `<p class="muted">Ratio of the result's <code>estimated_tokens</code> (code points / 4, block contents only) to the real token count of the context, over ${t.rows.length} non-empty reference contexts. Information only: budgets are enforced with the estimate.</p>`,
   );
-  out.push('<table><thead><tr><th>encoding</th><th>contexts</th><th>median</th><th>p5</th><th>p95</th><th>median, whole context estimated</th><th>undercounts</th></tr></thead><tbody>');
+  out.push(
+    '<table><thead><tr><th>encoding</th><th>contexts</th><th>median</th><th>p5</th><th>p95</th><th>median, whole context estimated</th><th>undercounts</th></tr></thead><tbody>',
+  );
   for (const e of t.encodings) {
-    out.push(`<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${formatRatio(e.median)}</td><td class="n">${formatRatio(e.p5)}</td><td class="n">${formatRatio(e.p95)}</td><td class="n">${formatRatio(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`);
+    out.push(
+      `<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${formatRatio(e.median)}</td><td class="n">${formatRatio(e.p5)}</td><td class="n">${formatRatio(e.p95)}</td><td class="n">${formatRatio(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`,
+    );
   }
   out.push('</tbody></table>');
   const m = t.markers;
@@ -219,15 +248,22 @@ function tokensSection(t: TokenTable): string {
     out.push('<table><thead><tr><th>encoding</th><th>real tokens per marker</th><th>share of a context, median</th><th>largest share</th></tr></thead><tbody>');
     for (const e of t.encodings) {
       const n = e.encoding;
-      out.push(`<tr><td>${h(n)}</td><td class="n">${m.per_marker[n].toFixed(1)}</td><td class="n">${Math.round(m.share_median[n] * 100)}%</td><td class="n">${Math.round(m.share_max[n] * 100)}%</td></tr>`);
+      out.push(
+        `<tr><td>${h(n)}</td><td class="n">${m.per_marker[n].toFixed(1)}</td><td class="n">${Math.round(m.share_median[n] * 100)}%</td><td class="n">${Math.round(m.share_max[n] * 100)}%</td></tr>`,
+      );
     }
     out.push('</tbody></table>');
   }
   for (const e of t.encodings) {
     if (e.undercounts.length === 0) continue;
-    out.push(`<details><summary>${h(e.encoding)}: ${e.undercounts.length} cases where the estimate is below ${Math.round(t.threshold * 100)}% of the real count</summary>`);
+    out.push(
+      `<details><summary>${h(e.encoding)}: ${e.undercounts.length} cases where the estimate is below ${Math.round(t.threshold * 100)}% of the real count</summary>`,
+    );
     out.push('<table><thead><tr><th>case</th><th>estimate</th><th>real</th><th>ratio</th></tr></thead><tbody>');
-    for (const u of e.undercounts) out.push(`<tr><td class="id">${h(u.id)}</td><td class="n">${u.estimated_tokens}</td><td class="n">${u.real}</td><td class="n">${formatRatio(u.ratio)}</td></tr>`);
+    for (const u of e.undercounts)
+      out.push(
+        `<tr><td class="id">${h(u.id)}</td><td class="n">${u.estimated_tokens}</td><td class="n">${u.real}</td><td class="n">${formatRatio(u.ratio)}</td></tr>`,
+      );
     out.push('</tbody></table></details>');
   }
   return out.join('\n');
@@ -249,15 +285,20 @@ function sweepSection(s: SweepInfo): string {
   const out: string[] = ['<h2 id="sweep">Budget sweep</h2>'];
   out.push(
     `<p>The block set of <code>${h(s.source)}</code> at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}. ${
-      s.first_disagreement === null ? 'The implementation agrees with the reference at every one.' : `<strong>First disagreement at budget ${s.first_disagreement}</strong>; the answers differ at ${h(span(s.disagreements))}.`
+      s.first_disagreement === null
+        ? 'The implementation agrees with the reference at every one.'
+        : `<strong>First disagreement at budget ${s.first_disagreement}</strong>; the answers differ at ${h(span(s.disagreements))}.`
     }${s.admits_all_from !== null ? ` The reference includes all it can from budget ${s.admits_all_from}.` : ''}</p>`,
   );
   out.push(`<figure id="sweep-chart">${sweepChart(s, h)}</figure>`);
-  if (s.blocks.length > MAX_CHART_ROWS) out.push(`<p class="muted">The chart shows the first ${MAX_CHART_ROWS} of ${s.blocks.length} blocks; the table lists them all.</p>`);
+  if (s.blocks.length > MAX_CHART_ROWS)
+    out.push(`<p class="muted">The chart shows the first ${MAX_CHART_ROWS} of ${s.blocks.length} blocks; the table lists them all.</p>`);
   out.push('<table id="sweep-table"><thead><tr><th>block</th><th>reference includes at</th><th>implementation includes at</th></tr></thead><tbody>');
   for (const r of s.blocks) {
     const differs = span(r.reference) !== span(r.implementation);
-    out.push(`<tr${differs ? ' class="differs"' : ''}><td class="id">${h(r.block_id)}</td><td>${h(span(r.reference))}</td><td>${differs ? '<strong>' : ''}${h(span(r.implementation))}${differs ? '</strong>' : ''}</td></tr>`);
+    out.push(
+      `<tr${differs ? ' class="differs"' : ''}><td class="id">${h(r.block_id)}</td><td>${h(span(r.reference))}</td><td>${differs ? '<strong>' : ''}${h(span(r.implementation))}${differs ? '</strong>' : ''}</td></tr>`,
+    );
   }
   out.push('</tbody></table>');
   if (s.reference_errors.length > 0) out.push(`<p class="muted">The reference answers with an error (pinned_overflow) at ${h(span(s.reference_errors))}.</p>`);
@@ -272,16 +313,32 @@ function diagnosisSection(report: Report): string {
   const out = ['<h2 id="diagnosis">Likely cause</h2>'];
   if (causes.length === 0) return [...out, '<p>None of the known defects reproduces the failing answers exactly (docs/diagnosis.md).</p>'].join('\n');
   out.push('<p>Known defects whose model answers exactly as the implementation did (docs/diagnosis.md), best first.</p>');
-  out.push('<table id="diagnosis-table"><thead><tr><th>cause</th><th>requirements</th><th>what the implementation does; what the spec says</th><th>explains</th><th>contradicts</th></tr></thead><tbody>');
+  out.push(
+    '<table id="diagnosis-table"><thead><tr><th>cause</th><th>requirements</th><th>what the implementation does; what the spec says</th><th>explains</th><th>contradicts</th></tr></thead><tbody>',
+  );
   for (const c of causes) {
-    const alike = (c.alike ?? []).length > 0 ? `<br><span class="muted">this run cannot tell it from ${c.alike!.map((id) => `<code>${h(id)}</code>`).join(', ')}</span>` : '';
+    const alike =
+      (c.alike ?? []).length > 0
+        ? `<br><span class="muted">this run cannot tell it from ${c.alike!.map((id) => `<code>${h(id)}</code>`).join(', ')}</span>`
+        : '';
     out.push(
-      `<tr><td class="id">${c.id.split('+').map((id) => `<code>${h(id)}</code>`).join(' + ')}</td><td>${h(c.requirements.join(', '))}</td><td>${h(c.summary)}${alike}</td><td>${h(explainsText(c))}</td><td class="n">${c.contradicts === 0 ? 'none' : c.contradicts}</td></tr>`,
+      `<tr><td class="id">${c.id
+        .split('+')
+        .map((id) => `<code>${h(id)}</code>`)
+        .join(
+          ' + ',
+        )}</td><td>${h(c.requirements.join(', '))}</td><td>${h(c.summary)}${alike}</td><td>${h(explainsText(c))}</td><td class="n">${c.contradicts === 0 ? 'none' : c.contradicts}</td></tr>`,
     );
   }
   out.push('</tbody></table>');
   const left = unexplainedFailures(report);
-  if (left.length > 0) out.push(`<p>Not explained by these (${left.length}): ${left.slice(0, 50).map((id) => `<code>${h(id)}</code>`).join(', ')}${left.length > 50 ? ', …' : ''}</p>`);
+  if (left.length > 0)
+    out.push(
+      `<p>Not explained by these (${left.length}): ${left
+        .slice(0, 50)
+        .map((id) => `<code>${h(id)}</code>`)
+        .join(', ')}${left.length > 50 ? ', …' : ''}</p>`,
+    );
   return out.join('\n');
 }
 
@@ -322,9 +379,18 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     ['repeat', report.run?.repeat !== undefined ? `each case sent ${report.run.repeat} times` : undefined],
     ['started', report.run?.started_at],
     ['duration', report.run?.duration_ms !== undefined ? `${(report.run.duration_ms / 1000).toFixed(1)} s` : undefined],
-    ['baseline', report.baseline && `${report.baseline.file}: ${report.baseline.known.length} known${v.byDesign.length > 0 ? ` (${v.byDesign.length} by design)` : ''}, ${report.baseline.stale.length} stale`],
+    [
+      'baseline',
+      report.baseline &&
+        `${report.baseline.file}: ${report.baseline.known.length} known${v.byDesign.length > 0 ? ` (${v.byDesign.length} by design)` : ''}, ${report.baseline.stale.length} stale`,
+    ],
   ];
-  body.push(`<dl class="meta">${meta.filter(([, x]) => x !== undefined).map(([k, x]) => `<dt>${k}</dt><dd>${h(x!)}</dd>`).join('')}</dl>`);
+  body.push(
+    `<dl class="meta">${meta
+      .filter(([, x]) => x !== undefined)
+      .map(([k, x]) => `<dt>${k}</dt><dd>${h(x!)}</dd>`)
+      .join('')}</dl>`,
+  );
 
   body.push('<div class="row"><div>');
   body.push('<h2 id="counts">Counts</h2>');
@@ -335,10 +401,14 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   body.push('</div><div>');
   body.push('<h2 id="areas">By area</h2>');
   const flakyColumn = shown.includes('flaky');
-  body.push(`<table><thead><tr><th>area</th><th>cases</th><th>pass</th><th>fail</th><th>error/timeout/crash</th>${flakyColumn ? '<th>flaky</th>' : ''}<th>skip</th><th>score</th></tr></thead><tbody>`);
+  body.push(
+    `<table><thead><tr><th>area</th><th>cases</th><th>pass</th><th>fail</th><th>error/timeout/crash</th>${flakyColumn ? '<th>flaky</th>' : ''}<th>skip</th><th>score</th></tr></thead><tbody>`,
+  );
   for (const [area, cs] of areas) {
     const k = summarize(cs);
-    body.push(`<tr><td>${h(area)}</td><td class="n">${k.total}</td><td class="n">${k.pass}</td><td class="n">${k.fail}</td><td class="n">${k.error + k.timeout + k.crash}</td>${flakyColumn ? `<td class="n">${k.flaky}</td>` : ''}<td class="n">${k.skip}</td><td class="n">${percent(score({ summary: k }))}</td></tr>`);
+    body.push(
+      `<tr><td>${h(area)}</td><td class="n">${k.total}</td><td class="n">${k.pass}</td><td class="n">${k.fail}</td><td class="n">${k.error + k.timeout + k.crash}</td>${flakyColumn ? `<td class="n">${k.flaky}</td>` : ''}<td class="n">${k.skip}</td><td class="n">${percent(score({ summary: k }))}</td></tr>`,
+    );
   }
   body.push('</tbody></table>');
   body.push('</div></div>');
@@ -360,7 +430,9 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     body.push('<table id="by-design-table"><thead><tr><th>case</th><th>status</th><th>reason</th><th>link</th></tr></thead><tbody>');
     for (const c of v.byDesign) {
       const n = notes[c.id];
-      body.push(`<tr><td><a class="id" href="#f-${failingIndex.get(c)}">${h(c.id)}</a></td><td>${status(c.status)}</td><td class="msg">${h(n?.reason ?? '')}</td><td>${n?.link ? `<code>${h(n.link)}</code>` : ''}</td></tr>`);
+      body.push(
+        `<tr><td><a class="id" href="#f-${failingIndex.get(c)}">${h(c.id)}</a></td><td>${status(c.status)}</td><td class="msg">${h(n?.reason ?? '')}</td><td>${n?.link ? `<code>${h(n.link)}</code>` : ''}</td></tr>`,
+      );
     }
     body.push('</tbody></table>');
   }
@@ -373,7 +445,9 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     const id = i !== undefined ? `<a class="id" href="#f-${i}">${h(c.id)}</a>` : `<span class="id">${h(c.id)}</span>`;
     const msg = c.message ? h(clip(c.message, MAX_MESSAGE)) : '';
     const word = excuse(c.id);
-    body.push(`<tr data-status="${c.status}" data-area="${h(areaOf(c.id))}"><td>${status(c.status)}${word ? ` <span class="known">${word}</span>` : ''}</td><td>${id}</td><td>${h(c.requirements.join(', '))}</td><td class="msg">${msg}</td><td class="n">${c.duration_ms.toFixed(1)}</td></tr>`);
+    body.push(
+      `<tr data-status="${c.status}" data-area="${h(areaOf(c.id))}"><td>${status(c.status)}${word ? ` <span class="known">${word}</span>` : ''}</td><td>${id}</td><td>${h(c.requirements.join(', '))}</td><td class="msg">${msg}</td><td class="n">${c.duration_ms.toFixed(1)}</td></tr>`,
+    );
   });
   body.push('</tbody></table>');
 
@@ -392,10 +466,14 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
       .map((c) => {
         const i = failingIndex.get(c);
         const inner = h(c.id);
-        return i !== undefined ? `<a class="chip ${c.status}" href="#f-${i}" title="${c.status}">${inner}</a>` : `<span class="chip ${c.status}" title="${c.status}">${inner}</span>`;
+        return i !== undefined
+          ? `<a class="chip ${c.status}" href="#f-${i}" title="${c.status}">${inner}</a>`
+          : `<span class="chip ${c.status}" title="${c.status}">${inner}</span>`;
       })
       .join(' ');
-    body.push(`<tr><td><code>${h(req)}</code></td><td class="n">${cs.filter((c) => c.status === 'pass').length}</td><td class="n">${cs.length}</td><td>${chips}</td></tr>`);
+    body.push(
+      `<tr><td><code>${h(req)}</code></td><td class="n">${cs.filter((c) => c.status === 'pass').length}</td><td class="n">${cs.length}</td><td>${chips}</td></tr>`,
+    );
   }
   body.push('</tbody></table>');
 

@@ -42,7 +42,8 @@ function detail(c: CaseResult, excuse: Excuse): string {
   if (excuse.kind === 'by-design') lines.push(`deviation by design (baseline)${excuse.reason ? `: ${excuse.reason}` : ''}`);
   if (c.message) lines.push(c.message);
   for (const a of c.answers ?? []) {
-    if (a.answer !== undefined) lines.push(`answer of repeat${a.repeats.length > 1 ? 's' : ''} ${a.repeats.join(', ')} (${a.status}):\n${clip(show(a.answer), MAX_VALUE)}`);
+    if (a.answer !== undefined)
+      lines.push(`answer of repeat${a.repeats.length > 1 ? 's' : ''} ${a.repeats.join(', ')} (${a.status}):\n${clip(show(a.answer), MAX_VALUE)}`);
   }
   if (c.requirements.length > 0) lines.push(`requirements: ${c.requirements.join(', ')}`);
   if (c.expected !== undefined) lines.push(`expected:\n${clip(show(c.expected), MAX_VALUE)}`);
@@ -122,7 +123,14 @@ export function renderJunit(report: Report): string {
     );
   }
   // Nothing selected: a suite without cases still carries the properties, the verdict among them.
-  if (suites.length === 0) suites.push([`  <testsuite${attrs({ name: 'ctxconform', tests: 0, failures: 0, errors: 0, skipped: 0, time: '0.000' })}>`, `    <properties>\n${props}\n    </properties>`, '  </testsuite>'].join('\n'));
+  if (suites.length === 0)
+    suites.push(
+      [
+        `  <testsuite${attrs({ name: 'ctxconform', tests: 0, failures: 0, errors: 0, skipped: 0, time: '0.000' })}>`,
+        `    <properties>\n${props}\n    </properties>`,
+        '  </testsuite>',
+      ].join('\n'),
+    );
   // A stale expectation fails the run without any case failing: give CI viewers a failing testcase to show for it.
   if (v.stale.length > 0) {
     const file = report.baseline?.file ?? 'the baseline';
@@ -141,11 +149,5 @@ export function renderJunit(report: Report): string {
   total.tests += v.stale.length;
   total.failures += v.stale.length;
   const name = `ctxconform ${report.kit.version}: ${impl.name} ${impl.version}`;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attrs({ name, ...total })}>`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${attrs({ name, ...total })}>`, ...suites, '</testsuites>', ''].join('\n');
 }

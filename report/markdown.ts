@@ -8,7 +8,21 @@ import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../proto
 import { summarize } from '../protocol/types.js';
 import { span } from './sweep-chart.js';
 import { explainsText, unexplainedFailures } from './diagnosis.js';
-import { byArea, clip, constantsText, declaredConstants, isFailing, percent, profileNames, score, show, shownStatuses, stripAnsi, verdict, verdictLine } from './text.js';
+import {
+  byArea,
+  clip,
+  constantsText,
+  declaredConstants,
+  isFailing,
+  percent,
+  profileNames,
+  score,
+  show,
+  shownStatuses,
+  stripAnsi,
+  verdict,
+  verdictLine,
+} from './text.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
 // full, each value cut, and fewer in full when the whole would still be too large.
@@ -93,7 +107,13 @@ function replaySection(r: ReplayInfo): string[] {
     `${r.requests} recorded requests read (${r.unreadable} unreadable), ${Math.round(r.rate_per_s)} per second, each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed} results are listed; ${r.unlisted} more are counted, not listed.` : ''}`,
     '',
   );
-  out.push(table(['file', 'requests', 'unreadable'], r.files.map((f) => [code(f.file, true), String(f.requests), String(f.unreadable)])), '');
+  out.push(
+    table(
+      ['file', 'requests', 'unreadable'],
+      r.files.map((f) => [code(f.file, true), String(f.requests), String(f.unreadable)]),
+    ),
+    '',
+  );
   return out;
 }
 
@@ -105,7 +125,9 @@ function sweepSection(s: SweepInfo): string[] {
   const out = ['### Budget sweep', ''];
   out.push(
     `The block set of ${code(s.source)} at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}: ${
-      s.first_disagreement === null ? 'the implementation agrees with the reference at every one.' : `**first disagreement at budget ${s.first_disagreement}**; the answers differ at ${md(span(s.disagreements))}.`
+      s.first_disagreement === null
+        ? 'the implementation agrees with the reference at every one.'
+        : `**first disagreement at budget ${s.first_disagreement}**; the answers differ at ${md(span(s.disagreements))}.`
     }`,
     '',
   );
@@ -126,7 +148,10 @@ function diagnosisSection(report: Report): string[] {
   if (causes.length === 0) return [...out, 'None of the known defects reproduces the failing answers exactly (docs/diagnosis.md).', ''];
   out.push('Known defects whose model answers exactly as the implementation did (docs/diagnosis.md), best first:', '');
   const rows = causes.map((c) => [
-    c.id.split('+').map((id) => code(id, true)).join(' + '),
+    c.id
+      .split('+')
+      .map((id) => code(id, true))
+      .join(' + '),
     cell(c.requirements.join(', ')),
     cell(c.summary),
     explainsText(c),
@@ -136,7 +161,14 @@ function diagnosisSection(report: Report): string[] {
   const alike = causes.filter((c) => (c.alike ?? []).length > 0);
   for (const c of alike) out.push(`${code(c.id)} cannot be told apart in this run from ${c.alike!.map((id) => code(id)).join(', ')}.`, '');
   const left = unexplainedFailures(report);
-  if (left.length > 0) out.push(`Not explained by these (${left.length}): ${left.slice(0, 20).map((id) => code(id)).join(', ')}${left.length > 20 ? ', …' : ''}`, '');
+  if (left.length > 0)
+    out.push(
+      `Not explained by these (${left.length}): ${left
+        .slice(0, 20)
+        .map((id) => code(id))
+        .join(', ')}${left.length > 20 ? ', …' : ''}`,
+      '',
+    );
   return out;
 }
 
@@ -148,7 +180,15 @@ function failure(c: CaseResult, known: boolean): string {
   if (c.message) lines.push(paragraph(clip(c.message, MAX_VALUE)), '');
   // A flaky case's answers, each with the repeats that gave it: what a rerun may show.
   for (const a of c.answers ?? []) {
-    if (a.answer !== undefined) lines.push(`<details><summary>${a.repeats.length > 1 ? 'repeats' : 'repeat'} ${a.repeats.join(', ')}: ${a.status}</summary>`, '', fenced(clip(show(a.answer), MAX_VALUE)), '', '</details>', '');
+    if (a.answer !== undefined)
+      lines.push(
+        `<details><summary>${a.repeats.length > 1 ? 'repeats' : 'repeat'} ${a.repeats.join(', ')}: ${a.status}</summary>`,
+        '',
+        fenced(clip(show(a.answer), MAX_VALUE)),
+        '',
+        '</details>',
+        '',
+      );
   }
   if (c.rerun) lines.push(`Rerun: ${code(c.rerun)}`, '');
   if (c.seed !== undefined) lines.push(`Seed: ${code(String(c.seed))}${c.path ? `, path: ${code(c.path)}` : ''}`, '');
@@ -195,7 +235,12 @@ function render(report: Report, detailed: number): string {
   out.push(about.join(' · '));
   out.push('');
   const shown = shownStatuses(report);
-  out.push(table(['status', 'cases'], [...shown.map((k) => [`${ICON[k]} ${k}`, String(s[k])]), ['**total**', `**${s.total}**`], ['**score**', `**${percent(score(report))}**`]]));
+  out.push(
+    table(
+      ['status', 'cases'],
+      [...shown.map((k) => [`${ICON[k]} ${k}`, String(s[k])]), ['**total**', `**${s.total}**`], ['**score**', `**${percent(score(report))}**`]],
+    ),
+  );
   out.push('');
   out.push('### By area');
   out.push('');
@@ -203,7 +248,16 @@ function render(report: Report, detailed: number): string {
   for (const [area, cases] of byArea(report.cases)) {
     const k = summarize(cases);
     const flaky = shown.includes('flaky') ? [String(k.flaky)] : [];
-    rows.push([cell(area), String(k.total), String(k.pass), String(k.fail), String(k.error + k.timeout + k.crash), ...flaky, String(k.skip), percent(score({ summary: k }))]);
+    rows.push([
+      cell(area),
+      String(k.total),
+      String(k.pass),
+      String(k.fail),
+      String(k.error + k.timeout + k.crash),
+      ...flaky,
+      String(k.skip),
+      percent(score({ summary: k })),
+    ]);
   }
   out.push(table(['area', 'cases', 'pass', 'fail', 'error/timeout/crash', ...(shown.includes('flaky') ? ['flaky'] : []), 'skip', 'score'], rows));
   out.push('');
@@ -221,7 +275,13 @@ function render(report: Report, detailed: number): string {
       return c.status === 'skip' ? cell(clip(m.startsWith(lead) ? m.slice(lead.length) : m, 300)) : '';
     };
     // The clause's own id: a flaky one cites REQ-2 as well.
-    const rows = clauses.map((c) => [cell(c.requirements.filter((id) => id.startsWith('MAPI-')).join(', ')), code(c.id, true), `${ICON[c.status]} ${c.status}`, String(c.exchanges_tested ?? 0), why(c)]);
+    const rows = clauses.map((c) => [
+      cell(c.requirements.filter((id) => id.startsWith('MAPI-')).join(', ')),
+      code(c.id, true),
+      `${ICON[c.status]} ${c.status}`,
+      String(c.exchanges_tested ?? 0),
+      why(c),
+    ]);
     out.push(table(['clause', 'result', 'status', 'tested by (exchanges)', 'why untested'], rows));
     out.push('');
   }
@@ -240,7 +300,18 @@ function render(report: Report, detailed: number): string {
     out.push('');
     out.push(`The baseline ${code(report.baseline?.file ?? '')} marks these cases as departures from the spec by design.`);
     out.push('');
-    out.push(table(['case', 'status', 'requirements', 'reason', 'link'], v.byDesign.map((c) => [code(c.id, true), `${ICON[c.status]} ${c.status}`, cell(c.requirements.join(', ')), cell(clip(notes[c.id]?.reason ?? '', 500)), notes[c.id]?.link ? code(clip(notes[c.id]!.link!, 300), true) : ''])));
+    out.push(
+      table(
+        ['case', 'status', 'requirements', 'reason', 'link'],
+        v.byDesign.map((c) => [
+          code(c.id, true),
+          `${ICON[c.status]} ${c.status}`,
+          cell(c.requirements.join(', ')),
+          cell(clip(notes[c.id]?.reason ?? '', 500)),
+          notes[c.id]?.link ? code(clip(notes[c.id]!.link!, 300), true) : '',
+        ]),
+      ),
+    );
     out.push('');
   }
   const designed = new Set(v.byDesign.map((c) => c.id));
@@ -251,11 +322,24 @@ function render(report: Report, detailed: number): string {
     const ordered = [...failing.filter((c) => !known.has(c.id)), ...failing.filter((c) => known.has(c.id))];
     out.push(`### Failures (${failing.length})`);
     out.push('');
-    out.push(table(['case', 'status', 'requirements', 'message'], ordered.slice(0, MAX_TABLE_ROWS).map((c) => [code(c.id, true), `${ICON[c.status]} ${c.status}${known.has(c.id) ? ' (known)' : ''}`, cell(c.requirements.join(', ')), cell(clip(c.message ?? '', 300))])));
+    out.push(
+      table(
+        ['case', 'status', 'requirements', 'message'],
+        ordered
+          .slice(0, MAX_TABLE_ROWS)
+          .map((c) => [
+            code(c.id, true),
+            `${ICON[c.status]} ${c.status}${known.has(c.id) ? ' (known)' : ''}`,
+            cell(c.requirements.join(', ')),
+            cell(clip(c.message ?? '', 300)),
+          ]),
+      ),
+    );
     out.push('');
     if (ordered.length > MAX_TABLE_ROWS) out.push(`…and ${ordered.length - MAX_TABLE_ROWS} more in the JSON and HTML reports.`, '');
     for (const c of ordered.slice(0, detailed)) out.push(failure(c, known.has(c.id)));
-    if (ordered.length > detailed) out.push(`Details of ${detailed === 0 ? 'the' : `${ordered.length - detailed} more`} failures are in the JSON and HTML reports.`, '');
+    if (ordered.length > detailed)
+      out.push(`Details of ${detailed === 0 ? 'the' : `${ordered.length - detailed} more`} failures are in the JSON and HTML reports.`, '');
   }
   const skipped = report.cases.filter((c) => c.status === 'skip');
   if (skipped.length > 0) {
@@ -263,7 +347,12 @@ function render(report: Report, detailed: number): string {
     for (const c of skipped) reasons.set(c.message ?? 'skipped', (reasons.get(c.message ?? 'skipped') ?? 0) + 1);
     out.push(`<details><summary>Skipped (${skipped.length})</summary>`);
     out.push('');
-    out.push(table(['reason', 'cases'], [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => [cell(r), String(n)])));
+    out.push(
+      table(
+        ['reason', 'cases'],
+        [...reasons].sort((a, b) => b[1] - a[1]).map(([r, n]) => [cell(r), String(n)]),
+      ),
+    );
     out.push('');
     out.push('</details>');
     out.push('');

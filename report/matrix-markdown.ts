@@ -35,23 +35,43 @@ function render(m: Matrix, maxRows: number): string {
     ['date', m.columns.map((c) => cell(c.date ?? ''))],
     ['declared constants', m.columns.map((c) => cell(c.constants ? constantsText(c.constants) : ''))],
     ['**score**', m.overall.map((t) => `**${tallyText(t)}**`)],
-    ...CELL_STATUSES.filter((s) => m.overall.some((t) => t[s === NOT_RUN ? 'not_run' : s] > 0)).map(
-      (s): [string, string[]] => [`${ICON[s]} ${s}`, m.overall.map((t) => String(t[s === NOT_RUN ? 'not_run' : s]))],
-    ),
+    ...CELL_STATUSES.filter((s) => m.overall.some((t) => t[s === NOT_RUN ? 'not_run' : s] > 0)).map((s): [string, string[]] => [
+      `${ICON[s]} ${s}`,
+      m.overall.map((t) => String(t[s === NOT_RUN ? 'not_run' : s])),
+    ]),
   ];
-  out.push(table(['', ...labels], facts.filter(([, v]) => v.some((x) => x !== '')).map(([k, v]) => [k, ...v])));
+  out.push(
+    table(
+      ['', ...labels],
+      facts.filter(([, v]) => v.some((x) => x !== '')).map(([k, v]) => [k, ...v]),
+    ),
+  );
   out.push('');
   out.push('### By area');
   out.push('');
-  out.push(table(['area', 'cases', ...labels], [...m.areas.map((a) => [cell(a.area), String(a.tallies[0]?.total ?? 0), ...a.tallies.map(tallyText)]), ['**all**', `**${m.rows.length}**`, ...m.overall.map((t) => `**${tallyText(t)}**`)]]));
+  out.push(
+    table(
+      ['area', 'cases', ...labels],
+      [
+        ...m.areas.map((a) => [cell(a.area), String(a.tallies[0]?.total ?? 0), ...a.tallies.map(tallyText)]),
+        ['**all**', `**${m.rows.length}**`, ...m.overall.map((t) => `**${tallyText(t)}**`)],
+      ],
+    ),
+  );
   out.push('');
   const notAll = m.rows.filter((r) => r.cells.some((c) => c.status !== 'pass'));
   out.push(`### Cases not passed by every implementation (${notAll.length})`);
   out.push('');
   if (notAll.length === 0) out.push('None: every implementation passes every case.');
   else {
-    const mark = (c: (typeof notAll)[number]['cells'][number]): string => `${ICON[c.status]} ${c.status}${c.baseline === 'by-design' ? ' (by design)' : c.baseline === 'known' ? ' (known)' : ''}`;
-    out.push(table(['case', 'since', ...labels], notAll.slice(0, maxRows).map((r) => [code(r.id, true), cell(r.since ?? ''), ...r.cells.map(mark)])));
+    const mark = (c: (typeof notAll)[number]['cells'][number]): string =>
+      `${ICON[c.status]} ${c.status}${c.baseline === 'by-design' ? ' (by design)' : c.baseline === 'known' ? ' (known)' : ''}`;
+    out.push(
+      table(
+        ['case', 'since', ...labels],
+        notAll.slice(0, maxRows).map((r) => [code(r.id, true), cell(r.since ?? ''), ...r.cells.map(mark)]),
+      ),
+    );
     if (notAll.length > maxRows) out.push('', `…and ${notAll.length - maxRows} more in the HTML and JSON matrix.`);
   }
   out.push('');

@@ -196,7 +196,12 @@ export function matrixSummary(m: Matrix, kitVersion: string): MatrixSummary {
     format: 'ctxconform-matrix',
     version: 1,
     generated_by: { name: 'ctxconform', version: kitVersion },
-    implementations: m.columns.map(({ casesSpec, ...c }, i) => ({ ...c, ...(casesSpec !== undefined ? { cases_spec: casesSpec } : {}), label: labels[i]!, summary: m.overall[i]! })),
+    implementations: m.columns.map(({ casesSpec, ...c }, i) => ({
+      ...c,
+      ...(casesSpec !== undefined ? { cases_spec: casesSpec } : {}),
+      label: labels[i]!,
+      summary: m.overall[i]!,
+    })),
     areas: m.areas.map((a) => ({ area: a.area, results: a.tallies })),
     requirements: m.requirements.map((r) => ({ id: r.id, cases: r.cases, results: r.tallies })),
     cases: m.rows.map((r) => ({

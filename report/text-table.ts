@@ -23,7 +23,11 @@ export function textTable(rows: readonly (readonly string[])[], options: TableOp
   const lines: string[] = [];
   rows.forEach((r, n) => {
     if (options.rules?.includes(n)) lines.push(rule);
-    lines.push(Array.from({ length: columns }, (_, i) => cell(r[i] ?? '', i)).join('  ').trimEnd());
+    lines.push(
+      Array.from({ length: columns }, (_, i) => cell(r[i] ?? '', i))
+        .join('  ')
+        .trimEnd(),
+    );
   });
   return lines.join('\n');
 }

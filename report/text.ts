@@ -204,9 +204,7 @@ export function verdictLine(report: Report): string {
           : `${bad} of ${s.total - s.skip} cases that ran did not pass (${parts.join(', ')})`;
   const skipped = s.skip > 0 && s.total !== s.skip ? `, ${s.skip} skipped` : '';
   const designed = v.byDesign.length > 0 ? ` (${v.byDesign.length} by design)` : '';
-  const base = report.baseline
-    ? `; baseline: ${v.known.length} known${designed}, ${v.unexpected.length} unexpected, ${v.stale.length} stale`
-    : '';
+  const base = report.baseline ? `; baseline: ${v.known.length} known${designed}, ${v.unexpected.length} unexpected, ${v.stale.length} stale` : '';
   const declared = declaredConstants(report) ? ` (${DECLARED_PROFILE})` : '';
   const cut = v.interrupted !== undefined ? `; ended by ${v.interrupted}: what was not judged before it is not in the report` : '';
   return `${verdictWord(v)}${declared}: ${head}${skipped}${base}${cut}`;

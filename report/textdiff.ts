@@ -5,9 +5,7 @@
 import { depthOf, stringifyJson } from '../protocol/deep-json.js';
 
 export type Piece = { text: string; changed: boolean };
-export type Row =
-  | { kind: 'same'; left: string; right: string }
-  | { kind: 'changed'; left: Piece[] | null; right: Piece[] | null };
+export type Row = { kind: 'same'; left: string; right: string } | { kind: 'changed'; left: Piece[] | null; right: Piece[] | null };
 
 // Above this many line pairs the table would be slow to fill: compare by common prefix and suffix only.
 const MAX_CELLS = 4_000_000;

@@ -70,7 +70,11 @@ describe('action.yml', () => {
 function runStep(s: Step, env: Record<string, string>, cwd: string): { status: number | null; stdout: string; stderr: string } {
   const script = join(cwd, `${s.name.replace(/\W/g, '-')}.sh`);
   writeFileSync(script, s.run!);
-  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '', CI: 'true', ...env } });
+  const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '', CI: 'true', ...env },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -84,7 +88,13 @@ function outputs(file: string): Record<string, string> {
 }
 
 /** The run step, then the gate step with the run's status, in a fresh workspace. */
-function runAction(inputs: Record<string, string>): { workspace: string; out: Record<string, string>; summary: string; gate: number | null; run: ReturnType<typeof runStep> } {
+function runAction(inputs: Record<string, string>): {
+  workspace: string;
+  out: Record<string, string>;
+  summary: string;
+  gate: number | null;
+  run: ReturnType<typeof runStep>;
+} {
   const workspace = mkdtempSync(join(tmpdir(), 'ctxc-action-'));
   const files = { GITHUB_OUTPUT: join(workspace, 'output'), GITHUB_STEP_SUMMARY: join(workspace, 'summary') };
   writeFileSync(files.GITHUB_OUTPUT, '');
@@ -102,7 +112,8 @@ describe('the action run against implementations', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(out).toEqual({ status: '0', score: '100%', report: 'ctxconform-reports/ctxconform.json' });
     expect(summary).toMatch(/^## ✅ ctxconform: ctxconform-reference/);
-    for (const f of ['ctxconform.json', 'junit.xml', 'summary.md', 'report.html', 'badge.svg', 'badge.json']) expect(existsSync(join(workspace, 'ctxconform-reports', f)), f).toBe(true);
+    for (const f of ['ctxconform.json', 'junit.xml', 'summary.md', 'report.html', 'badge.svg', 'badge.json'])
+      expect(existsSync(join(workspace, 'ctxconform-reports', f)), f).toBe(true);
     const report = JSON.parse(readFileSync(join(workspace, out.report!), 'utf8')) as Report;
     expect(report.run?.filter).toBe('tag:boundary');
     expect(gate).toBe(0);
@@ -116,7 +127,10 @@ describe('the action run against implementations', () => {
   });
 
   it('a broken implementation: status 1, the failures in the summary, the job fails after the reports are written', () => {
-    const broken = runAction({ INPUT_MODULE: join(ROOT, 'test/fixtures/broken/ceil-estimate.ts'), INPUT_ARGS: `--filter 'numbers/*,!tag:ties' --timeout "3000"` });
+    const broken = runAction({
+      INPUT_MODULE: join(ROOT, 'test/fixtures/broken/ceil-estimate.ts'),
+      INPUT_ARGS: `--filter 'numbers/*,!tag:ties' --timeout "3000"`,
+    });
     expect(broken.run.status).toBe(0);
     expect(broken.out.status).toBe('1');
     expect(broken.summary).toMatch(/^## ❌ ctxconform: broken-ceil-estimate/);

@@ -44,7 +44,11 @@ export function cliWith(options: CliOptions, ...args: string[]): CliRun {
 
 /** `ctxconform ARGS...` started in the background (a server, a run to interrupt). */
 export function cliSpawn(args: string[], options: CliOptions = {}): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, CI: 'true', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [CLI, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, CI: 'true', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** A shell command line that runs the CLI, for pipes (`ctxconform list | head -1`). */

@@ -13,7 +13,14 @@ sayWhenNoAnchors('published.test');
 const COPIES = ['lesson7', 'infinicon'].flatMap((dir) => readdirSync(join(PUBLISHED_DIR, dir)).map((f) => `${dir}/${f}`));
 
 it('holds the lesson artifact, its input and the contract example answers', () => {
-  expect(COPIES).toEqual(expect.arrayContaining(['lesson7/context-demo.json', 'lesson7/demo-input.json', 'infinicon/assemble-context.request.json', 'infinicon/truncated-context.response.json']));
+  expect(COPIES).toEqual(
+    expect.arrayContaining([
+      'lesson7/context-demo.json',
+      'lesson7/demo-input.json',
+      'infinicon/assemble-context.request.json',
+      'infinicon/truncated-context.response.json',
+    ]),
+  );
   expect(COPIES.filter((f) => /schema|openapi/i.test(f))).toEqual([]);
 });
 

@@ -72,7 +72,11 @@ export function openMemoryApi(o: MemoryApiOptions): Implementation & { lastExcha
       const ex: MemoryApiExchange = { request, calls: [] };
       last = ex;
       const req = asRequest(request);
-      if (!req) return { kind: 'protocol', message: 'the request cannot be sent to a memory service: it needs an integer budget >= 0 and blocks with string block_id and content' };
+      if (!req)
+        return {
+          kind: 'protocol',
+          message: 'the request cannot be sent to a memory service: it needs an integer budget >= 0 and blocks with string block_id and content',
+        };
       const ing = await service.ingest(() => scopeFor(runId, ++n), req.blocks, deadline, ex.calls, o.marker);
       if (!ing.ok) return ing.outcome;
       ex.ingested = ing.value;

@@ -37,7 +37,12 @@ export class MemoryService {
    * left out; on a refusal, the call is made again without one more part at a
    * time, and the first that answers leaves that part out for good.
    */
-  private async tolerant<R, T>(op: Fallback['op'], parts: readonly OptionalPart<R>[], request: R, attempt: (r: R) => Promise<{ step: Step<T>; status?: number }>): Promise<Step<T>> {
+  private async tolerant<R, T>(
+    op: Fallback['op'],
+    parts: readonly OptionalPart<R>[],
+    request: R,
+    attempt: (r: R) => Promise<{ step: Step<T>; status?: number }>,
+  ): Promise<Step<T>> {
     const dropped = (p: OptionalPart<R>) => this.fallbacks.some((f) => f.op === op && f.part === p.name);
     const sent = parts.filter(dropped).reduce((r, p) => p.without(r), request);
     const first = await attempt(sent);
@@ -86,13 +91,21 @@ export class MemoryService {
     if (!r.ok) return r;
     const results = isObject(r.body) ? r.body.results : undefined;
     if (!Array.isArray(results) || results.length !== blocks.length) {
-      return { ok: false, outcome: { kind: 'protocol', message: `ingest: HTTP ${r.status}: expected results[] with one entry per episode (${blocks.length})`, raw: JSON.stringify(r.body).slice(0, 2000) } };
+      return {
+        ok: false,
+        outcome: {
+          kind: 'protocol',
+          message: `ingest: HTTP ${r.status}: expected results[] with one entry per episode (${blocks.length})`,
+          raw: JSON.stringify(r.body).slice(0, 2000),
+        },
+      };
     }
     // IngestResult carries no dedupeKey: results answer the episodes in order.
     const rejected: { block: string; code: string; message: string }[] = [];
     for (const [i, b] of blocks.entries()) {
       const res = results[i] as Partial<IngestResult> | undefined;
-      if (!isObject(res) || !isRef(res.ref)) return { ok: false, outcome: { kind: 'protocol', message: `ingest: HTTP ${r.status}: results[${i}] has no ref`, raw: JSON.stringify(res) } };
+      if (!isObject(res) || !isRef(res.ref))
+        return { ok: false, outcome: { kind: 'protocol', message: `ingest: HTTP ${r.status}: results[${i}] has no ref`, raw: JSON.stringify(res) } };
       if (res.status === 'rejected') {
         rejected.push({ block: b.block_id, code: String(res.error?.code ?? 'rejected'), message: String(res.error?.message ?? '') });
         continue;
@@ -118,7 +131,8 @@ export class MemoryService {
     calls.push(r.record);
     if (!r.ok) return r;
     const objects = isObject(r.body) ? r.body.objects : undefined;
-    if (!Array.isArray(objects)) return { ok: false, outcome: { kind: 'protocol', message: 'hydrate: no objects[]', raw: JSON.stringify(r.body).slice(0, 2000) } };
+    if (!Array.isArray(objects))
+      return { ok: false, outcome: { kind: 'protocol', message: 'hydrate: no objects[]', raw: JSON.stringify(r.body).slice(0, 2000) } };
     for (const o of objects as Partial<DurableMemoryObject>[]) {
       if (isObject(o) && typeof o.id === 'string' && typeof o.status === 'string') out.set(refKey({ id: o.id, type: o.type }), o.status);
     }
@@ -132,14 +146,24 @@ export class MemoryService {
    * (optional.ts): a service that refuses `strong` with
    * `unsupported_consistency` is asked again with `eventual`.
    */
-  async assemble(request: AssembleContextRequest, deadline: number, calls: CallRecord[]): Promise<Step<{ body: unknown; context: WorkingContext; sent: AssembleContextRequest }>> {
+  async assemble(
+    request: AssembleContextRequest,
+    deadline: number,
+    calls: CallRecord[],
+  ): Promise<Step<{ body: unknown; context: WorkingContext; sent: AssembleContextRequest }>> {
     return this.tolerant('assemble-context', ASSEMBLE_PARTS, request, async (sent) => {
       const r = await this.client.call('assemble-context', { method: 'POST', path: '/v0/assemble-context', body: sent }, deadline);
       calls.push(r.record);
       if (!r.ok) return { step: r, status: r.record.status };
       const context = isObject(r.body) ? r.body.context : undefined;
       if (!isObject(context) || !Array.isArray(context.segments)) {
-        return { step: { ok: false, outcome: { kind: 'protocol', message: 'assemble-context: the answer has no context.segments[]', raw: JSON.stringify(r.body).slice(0, 2000) } }, status: r.status };
+        return {
+          step: {
+            ok: false,
+            outcome: { kind: 'protocol', message: 'assemble-context: the answer has no context.segments[]', raw: JSON.stringify(r.body).slice(0, 2000) },
+          },
+          status: r.status,
+        };
       }
       return { step: { ok: true, value: { body: r.body, context: context as unknown as WorkingContext, sent } }, status: r.status };
     });

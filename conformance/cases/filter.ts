@@ -120,7 +120,10 @@ export function areaOfId(id: string): string {
  * requirement SPEC.md does not define, an area with no case. A typo would
  * otherwise select nothing, or exclude nothing, and pass in silence.
  */
-export function filterProblems(filter: Filter, known: { tags: Iterable<string>; requirements: Iterable<string>; areas: Iterable<string>; ids: Iterable<string> }): string[] {
+export function filterProblems(
+  filter: Filter,
+  known: { tags: Iterable<string>; requirements: Iterable<string>; areas: Iterable<string>; ids: Iterable<string> },
+): string[] {
   const pools: Record<Exclude<SelectorKind, 'id'>, string[]> = { tag: [...known.tags], req: [...known.requirements], area: [...known.areas] };
   const ids = [...known.ids];
   const out: string[] = [];

@@ -38,8 +38,20 @@ const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.m
 /** Expectation members that only a `working_context` result carries. */
 const WORKING_CONTEXT_MATCHERS = ['warnings', 'truncated', 'segments', 'generated_at'] as const;
 const RESULT_MATCHERS = [
-  'included', 'omissions', 'omission_order', 'omissions_exact', 'warnings', 'segments', 'estimated_tokens', 'total_budget',
-  'truncated', 'generated_at', 'context', 'context_contains', 'context_excludes', 'result_members',
+  'included',
+  'omissions',
+  'omission_order',
+  'omissions_exact',
+  'warnings',
+  'segments',
+  'estimated_tokens',
+  'total_budget',
+  'truncated',
+  'generated_at',
+  'context',
+  'context_contains',
+  'context_excludes',
+  'result_members',
 ] as const;
 /**
  * Path segments of a case id: lower-case ASCII, so two ids never differ only in
@@ -125,7 +137,16 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
   const nesting = yamlNestingBound(text);
   if (nesting.depth > MAX_CASE_FILE_DEPTH) {
     // The YAML reader recurses and would fail (or exhaust memory) on this file: refused before it reads it.
-    return { problems: [{ file, line: nesting.line, col: 1, message: `nested about ${nesting.depth} levels deep here; a case file holds at most ${MAX_CASE_FILE_DEPTH} (the YAML reader recurses); replay a deeper request from JSON lines (ctxconform replay)` }] };
+    return {
+      problems: [
+        {
+          file,
+          line: nesting.line,
+          col: 1,
+          message: `nested about ${nesting.depth} levels deep here; a case file holds at most ${MAX_CASE_FILE_DEPTH} (the YAML reader recurses); replay a deeper request from JSON lines (ctxconform replay)`,
+        },
+      ],
+    };
   }
   const doc = yaml().parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true });
   for (const e of doc.errors) at(e.pos[0], `YAML syntax error: ${firstLine(e.message)}`);
@@ -207,7 +228,8 @@ function semanticProblems(c: GoldenCase): PathProblem[] {
   }
   if (e.error !== undefined) {
     for (const m of RESULT_MATCHERS) {
-      if (e[m] !== undefined) out.push({ path: ['expect', m], message: `expect.${m} cannot be checked when expect.error is set (an error answer has no result)` });
+      if (e[m] !== undefined)
+        out.push({ path: ['expect', m], message: `expect.${m} cannot be checked when expect.error is set (an error answer has no result)` });
     }
   }
   if (e.error === 'pinned_overflow' && !c.capabilities.includes('pinned')) {
@@ -215,14 +237,18 @@ function semanticProblems(c: GoldenCase): PathProblem[] {
   }
   if (c.profile === 'tiered' && e.error !== 'invalid_request') {
     for (const [cap, why] of capabilitiesUsed(c.request)) {
-      if (!c.capabilities.includes(cap)) out.push({ path: ['capabilities'], message: `the request uses ${why}, so capabilities must list ${cap} (SPEC section 8)` });
+      if (!c.capabilities.includes(cap))
+        out.push({ path: ['capabilities'], message: `the request uses ${why}, so capabilities must list ${cap} (SPEC section 8)` });
     }
   }
   const req = c.request as { profile?: unknown } | null;
   if (typeof req === 'object' && req !== null && !Array.isArray(req)) {
     const sent = req.profile === undefined ? 'tiered' : req.profile;
     if ((sent === 'tiered' || sent === 'ranked') && sent !== c.profile) {
-      out.push({ path: req.profile === undefined ? ['request'] : ['request', 'profile'], message: `the request runs profile ${String(sent)} but the case declares profile ${c.profile}` });
+      out.push({
+        path: req.profile === undefined ? ['request'] : ['request', 'profile'],
+        message: `the request runs profile ${String(sent)} but the case declares profile ${c.profile}`,
+      });
     }
   }
   return out;

@@ -34,12 +34,15 @@ const CONSTANT_ROWS: ReadonlyArray<[RegExp, string]> = [
   [/^tier_of\[/, 'source moved to another tier'],
 ];
 
-const entryOf = (id: string): { section: string; requirements: readonly string[] } | undefined => CATALOGUE.find((e) => e.id === id) ?? FAMILIES.find((f) => f.id === id);
+const entryOf = (id: string): { section: string; requirements: readonly string[] } | undefined =>
+  CATALOGUE.find((e) => e.id === id) ?? FAMILIES.find((f) => f.id === id);
 
 /** The cross-check of a probe's exchanges; undefined when every answer was the reference's. */
 export function crossCheck(exchanges: readonly Exchange[], manifest: Manifest, drifted: readonly string[]): CrossCheck | undefined {
   const gen = genContext(manifest);
-  const observations = exchanges.map((x, i) => recordedObservation(`probe/${i + 1}`, x.request, manifest, x.outcome, agreesWithReference(x.request, gen)(x.outcome)));
+  const observations = exchanges.map((x, i) =>
+    recordedObservation(`probe/${i + 1}`, x.request, manifest, x.outcome, agreesWithReference(x.request, gen)(x.outcome)),
+  );
   const d = diagnose(observations);
   if (!d) return undefined;
   const causes: DiagnosisEntry[] = d.causes.map((c) => ({

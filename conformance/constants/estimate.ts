@@ -27,7 +27,8 @@ function roundHalfEven(x: number): number {
 
 export function cost(e: Estimator, length: number): number {
   const q = length / e.charsPerToken;
-  const t = e.rounding === 'floor' ? Math.floor(q) : e.rounding === 'ceil' ? Math.ceil(q) : e.rounding === 'round half up' ? Math.floor(q + 0.5) : roundHalfEven(q);
+  const t =
+    e.rounding === 'floor' ? Math.floor(q) : e.rounding === 'ceil' ? Math.ceil(q) : e.rounding === 'round half up' ? Math.floor(q + 0.5) : roundHalfEven(q);
   return Math.max(e.minimum, t);
 }
 

@@ -253,7 +253,8 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   for (const p of x.sources) {
     try {
       const taker = poolTaker(x, p.expected, expectedPool - 3, expectedBudget, unknown);
-      if (taker === undefined) throw new ProbeError(`no tier but ${p.expected} has a budget below ${expectedPool - 3} of ${B} and a source to send a block from`);
+      if (taker === undefined)
+        throw new ProbeError(`no tier but ${p.expected} has a budget below ${expectedPool - 3} of ${B} and a source to send a block from`);
       const g: ProbeBlock = { block_id: 'g', source: taker.source, content: text(e, expectedPool - 3, 'g'), priority: 2 };
       const admits = async (cost: number, big: ProbeBlock = g): Promise<boolean> =>
         (await s.ask(B, [big, { block_id: 'x', source: p.source, content: text(e, cost, 'x'), priority: 1 }])).admitted.includes('x');
@@ -261,7 +262,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
       // A declared share of 0: a 1-token block refused while G takes the whole pool shows a tier budget of exactly 0.
       if (t === undefined && expectedBudget(p.expected) < 4 && !(await admits(1, { ...g, content: text(e, expectedPool, 'g') }))) t = 0;
       budgetOf.set(p.source, t);
-      if (t === undefined) sourceNotes.set(p.source, 'no block of 4 tokens or more was admitted by this source\'s tier');
+      if (t === undefined) sourceNotes.set(p.source, "no block of 4 tokens or more was admitted by this source's tier");
     } catch (x) {
       budgetOf.set(p.source, undefined);
       sourceNotes.set(p.source, failed(x));
@@ -287,7 +288,11 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
       `tier_fraction.${tier}`,
       fraction(expectedBudget(tier), B),
       t === undefined ? undefined : fraction(t, B),
-      t === undefined ? (x.sources.some((p) => p.expected === tier) ? 'no listed source of this tier admitted a block of 4 tokens or more' : 'no source is listed in this tier, so its budget cannot be seen') : assumed,
+      t === undefined
+        ? x.sources.some((p) => p.expected === tier)
+          ? 'no listed source of this tier admitted a block of 4 tokens or more'
+          : 'no source is listed in this tier, so its budget cannot be seen'
+        : assumed,
       d?.tier_fractions !== undefined,
     );
   }
@@ -368,7 +373,10 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
     const poolSize = remainder === 'yes' ? B : B - rem1000;
     const c = pool === 'absent' ? w : Math.max(w + 1, Math.floor(poolSize / 2) + 1);
     const pick = async (ids: [string, string]): Promise<string | undefined> => {
-      const seen = await s.ask(B, ids.map((id, i) => ({ block_id: id, source: 'coverage', content: text(e, c, i === 0 ? 'm' : 'n'), priority: 1 })));
+      const seen = await s.ask(
+        B,
+        ids.map((id, i) => ({ block_id: id, source: 'coverage', content: text(e, c, i === 0 ? 'm' : 'n'), priority: 1 })),
+      );
       return seen.admitted.length === 1 ? seen.admitted[0] : undefined;
     };
     const FF = '\uff5e';
@@ -382,18 +390,35 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
       ['block_id by UTF-16 code unit, descending', ['b', FF, FF]],
     ];
     const hit = rules.find(([, want]) => want.every((x, i) => x === picks[i]));
-    row('tie_break', 'block_id by code point', hit?.[0], hit ? assumed : `admitted of [b, a], [U+FF5E, U+1F600], [U+1F600, U+FF5E]: ${picks.map((p) => p ?? 'not exactly one').join(', ')}`);
+    row(
+      'tie_break',
+      'block_id by code point',
+      hit?.[0],
+      hit ? assumed : `admitted of [b, a], [U+FF5E, U+1F600], [U+1F600, U+FF5E]: ${picks.map((p) => p ?? 'not exactly one').join(', ')}`,
+    );
   } catch (x) {
     row('tie_break', 'block_id by code point', undefined, failed(x));
   }
 
   // 6. The expiry boundary: created_at 1000 + ttl 10, asked at now 1009, 1010, 1011.
   const live = async (now: number, ttl = 10, created = 1000): Promise<boolean> =>
-    (await s.ask(B, [{ block_id: 'p', source: 'coverage', content: text(e, 1, 'p'), priority: 0, created_at: created, ttl_seconds: ttl }], now)).admitted.includes('p');
+    (
+      await s.ask(B, [{ block_id: 'p', source: 'coverage', content: text(e, 1, 'p'), priority: 0, created_at: created, ttl_seconds: ttl }], now)
+    ).admitted.includes('p');
   try {
     const [before, at, after] = [await live(1009), await live(1010), await live(1011)];
-    const detected = before && at && !after ? 'strict (expired when now > created_at + ttl)' : before && !at && !after ? 'inclusive (expired when now >= created_at + ttl)' : undefined;
-    row('expiry_boundary', 'strict (expired when now > created_at + ttl)', detected, detected ? undefined : `live at now 1009, 1010, 1011 (created_at 1000, ttl 10): ${before}, ${at}, ${after}`);
+    const detected =
+      before && at && !after
+        ? 'strict (expired when now > created_at + ttl)'
+        : before && !at && !after
+          ? 'inclusive (expired when now >= created_at + ttl)'
+          : undefined;
+    row(
+      'expiry_boundary',
+      'strict (expired when now > created_at + ttl)',
+      detected,
+      detected ? undefined : `live at now 1009, 1010, 1011 (created_at 1000, ttl 10): ${before}, ${at}, ${after}`,
+    );
   } catch (x) {
     row('expiry_boundary', 'strict (expired when now > created_at + ttl)', undefined, failed(x));
   }
@@ -423,11 +448,13 @@ function crossCheckLines(r: ProbeReport): string[] {
   const causes = r.likely_causes;
   if (causes === undefined) return [];
   const out = [''];
-  if (causes.length === 0) out.push('likely cause: none of the known defects reproduces the answers that differ from the specification\'s');
+  if (causes.length === 0) out.push("likely cause: none of the known defects reproduces the answers that differ from the specification's");
   else {
     out.push(`likely cause (known defects whose model answers the probe's ${r.requests} requests exactly as the implementation did; docs/diagnosis.md):`);
     for (const c of causes) {
-      out.push(`  ${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${c.summary} — explains ${c.explains} of ${c.failing} answers that differ, contradicts ${c.contradicts === 0 ? 'none' : c.contradicts}`);
+      out.push(
+        `  ${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${c.summary} — explains ${c.explains} of ${c.failing} answers that differ, contradicts ${c.contradicts === 0 ? 'none' : c.contradicts}`,
+      );
       if (c.alike) out.push(`      these requests cannot tell it from: ${c.alike.join(', ')}`);
     }
   }
@@ -450,6 +477,8 @@ export function formatProbe(r: ProbeReport): string {
     ...(notes.length > 0 ? ['', 'notes:', ...notes] : []),
     ...crossCheckLines(r),
     '',
-    drifted === 0 ? `no drift: every constant matches ${against}` : `DRIFT: ${drifted} constant${drifted === 1 ? ' differs' : 's differ'} from ${against} or could not be determined`,
+    drifted === 0
+      ? `no drift: every constant matches ${against}`
+      : `DRIFT: ${drifted} constant${drifted === 1 ? ' differs' : 's differ'} from ${against} or could not be determined`,
   ].join('\n');
 }

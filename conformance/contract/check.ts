@@ -223,7 +223,8 @@ function provenanceProblem(s: Seg, key: string, mem: IngestedMemory): string | u
     named = true;
   }
   if (prov.dedupeKey !== undefined && mem.dedupeKey !== undefined) {
-    if (prov.dedupeKey !== mem.dedupeKey) return `provenance.dedupeKey is ${clip(prov.dedupeKey)}, not ${JSON.stringify(mem.dedupeKey)}, the dedupeKey it was ingested with`;
+    if (prov.dedupeKey !== mem.dedupeKey)
+      return `provenance.dedupeKey is ${clip(prov.dedupeKey)}, not ${JSON.stringify(mem.dedupeKey)}, the dedupeKey it was ingested with`;
     named = true;
   }
   if (sourcesOf(s)?.includes(key)) named = true;
@@ -321,26 +322,34 @@ export function checkExchange(ex: Exchange): CheckOutcome {
   const reserved = ex.sent.budget.reservedTokens ?? 0;
   const available = maxTokens - reserved;
   const estimate = typeof ctx.tokenEstimate === 'number' ? ctx.tokenEstimate : undefined;
-  const counted = segmentsCost(segs.map((s) => s.content), estimator);
+  const counted = segmentsCost(
+    segs.map((s) => s.content),
+    estimator,
+  );
   const pressed = candidates.reduce((n, k) => n + estimator.cost(ex.ingested.get(k)!.text), 0) > available;
   if (segs.length && pressed) meet('MAPI-3', 'pressed');
   if (estimate !== undefined && estimate > available && estimate >= counted) {
     fail('MAPI-3', `tokenEstimate ${estimate} exceeds maxTokens ${maxTokens} - reservedTokens ${reserved} = ${available}`);
   } else if (counted > available) {
     const said = estimate === undefined ? 'no tokenEstimate' : `tokenEstimate ${estimate}`;
-    fail('MAPI-3', `the segments cost ${counted} tokens by the kit's count (${estimator.name}), more than maxTokens ${maxTokens} - reservedTokens ${reserved} = ${available} (the answer says ${said})`);
+    fail(
+      'MAPI-3',
+      `the segments cost ${counted} tokens by the kit's count (${estimator.name}), more than maxTokens ${maxTokens} - reservedTokens ${reserved} = ${available} (the answer says ${said})`,
+    );
   }
 
   if (typeof ctx.truncated === 'boolean') {
     const leftOut = candidates.filter((k) => !represented.has(k));
     if (leftOut.length) {
       meet('MAPI-4', 'left-out');
-      if (!ctx.truncated) fail('MAPI-4', `truncated is false, but candidates the service retrieves for the task are represented by no segment: ${list(leftOut, ex)}`);
+      if (!ctx.truncated)
+        fail('MAPI-4', `truncated is false, but candidates the service retrieves for the task are represented by no segment: ${list(leftOut, ex)}`);
     } else if (excluded.size === 0 && absent.length === 0 && retrieved.complete && wanted.every((m) => present.has(m.key))) {
       // With exclusions the service may count an excluded memory's derivations as left out, and an absent required ref
       // (too large, kept out by a filter, or naming nothing) as something it could not include: the kit cannot tell, so it does not judge.
       meet('MAPI-4', 'complete');
-      if (ctx.truncated) fail('MAPI-4', `truncated is true, but the answer holds all ${wanted.length} memories the service retrieves for the task with no budget or cap`);
+      if (ctx.truncated)
+        fail('MAPI-4', `truncated is true, but the answer holds all ${wanted.length} memories the service retrieves for the task with no budget or cap`);
     }
     meet('MAPI-5', ctx.truncated ? 'truncated' : 'untruncated');
     if (ctx.truncated !== has('truncated')) {
@@ -350,15 +359,24 @@ export function checkExchange(ex: Exchange): CheckOutcome {
 
   meet('MAPI-6', segs.length ? 'segments' : 'empty');
   if ((segs.length === 0) !== has('empty_context')) {
-    fail('MAPI-6', segs.length === 0 ? 'there are no segments but no empty_context warning' : `an empty_context warning is given with ${segs.length} segment(s)`);
+    fail(
+      'MAPI-6',
+      segs.length === 0 ? 'there are no segments but no empty_context warning' : `an empty_context warning is given with ${segs.length} segment(s)`,
+    );
   }
 
   if (absent.length) meet('MAPI-7', 'omitted');
   else if (must.length) meet('MAPI-7', 'kept');
-  if (absent.length && !has('required_ref_omitted')) fail('MAPI-7', `required refs are absent but there is no required_ref_omitted warning: ${list(absent, ex)}`);
+  if (absent.length && !has('required_ref_omitted'))
+    fail('MAPI-7', `required refs are absent but there is no required_ref_omitted warning: ${list(absent, ex)}`);
   // "Exactly when": a warning with no required ref sent breaks the clause as well.
   if (!absent.length && has('required_ref_omitted')) {
-    fail('MAPI-7', must.length ? 'a required_ref_omitted warning is given but every required ref is among the segments' : 'a required_ref_omitted warning is given but no mustIncludeRefs were sent');
+    fail(
+      'MAPI-7',
+      must.length
+        ? 'a required_ref_omitted warning is given but every required ref is among the segments'
+        : 'a required_ref_omitted warning is given but no mustIncludeRefs were sent',
+    );
   }
 
   if (excluded.size) {
@@ -407,7 +425,10 @@ export function checkExchange(ex: Exchange): CheckOutcome {
     const k = keys[i]!;
     const status = ex.statuses.get(k)!;
     const more = shownBarred.length > 1 ? ` (and ${shownBarred.length - 1} more segment(s))` : '';
-    fail('MAPI-13', `segment ${i} (block ${ex.ingested.get(k)!.blockId}) is a memory the service marks ${status}, which ${keptOutBy(status, ex.sent)} keeps out${more}`);
+    fail(
+      'MAPI-13',
+      `segment ${i} (block ${ex.ingested.get(k)!.blockId}) is a memory the service marks ${status}, which ${keptOutBy(status, ex.sent)} keeps out${more}`,
+    );
   }
 
   const again = ex.again === undefined ? [] : segmentsOf(ex.again);

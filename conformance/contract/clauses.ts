@@ -37,7 +37,8 @@ export const CLAUSES = [
   {
     id: 'MAPI-2',
     name: 'schema',
-    description: "the assemble-context answer validates against the OpenAPI document's AssembleContextResponse schema (generatedAt a date-time, warning codes from the enum)",
+    description:
+      "the assemble-context answer validates against the OpenAPI document's AssembleContextResponse schema (generatedAt a date-time, warning codes from the enum)",
     needs: [
       { facet: 'segments', untested: 'no answer had a segment, so the segment schema was never checked' },
       { facet: 'warnings', untested: 'no answer had a warning, so the warning schema was never checked' },
@@ -52,7 +53,8 @@ export const CLAUSES = [
   {
     id: 'MAPI-4',
     name: 'truncated-flag',
-    description: 'truncated is true when a candidate in play is represented by no segment, and false when the answer holds everything the service retrieves (nothing excluded)',
+    description:
+      'truncated is true when a candidate in play is represented by no segment, and false when the answer holds everything the service retrieves (nothing excluded)',
     needs: [
       { facet: 'left-out', untested: 'no answer left a candidate in play unrepresented' },
       { facet: 'complete', untested: 'no answer held everything the service retrieves with nothing excluded' },
@@ -100,9 +102,16 @@ export const CLAUSES = [
   {
     id: 'MAPI-10',
     name: 'verbatim-content',
-    description: 'every segment is an ingested memory of the scope with exactly the ingested content and a provenance naming what it was ingested with, or a memory derived only from memories ingested into the scope',
+    description:
+      'every segment is an ingested memory of the scope with exactly the ingested content and a provenance naming what it was ingested with, or a memory derived only from memories ingested into the scope',
     needs: [{ facet: 'ingested', untested: 'no ingested memory came back as a segment, so no content was compared' }],
-    hints: [{ facet: 'not-string', need: 'ingested', says: 'ingested memories came back as segments, but with a content that is not a string (MAPI-2 reports it), so no content was compared' }],
+    hints: [
+      {
+        facet: 'not-string',
+        need: 'ingested',
+        says: 'ingested memories came back as segments, but with a content that is not a string (MAPI-2 reports it), so no content was compared',
+      },
+    ],
   },
   {
     id: 'MAPI-11',
@@ -122,7 +131,8 @@ export const CLAUSES = [
   {
     id: 'MAPI-13',
     name: 'status-filters',
-    description: 'no segment is a memory whose status the request keeps out (disputed with includeDisputed false, superseded with includeSuperseded false, tombstoned), unless mustIncludeRefs names it',
+    description:
+      'no segment is a memory whose status the request keeps out (disputed with includeDisputed false, superseded with includeSuperseded false, tombstoned), unless mustIncludeRefs names it',
     needs: [
       { facet: 'disputed', untested: 'no memory the service marks disputed and retrieves for the task was kept out by includeDisputed false' },
       { facet: 'superseded', untested: 'no memory the service marks superseded and retrieves for the task was kept out by includeSuperseded false' },

@@ -100,7 +100,8 @@ interface Tally {
 
 export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
   const started = Date.now();
-  const estimator: Estimator = o.estimator === undefined ? DEFAULT_ESTIMATOR : ((await loadEstimator(o.estimator)) ?? fail(`unknown estimator ${JSON.stringify(o.estimator)}`));
+  const estimator: Estimator =
+    o.estimator === undefined ? DEFAULT_ESTIMATOR : ((await loadEstimator(o.estimator)) ?? fail(`unknown estimator ${JSON.stringify(o.estimator)}`));
   const client = new JsonClient(o.url, o.apiKey, o.timeoutMs);
   const service = new MemoryService(client);
   const runId = o.runId ?? newRunId();
@@ -122,7 +123,11 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
       const sentWith = { createdBy: episode.createdBy, ...(episode.dedupeKey !== undefined ? { dedupeKey: episode.dedupeKey } : {}) };
       ingested.set(refKey(ref), { blockId: id, text: episode.content.text, content: episode.content, ...sentWith });
     }
-    const asked = toAssembleRequest(sc.request, ing.value, { reservedTokens: sc.reservedTokens, ...(o.task !== undefined ? { task: o.task } : {}), ...(o.marker !== undefined ? { marker: o.marker } : {}) });
+    const asked = toAssembleRequest(sc.request, ing.value, {
+      reservedTokens: sc.reservedTokens,
+      ...(o.task !== undefined ? { task: o.task } : {}),
+      ...(o.marker !== undefined ? { marker: o.marker } : {}),
+    });
     const unconstrained = unconstrainedRequest(asked, ing.value);
     const open = await service.assemble(unconstrained, deadline(), calls);
     if (!open.ok) return transport(open.outcome);
@@ -137,10 +142,29 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
       if (!r.ok) return transport(r.outcome);
       opened = r.value.body;
     }
-    const checked = checkExchange({ ingested, statuses: st.value, sent, body: first.value.body, again: second.value.body, unconstrained: open.value.body, estimator, ...(opened !== undefined ? { opened } : {}) });
+    const checked = checkExchange({
+      ingested,
+      statuses: st.value,
+      sent,
+      body: first.value.body,
+      again: second.value.body,
+      unconstrained: open.value.body,
+      estimator,
+      ...(opened !== undefined ? { opened } : {}),
+    });
     const brokeOn = service.fallbacks.slice(fallbacksBefore).filter((f) => !f.allowed);
     const refused = brokeOn.length ? calls.find((c) => c.op === brokeOn[0]!.op) : undefined;
-    return { kind: 'checked', ...checked, brokeOn, ...(refused ? { refused } : {}), sent, unconstrainedSent: open.value.sent, unconstrained: open.value.body, first: first.value.body, second: second.value.body };
+    return {
+      kind: 'checked',
+      ...checked,
+      brokeOn,
+      ...(refused ? { refused } : {}),
+      sent,
+      unconstrainedSent: open.value.sent,
+      unconstrained: open.value.body,
+      first: first.value.body,
+      second: second.value.body,
+    };
   }
 
   const requestOf = (sc: Scenario, r?: Checked, withUnconstrained = false) => ({
@@ -154,7 +178,8 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
     scenario: sc,
     message: f.message,
     request: requestOf(sc, r, f.clause === 'MAPI-4'),
-    actual: f.clause === 'MAPI-12' ? { first: r.first, second: r.second } : f.clause === 'MAPI-4' ? { answer: r.first, unconstrained: r.unconstrained } : r.first,
+    actual:
+      f.clause === 'MAPI-12' ? { first: r.first, second: r.second } : f.clause === 'MAPI-4' ? { answer: r.first, unconstrained: r.unconstrained } : r.first,
   });
 
   const tallies = new Map<ClauseId, Tally>(CLAUSES.map((c) => [c.id, { broken: 0, tested: 0 }]));
@@ -232,7 +257,10 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
   const duration = Date.now() - started;
   const stopped = failuresInARow >= GIVE_UP_AFTER;
   // Refusals the contract allows are noted once, in contract/answers (the terminal shows them under the clause table).
-  const fallbackNotes = service.fallbacks.filter((f) => f.allowed).map((f) => `; ${FALLBACK_PREFIX}${fallbackNote(f)}`).join('');
+  const fallbackNotes = service.fallbacks
+    .filter((f) => f.allowed)
+    .map((f) => `; ${FALLBACK_PREFIX}${fallbackNote(f)}`)
+    .join('');
   const notes = new Map<ClauseId, string>([
     ['MAPI-1', fallbackNotes],
     ['MAPI-3', undercountNote(undercount, estimator)],
@@ -271,8 +299,10 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
     const hinted = (need: Need) => (c as Clause).hints?.find((h) => h.need === need.facet && facets.has(`${c.id}:${h.facet}` as Facet))?.says;
     const missing = c.needs.filter((need) => !facets.has(`${c.id}:${need.facet}` as Facet)).map((need) => hinted(need) ?? need.untested);
     // A clause the run did not get to test says so, not what the service did in the exchanges before it stopped.
-    if (c.id !== 'MAPI-1' && (completed === 0 || missing.length) && stopped) return { ...base, status: 'skip', message: `${c.id} untested: ${notReached}${rest}${note}` };
-    if (completed === 0 && c.id !== 'MAPI-1') return { ...base, status: 'skip', message: `${c.id} untested: no exchange with the service completed (see contract/answers)` };
+    if (c.id !== 'MAPI-1' && (completed === 0 || missing.length) && stopped)
+      return { ...base, status: 'skip', message: `${c.id} untested: ${notReached}${rest}${note}` };
+    if (completed === 0 && c.id !== 'MAPI-1')
+      return { ...base, status: 'skip', message: `${c.id} untested: no exchange with the service completed (see contract/answers)` };
     if (missing.length) return { ...base, status: 'skip', message: `${c.id} untested: ${missing.join('; ')}${rest}${note}` };
     return { ...base, message: `${c.id} held in all ${t.tested} of ${attempted} exchanges that tested it${note}` };
   });

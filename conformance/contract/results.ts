@@ -30,7 +30,19 @@ export async function addContractResults(
   const results = rounds.length === 1 ? rounds[0]! : combineContractRounds(rounds);
   // The key itself never goes into a report: the flags name its environment variable.
   const rerun = (id: string): string =>
-    rerunCommand('run', rerunFlags, ['--cases', 'none', '--filter', shellQuote(id), '--properties', String(o.runs), '--seed', String(o.seed), '--timeout', String(o.timeoutMs), ...(rounds.length > 1 ? ['--repeat', String(rounds.length)] : [])]);
+    rerunCommand('run', rerunFlags, [
+      '--cases',
+      'none',
+      '--filter',
+      shellQuote(id),
+      '--properties',
+      String(o.runs),
+      '--seed',
+      String(o.seed),
+      '--timeout',
+      String(o.timeoutMs),
+      ...(rounds.length > 1 ? ['--repeat', String(rounds.length)] : []),
+    ]);
   for (const r of results) if (r.status !== 'pass' && r.status !== 'skip') r.rerun = rerun(r.id);
   const cases = [...report.cases, ...results];
   return {

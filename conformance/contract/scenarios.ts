@@ -41,7 +41,12 @@ export const DIRECTED: readonly Scenario[] = [
   },
   {
     name: 'segment cap leaves memories out',
-    request: { now: NOW, budget: 500, blocks: [block('cap-a', 24, 4), block('cap-b', 24, 3), block('cap-c', 24, 2), block('cap-d', 24, 1)], constraints: { max_segments: 2 } },
+    request: {
+      now: NOW,
+      budget: 500,
+      blocks: [block('cap-a', 24, 4), block('cap-b', 24, 3), block('cap-c', 24, 2), block('cap-d', 24, 1)],
+      constraints: { max_segments: 2 },
+    },
     reservedTokens: 0,
   },
   {

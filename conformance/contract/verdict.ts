@@ -19,7 +19,10 @@ export function parseRequireTested(value: string): { required: RequireTested } |
   const ids: string[] = [];
   for (const raw of value.split(',').map((x) => x.trim())) {
     const c = CLAUSES.find((k) => k.id === raw.toUpperCase() || `contract/${k.name}` === raw);
-    if (!c) return { problem: `--require-tested takes all, or clause ids from ${CLAUSES[0].id} to ${CLAUSES.at(-1)!.id} (or contract/<name>), comma-separated, not ${JSON.stringify(raw)}` };
+    if (!c)
+      return {
+        problem: `--require-tested takes all, or clause ids from ${CLAUSES[0].id} to ${CLAUSES.at(-1)!.id} (or contract/<name>), comma-separated, not ${JSON.stringify(raw)}`,
+      };
     if (!ids.includes(c.id)) ids.push(c.id);
   }
   return { required: ids };
@@ -64,7 +67,15 @@ export function requireTestedResults(report: Report, gate: ContractGate): Report
   });
   for (const id of gate.notRun) {
     const clause = CLAUSES.find((k) => k.id === id)!;
-    cases.push({ id: `contract/${clause.name}`, kind: 'contract', status: 'fail', requirements: [id], description: clause.description, duration_ms: 0, message: `${id} is required by --require-tested, and the run left it out (--filter): not run` });
+    cases.push({
+      id: `contract/${clause.name}`,
+      kind: 'contract',
+      status: 'fail',
+      requirements: [id],
+      description: clause.description,
+      duration_ms: 0,
+      message: `${id} is required by --require-tested, and the run left it out (--filter): not run`,
+    });
   }
   return { ...report, cases, summary: summarize(cases) };
 }

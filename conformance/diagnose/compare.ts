@@ -35,7 +35,11 @@ function warningKey(w: unknown): string | undefined {
   if (!isObject(w)) return undefined;
   const { message, ...rest } = w;
   if (message !== undefined && typeof message !== 'string') return undefined; // not free text: compare it exactly
-  return JSON.stringify(Object.keys(rest).sort().map((k) => [k, rest[k]]));
+  return JSON.stringify(
+    Object.keys(rest)
+      .sort()
+      .map((k) => [k, rest[k]]),
+  );
 }
 
 function sameWarnings(a: unknown, b: unknown): boolean {

@@ -149,7 +149,19 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
   const spelling = seen[0]?.config.reasons;
   if (spelling && bySpelling.length > 0) {
     const none = (): boolean => false;
-    causes.push({ ids: ['reason-spelling'], requirements: spellingRequirements(spelling), summary: spellingSummary(spelling), defects: {}, order: -1, shows: none, readings: new Map(), explained: bySpelling, settled: true, contradicted: [], disagrees: 0 });
+    causes.push({
+      ids: ['reason-spelling'],
+      requirements: spellingRequirements(spelling),
+      summary: spellingSummary(spelling),
+      defects: {},
+      order: -1,
+      shows: none,
+      readings: new Map(),
+      explained: bySpelling,
+      settled: true,
+      contradicted: [],
+      disagrees: 0,
+    });
   }
 
   // Every candidate on the failing answers first: most explain none and are never asked about the passing ones.
@@ -223,17 +235,34 @@ export function featuresOf(request: unknown, config: ModelConfig, base: Answer):
   return f;
 }
 
-const reaches = (when: readonly Feature[] | undefined) => (s: Seen): boolean => when === undefined || when.some((w) => s.features.has(w));
+const reaches =
+  (when: readonly Feature[] | undefined) =>
+  (s: Seen): boolean =>
+    when === undefined || when.some((w) => s.features.has(w));
 
 /** Every catalogue entry, and the instances of each family that the failing answers suggest. */
 function candidates(targets: readonly Seen[]): Candidate[] {
-  const out: Candidate[] = CATALOGUE.map((e, order) => ({ ids: [e.id], requirements: [...e.requirements], summary: e.summary, defects: e.defects, order, shows: reaches(reachOf(e)) }));
+  const out: Candidate[] = CATALOGUE.map((e, order) => ({
+    ids: [e.id],
+    requirements: [...e.requirements],
+    summary: e.summary,
+    defects: e.defects,
+    order,
+    shows: reaches(reachOf(e)),
+  }));
   const evidence: Evidence[] = targets.map((s) => ({ request: s.o.request, config: s.config, outcome: s.o.outcome, base: s.base }));
   FAMILIES.forEach((f, k) => {
     const reach = reaches(f.when);
     for (const i of f.instances(evidence)) {
       const shows = i.shows;
-      out.push({ ids: [f.id], requirements: [...f.requirements], summary: i.summary, defects: i.defects, order: CATALOGUE.length + k, shows: shows ? (s) => reach(s) && shows(s.o.request) : reach });
+      out.push({
+        ids: [f.id],
+        requirements: [...f.requirements],
+        summary: i.summary,
+        defects: i.defects,
+        order: CATALOGUE.length + k,
+        shows: shows ? (s) => reach(s) && shows(s.o.request) : reach,
+      });
     }
   });
   return out;
@@ -403,7 +432,10 @@ function cover(causes: Scored[], passing: readonly Seen[], limit: number): Score
   const covered = new Set<Seen>();
   const fresh = (c: Scored): number => c.explained.reduce((n, s) => (covered.has(s) ? n : n + 1), 0);
   while (out.length < limit) {
-    const open = causes.filter((c) => !out.includes(c)).map((c) => ({ c, bound: fresh(c) })).filter((x) => x.bound > 0);
+    const open = causes
+      .filter((c) => !out.includes(c))
+      .map((c) => ({ c, bound: fresh(c) }))
+      .filter((x) => x.bound > 0);
     open.sort((x, y) => y.bound - x.bound);
     let best: Scored | undefined;
     let most = 0;
@@ -427,7 +459,16 @@ function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], pas
   const explained = new Set(c.explained);
   const out: string[] = [];
   for (const x of causes) {
-    if (x === c || x.ids[0] === c.ids[0] || x.ids.length !== 1 || x.order < 0 || top.includes(x) || x.explained.length !== explained.size || !x.explained.every((s) => explained.has(s))) continue;
+    if (
+      x === c ||
+      x.ids[0] === c.ids[0] ||
+      x.ids.length !== 1 ||
+      x.order < 0 ||
+      top.includes(x) ||
+      x.explained.length !== explained.size ||
+      !x.explained.every((s) => explained.has(s))
+    )
+      continue;
     settle(x, passing);
     const contradicted = new Set(c.contradicted);
     if (x.contradicted.length === contradicted.size && x.contradicted.every((s) => contradicted.has(s)) && !out.includes(x.ids[0]!)) out.push(x.ids[0]!);

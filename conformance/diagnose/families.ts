@@ -42,7 +42,8 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 /** The results among the evidence: what the implementation answered and what the model without defects answers. */
 function results(evidence: readonly Evidence[]): { given: Record<string, unknown>; base: Answer; e: Evidence }[] {
   const out = [];
-  for (const e of evidence) if (e.outcome.kind === 'result' && isObject(e.outcome.value) && e.base.error === undefined) out.push({ given: e.outcome.value, base: e.base, e });
+  for (const e of evidence)
+    if (e.outcome.kind === 'result' && isObject(e.outcome.value) && e.base.error === undefined) out.push({ given: e.outcome.value, base: e.base, e });
   return out;
 }
 
@@ -115,7 +116,11 @@ export const FAMILIES: readonly Family[] = [
     requirements: ['REN-3'],
     when: ['tiered'],
     instances: (evidence) =>
-      distinct(results(evidence).map(({ given, base }) => (base.context === '' && typeof given.context === 'string' && given.context !== '' ? given.context : undefined))).map((text) => ({
+      distinct(
+        results(evidence).map(({ given, base }) =>
+          base.context === '' && typeof given.context === 'string' && given.context !== '' ? given.context : undefined,
+        ),
+      ).map((text) => ({
         summary: `an empty context is given as ${quote(text)}; REN-3 makes it ""`,
         defects: { emptyPlaceholder: text },
       })),
@@ -132,7 +137,10 @@ export const FAMILIES: readonly Family[] = [
           const g = given.context;
           return typeof g === 'string' && g.length > c.length && g.startsWith(c) ? g.slice(c.length) : undefined;
         }),
-      ).map((text) => ({ summary: `the context ends with ${quote(text)}; REN-3 adds nothing after the last block (no trailing newline)`, defects: { contextSuffix: text } })),
+      ).map((text) => ({
+        summary: `the context ends with ${quote(text)}; REN-3 adds nothing after the last block (no trailing newline)`,
+        defects: { contextSuffix: text },
+      })),
   },
   {
     id: 'header-separator',
@@ -145,15 +153,21 @@ export const FAMILIES: readonly Family[] = [
           const first = (base.included as string[])[0];
           const g = given.context;
           if (first === undefined || typeof g !== 'string') return undefined;
-          const block = (isObject(e.request) && Array.isArray(e.request.blocks) ? e.request.blocks : []).find((b) => isObject(b) && b.block_id === first) as Record<string, unknown> | undefined;
-          if (!block || typeof block.source !== 'string' || !(base.context as string).startsWith('[' + block.source + HEADER_SEPARATOR + first + ']\n')) return undefined;
+          const block = (isObject(e.request) && Array.isArray(e.request.blocks) ? e.request.blocks : []).find((b) => isObject(b) && b.block_id === first) as
+            | Record<string, unknown>
+            | undefined;
+          if (!block || typeof block.source !== 'string' || !(base.context as string).startsWith('[' + block.source + HEADER_SEPARATOR + first + ']\n'))
+            return undefined;
           const open = '[' + block.source;
           const close = g.indexOf(first + ']\n', open.length);
           if (!g.startsWith(open) || close < 0) return undefined;
           const sep = g.slice(open.length, close);
           return sep !== HEADER_SEPARATOR ? sep : undefined;
         }),
-      ).map((sep) => ({ summary: `a block's header separates source and id with ${quote(sep)}; REN-2 writes " · " (U+00B7 MIDDLE DOT between single spaces)`, defects: { headerSeparator: sep } })),
+      ).map((sep) => ({
+        summary: `a block's header separates source and id with ${quote(sep)}; REN-2 writes " · " (U+00B7 MIDDLE DOT between single spaces)`,
+        defects: { headerSeparator: sep },
+      })),
   },
   {
     id: 'header-source-rewritten',
@@ -177,7 +191,11 @@ export const FAMILIES: readonly Family[] = [
         }),
       ).map((map) => {
         const [[from, to]] = Object.entries(map) as [[string, string]];
-        return { summary: `the source ${quote(from)} is written ${quote(to)} in its blocks' headers; REN-2 writes the source as the request gives it`, defects: { headerSources: map }, shows: (request) => sourcesOf(request).includes(from) };
+        return {
+          summary: `the source ${quote(from)} is written ${quote(to)} in its blocks' headers; REN-2 writes the source as the request gives it`,
+          defects: { headerSources: map },
+          shows: (request) => sourcesOf(request).includes(from),
+        };
       }),
   },
   {
@@ -197,7 +215,8 @@ export const FAMILIES: readonly Family[] = [
           };
           const one = piece(ids[0]);
           const two = piece(ids[1]);
-          if (one === undefined || two === undefined || typeof g !== 'string' || !(base.context as string).startsWith(one + SEGMENT_JOINER + two)) return undefined;
+          if (one === undefined || two === undefined || typeof g !== 'string' || !(base.context as string).startsWith(one + SEGMENT_JOINER + two))
+            return undefined;
           const head = two.slice(0, two.indexOf(']\n') + 2);
           const at = g.indexOf(head, one.length);
           if (!g.startsWith(one) || at < 0) return undefined;
@@ -233,7 +252,10 @@ export const FAMILIES: readonly Family[] = [
           const missing = Object.keys(base).filter((k) => !Object.hasOwn(given, k));
           return missing.length > 0 ? missing : undefined;
         }),
-      ).map((members) => ({ summary: `the result lacks ${members.map(quote).join(', ')}; RES-1 and WC-1 require the core members and those of every declared capability`, defects: { missingMembers: members } })),
+      ).map((members) => ({
+        summary: `the result lacks ${members.map(quote).join(', ')}; RES-1 and WC-1 require the core members and those of every declared capability`,
+        defects: { missingMembers: members },
+      })),
   },
   {
     id: 'generated-at-not-now',
@@ -241,7 +263,13 @@ export const FAMILIES: readonly Family[] = [
     requirements: ['WC-5', 'REQ-2'],
     when: ['working_context'],
     instances: (evidence) =>
-      distinct(results(evidence).map(({ given, base }) => (typeof base.generated_at === 'number' && typeof given.generated_at === 'number' && given.generated_at !== base.generated_at ? given.generated_at : undefined))).map((at) => ({
+      distinct(
+        results(evidence).map(({ given, base }) =>
+          typeof base.generated_at === 'number' && typeof given.generated_at === 'number' && given.generated_at !== base.generated_at
+            ? given.generated_at
+            : undefined,
+        ),
+      ).map((at) => ({
         summary: `generated_at is ${at}, not the request's now (a clock read?); WC-5 makes it the request's now, and REQ-2 forbids reading a clock`,
         defects: { generatedAt: at },
       })),

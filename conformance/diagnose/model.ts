@@ -341,7 +341,15 @@ export function modelAssemble(request: unknown, config: ModelConfig, d: Defects 
 
 const REQUEST_MEMBERS = new Set(['profile', 'now', 'budget', 'blocks', 'constraints']);
 const BLOCK_MEMBERS = new Set(['block_id', 'source', 'content', 'priority', 'created_at', 'ttl_seconds', 'pinned', 'status', 'confidence']);
-const CONSTRAINT_MEMBERS = new Set(['must_include', 'exclude', 'max_segments', 'include_disputed', 'include_superseded', 'prefer_recency', 'prefer_high_confidence']);
+const CONSTRAINT_MEMBERS = new Set([
+  'must_include',
+  'exclude',
+  'max_segments',
+  'include_disputed',
+  'include_superseded',
+  'prefer_recency',
+  'prefer_high_confidence',
+]);
 
 function hasUnknownMember(r: Record<string, unknown>): boolean {
   if (Object.keys(r).some((k) => !REQUEST_MEMBERS.has(k))) return true;
@@ -349,7 +357,8 @@ function hasUnknownMember(r: Record<string, unknown>): boolean {
   return isObject(r.constraints) && Object.keys(r.constraints).some((k) => !CONSTRAINT_MEMBERS.has(k));
 }
 
-const dropNulls = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
+const dropNulls = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
 
 function zeroNonFinite(x: unknown): unknown {
   if (typeof x === 'number') return Number.isFinite(x) ? x : 0;
@@ -522,7 +531,8 @@ function rankComparator(f: Flags, d: Defects): (x: Blk, y: Blk) => number {
     if (f.prefer_recency && x.createdAt !== y.createdAt) return (x.createdAt > y.createdAt ? -1 : 1) * (d.recencyAscending ? -1 : 1);
     return 0;
   };
-  const ties = (x: Blk, y: Blk): number => (d.tieBreak === 'input' ? x.index - y.index : d.tieBreak === 'id-descending' ? idCmp(y.id, x.id) : idCmp(x.id, y.id));
+  const ties = (x: Blk, y: Blk): number =>
+    d.tieBreak === 'input' ? x.index - y.index : d.tieBreak === 'id-descending' ? idCmp(y.id, x.id) : idCmp(x.id, y.id);
   if (d.preferencesBeforePriority) return (x, y) => prefs(x, y) || byPriority(x.rank, y.rank, d, true) || ties(x, y);
   return (x, y) => byPriority(x.rank, y.rank, d, true) || prefs(x, y) || ties(x, y);
 }
@@ -561,8 +571,10 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   const pinnedCost = sum(pinned);
   const overflowCost = d.expiredPinnedCounted ? sum(all.filter((b) => b.pinned)) : pinnedCost;
   if (overflowCost > budget) {
-    if (d.pinnedOverflowAsInvalid) return { error: { code: 'invalid_request', message: `pinned blocks cost ${overflowCost} tokens, more than the budget of ${budget}` } };
-    if (!d.pinnedOverflowTrimmed) return { error: { code: 'pinned_overflow', message: `pinned blocks cost ${pinnedCost} tokens, more than the budget of ${budget}` } };
+    if (d.pinnedOverflowAsInvalid)
+      return { error: { code: 'invalid_request', message: `pinned blocks cost ${overflowCost} tokens, more than the budget of ${budget}` } };
+    if (!d.pinnedOverflowTrimmed)
+      return { error: { code: 'pinned_overflow', message: `pinned blocks cost ${pinnedCost} tokens, more than the budget of ${budget}` } };
     let left = budget;
     const kept: Blk[] = [];
     for (const b of pinned) {
@@ -626,7 +638,12 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   // TIER-6, TIER-7: the pool is what the tiers left, without the rounding remainder.
   const unspent = left[0]! + left[1]! + left[2]! + left[3]!;
   let pool = d.noOverflowPool ? 0 : unspent + (d.remainderInPool ? Math.max(0, remaining) - tierBudgets.reduce((s, x) => s + x, 0) : 0);
-  const pooled = d.poolOrder === 'input' ? aside.slice().sort((x, y) => x.index - y.index) : d.poolOrder === 'by-tier' ? TIERS.flatMap((tier) => aside.filter((b) => b.tier === tier)) : aside;
+  const pooled =
+    d.poolOrder === 'input'
+      ? aside.slice().sort((x, y) => x.index - y.index)
+      : d.poolOrder === 'by-tier'
+        ? TIERS.flatMap((tier) => aside.filter((b) => b.tier === tier))
+        : aside;
   let closed = false;
   for (const b of pooled) {
     if (b.state !== 'live') continue;
@@ -634,7 +651,9 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
       if (admit(b, 'overflow')) pool -= b.cost;
     } else if (!closed && d.truncatingFit && pool > 0) {
       if (admit(b, 'overflow')) {
-        b.shown = Array.from(b.content).slice(0, pool * t.cpt).join('');
+        b.shown = Array.from(b.content)
+          .slice(0, pool * t.cpt)
+          .join('');
         b.cost = pool;
         pool = 0;
       }
@@ -648,7 +667,9 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   // CON-5: the first max_segments admitted blocks by the ranking key are kept.
   let kept = admitted.filter((b) => b.state !== 'omitted');
   if (cap !== null && !d.maxSegmentsBeforeSelection && !d.maxSegmentsDuringSelection) {
-    const byKey = d.maxSegmentsByRenderOrder ? kept.slice().sort(renderComparator(f, d)) : order.filter((b) => b.state === 'required' || b.state === 'tier' || b.state === 'overflow');
+    const byKey = d.maxSegmentsByRenderOrder
+      ? kept.slice().sort(renderComparator(f, d))
+      : order.filter((b) => b.state === 'required' || b.state === 'tier' || b.state === 'overflow');
     for (const b of byKey.slice(cap)) omit(b, 'max_segments');
     kept = kept.filter((b) => b.state !== 'omitted');
   }
@@ -807,12 +828,15 @@ function renderContext(rendered: Blk[], s: Selected, caps: readonly string[], d:
   // MRK-1..3: every block omitted for room leaves a marker where it would have rendered.
   const filtered = (b: Blk): boolean => b.site === 'excluded' || b.site === 'superseded' || b.site === 'disputed';
   const marks = (b: Blk): boolean =>
-    b.state === 'omitted' && (b.site === 'pool' || b.site === 'required' || (b.site === 'max_segments' && !d.noMarkerForMaxSegments) || (d.markerForFiltered === true && filtered(b)));
+    b.state === 'omitted' &&
+    (b.site === 'pool' || b.site === 'required' || (b.site === 'max_segments' && !d.noMarkerForMaxSegments) || (d.markerForFiltered === true && filtered(b)));
   const withMarkers = s.kept.concat(s.all.filter(marks));
   let pieces: string[];
   if (withMarkers.length === s.kept.length) pieces = rendered.map((b) => header(b) + body(b));
   else if (d.markerPlacement !== undefined) {
-    const markers = inOrder(s.all.filter(marks)).filter((b) => b.state === 'omitted').map(marker);
+    const markers = inOrder(s.all.filter(marks))
+      .filter((b) => b.state === 'omitted')
+      .map(marker);
     const blocks = rendered.map((b) => header(b) + body(b));
     pieces = d.markerPlacement === 'first' ? [...markers, ...blocks] : [...blocks, ...markers];
   } else pieces = inOrder(withMarkers).map((b) => (b.state === 'omitted' ? marker(b) : header(b) + body(b)));
@@ -915,7 +939,11 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
     else live.push({ b, index });
   });
   // RANK-1: by -priority, ties in input order (a stable sort).
-  live.sort((x, y) => byPriority(x.b.priority as number, y.b.priority as number, d) || (d.rankedTiesById ? byCodePoint(x.b.block_id as string, y.b.block_id as string) : x.index - y.index));
+  live.sort(
+    (x, y) =>
+      byPriority(x.b.priority as number, y.b.priority as number, d) ||
+      (d.rankedTiesById ? byCodePoint(x.b.block_id as string, y.b.block_id as string) : x.index - y.index),
+  );
   const header = cost(RANKED_HEADER);
   let used = d.rankedHeaderNotCounted ? 0 : header;
   const lines: string[] = [];

@@ -98,7 +98,8 @@ function derivedUnder(c: GoldenCase, constants: DeclaredConstants, capabilities:
 }
 
 const classes = (r: Result): Record<string, string> => Object.fromEntries(r.omissions.map((o) => [o.block_id, reasonClass(o.reason) ?? o.reason]));
-const warningsOf = (r: Result): NonNullable<Expectation['warnings']> => (r.warnings ?? []).map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) }));
+const warningsOf = (r: Result): NonNullable<Expectation['warnings']> =>
+  (r.warnings ?? []).map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) }));
 
 /** The value of one matcher, read from the reference's result in the form the case writes it. */
 function fromReference(member: string, e: Expectation, r: Result): Partial<Expectation> | undefined {

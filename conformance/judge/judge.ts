@@ -55,7 +55,11 @@ function judgeOutcome(request: unknown, outcome: Outcome, expected: CaseExpectat
 function judgeError(expect: Expectation, outcome: Extract<Outcome, { kind: 'error' }>): Verdict {
   const valid = validators.error();
   if (!valid(outcome.value)) {
-    return { status: 'error', message: `error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`, actual: outcome.value };
+    return {
+      status: 'error',
+      message: `error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`,
+      actual: outcome.value,
+    };
   }
   if (expect.error === undefined) {
     return {

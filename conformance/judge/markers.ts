@@ -49,13 +49,20 @@ class Marked implements MarkedContext {
   }
 
   get withoutMarkers(): string {
-    return this.shown.filter((x) => x.line === undefined).map(render).join(SEPARATOR);
+    return this.shown
+      .filter((x) => x.line === undefined)
+      .map(render)
+      .join(SEPARATOR);
   }
 }
 
 /** REN-1: (source, -priority, block_id), by code points. */
 function inRenderOrder(x: Item, y: Item): number {
-  return compareCodePoints(x.b.source, y.b.source) || (x.b.priority !== y.b.priority ? (x.b.priority > y.b.priority ? -1 : 1) : 0) || compareCodePoints(x.b.block_id, y.b.block_id);
+  return (
+    compareCodePoints(x.b.source, y.b.source) ||
+    (x.b.priority !== y.b.priority ? (x.b.priority > y.b.priority ? -1 : 1) : 0) ||
+    compareCodePoints(x.b.block_id, y.b.block_id)
+  );
 }
 
 /** Sorted by REN-1, ties kept in order: an insertion sort, since an answer's context holds a handful of blocks far more often than thousands. */

@@ -60,8 +60,18 @@ export function matcherMismatches(e: Expectation, r: Result, profile: string, ca
     for (const o of r.omissions) actual[o.block_id] = reasonClass(o.reason) ?? `unmapped: ${o.reason}`;
     check('omissions', sortKeys(e.omissions), sortKeys(actual), 'by reason class');
   }
-  if (e.omission_order) check('omission_order', e.omission_order, r.omissions.map((o) => o.block_id));
-  if (e.omissions_exact) check('omissions_exact', e.omissions_exact, r.omissions.map((o) => ({ block_id: o.block_id, reason: o.reason })));
+  if (e.omission_order)
+    check(
+      'omission_order',
+      e.omission_order,
+      r.omissions.map((o) => o.block_id),
+    );
+  if (e.omissions_exact)
+    check(
+      'omissions_exact',
+      e.omissions_exact,
+      r.omissions.map((o) => ({ block_id: o.block_id, reason: o.reason })),
+    );
   if (e.estimated_tokens !== undefined) check('estimated_tokens', e.estimated_tokens, r.estimated_tokens);
   if (e.total_budget !== undefined) check('total_budget', e.total_budget, r.total_budget);
   if (e.context !== undefined) check('context', e.context, r.context);
@@ -69,7 +79,8 @@ export function matcherMismatches(e: Expectation, r: Result, profile: string, ca
     if (!r.context.includes(s)) out.push({ member: 'context_contains', expected: s, actual: r.context, note: 'substring missing' });
   }
   for (const s of e.context_excludes ?? []) {
-    if (r.context.includes(s)) out.push({ member: 'context_excludes', expected: `no ${JSON.stringify(s)}`, actual: r.context, note: 'forbidden substring present' });
+    if (r.context.includes(s))
+      out.push({ member: 'context_excludes', expected: `no ${JSON.stringify(s)}`, actual: r.context, note: 'forbidden substring present' });
   }
   if (e.result_members) {
     check('result_members', expectedMembers(profile, capabilities, e.result_members).sort(), Object.keys(r).sort());
@@ -77,13 +88,17 @@ export function matcherMismatches(e: Expectation, r: Result, profile: string, ca
   if (e.truncated !== undefined) check('truncated', e.truncated, r.truncated);
   if (e.generated_at !== undefined) check('generated_at', e.generated_at, r.generated_at);
   if (e.warnings) {
-    const norm = (ws: { code: string; block_id?: string }[]): string[] =>
-      ws.map((w) => JSON.stringify([w.code, w.block_id ?? null])).sort();
+    const norm = (ws: { code: string; block_id?: string }[]): string[] => ws.map((w) => JSON.stringify([w.code, w.block_id ?? null])).sort();
     const actual = r.warnings ?? [];
     const want = norm(e.warnings);
     const got = norm(actual);
     if (!isDeepStrictEqual(want, got)) {
-      out.push({ member: 'warnings', expected: e.warnings, actual: actual.map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) })), note: warningsNote(want, got) });
+      out.push({
+        member: 'warnings',
+        expected: e.warnings,
+        actual: actual.map((w) => ({ code: w.code, ...(w.block_id !== undefined ? { block_id: w.block_id } : {}) })),
+        note: warningsNote(want, got),
+      });
     }
   }
   if (e.segments) {

@@ -88,7 +88,12 @@ function readOutcome(outcome: Outcome, request: unknown, capabilities: readonly 
     case 'error': {
       const valid = validators.error();
       if (!valid(outcome.value)) {
-        throw new PropertyFailure(`error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`, 'error', undefined, outcome.value);
+        throw new PropertyFailure(
+          `error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`,
+          'error',
+          undefined,
+          outcome.value,
+        );
       }
       return { kind: 'error', code: String(outcome.code), message: String(outcome.message), value: outcome.value };
     }
@@ -117,7 +122,9 @@ export async function ask(impl: Implementation, request: unknown, capabilities: 
 export function requireResult(a: Answer, allowPinnedOverflow: boolean): ResultAnswer | undefined {
   if (a.kind === 'result') return a;
   if (allowPinnedOverflow && a.code === 'pinned_overflow') return undefined;
-  throw new PropertyFailure(`a valid request was refused with the error ${a.code}: ${a.message}`, 'fail', 'a result', { error: { code: a.code, message: a.message } });
+  throw new PropertyFailure(`a valid request was refused with the error ${a.code}: ${a.message}`, 'fail', 'a result', {
+    error: { code: a.code, message: a.message },
+  });
 }
 
 export function hasPinned(request: unknown): boolean {
@@ -141,7 +148,14 @@ export function comparableView(a: Answer, withWorkingContext: boolean): Record<s
     omissions: r.omissions.map((o) => [o.block_id, reasonClass(o.reason) ?? `unmapped: ${o.reason}`]),
   };
   if (withWorkingContext) {
-    view.segments = (r.segments ?? []).map((s) => ({ block_id: s.block_id, source: s.source, tier: s.tier, tokens: s.tokens, score: noNegativeZero(s.score), reason: s.reason }));
+    view.segments = (r.segments ?? []).map((s) => ({
+      block_id: s.block_id,
+      source: s.source,
+      tier: s.tier,
+      tokens: s.tokens,
+      score: noNegativeZero(s.score),
+      reason: s.reason,
+    }));
     view.truncated = r.truncated;
     view.generated_at = noNegativeZero(r.generated_at);
     view.warnings = (r.warnings ?? []).map((w) => JSON.stringify([w.code, w.block_id ?? null])).sort();
@@ -153,7 +167,10 @@ export function comparableView(a: Answer, withWorkingContext: boolean): Record<s
 const noNegativeZero = (x: unknown): unknown => (x === 0 ? 0 : x);
 
 /** The members on which two views differ, as expected/actual objects holding only those. */
-export function viewDifference(expected: Record<string, unknown>, actual: Record<string, unknown>): { members: string[]; expected: Record<string, unknown>; actual: Record<string, unknown> } {
+export function viewDifference(
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+): { members: string[]; expected: Record<string, unknown>; actual: Record<string, unknown> } {
   const members = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].filter((k) => !isDeepStrictEqual(expected[k], actual[k]));
   const pick = (v: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(members.filter((m) => m in v).map((m) => [m, v[m]]));
   return { members, expected: pick(expected), actual: pick(actual) };

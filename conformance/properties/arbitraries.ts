@@ -150,9 +150,7 @@ export function expiry(at: number): fc.Arbitrary<{ created_at?: number; ttl_seco
     { weight: 1, arbitrary: fc.integer({ min: -1000, max: 1000 }).map((d) => ({ created_at: at + d, ttl_seconds: 0 })) },
     {
       weight: 4,
-      arbitrary: fc
-        .tuple(fc.integer({ min: 1, max: 100 }), fc.constantFrom(-1, 0, 0, 1))
-        .map(([ttl, d]) => ({ created_at: at - ttl + d, ttl_seconds: ttl })),
+      arbitrary: fc.tuple(fc.integer({ min: 1, max: 100 }), fc.constantFrom(-1, 0, 0, 1)).map(([ttl, d]) => ({ created_at: at - ttl + d, ttl_seconds: ttl })),
     },
     {
       weight: 1,
@@ -183,9 +181,7 @@ function capabilityMembers(ctx: GenContext): fc.Arbitrary<Partial<GenBlock>> {
 
 export function block(at: number, ctx: GenContext, profile: 'tiered' | 'ranked'): fc.Arbitrary<GenBlock> {
   const extra = profile === 'tiered' ? capabilityMembers(ctx) : fc.constant({});
-  return fc
-    .tuple(fc.record({ block_id: blockId, ...pieces(ctx), priority }), expiry(at), extra)
-    .map(([core, exp, more]) => ({ ...core, ...exp, ...more }));
+  return fc.tuple(fc.record({ block_id: blockId, ...pieces(ctx), priority }), expiry(at), extra).map(([core, exp, more]) => ({ ...core, ...exp, ...more }));
 }
 
 /**
@@ -294,7 +290,12 @@ function tieredRequest(ctx: GenContext): fc.Arbitrary<GenRequest> {
       .map(({ profile, budget: b, blocks: bs, constraints }) => {
         const req: GenRequest = { now: at, budget: b, blocks: bs };
         if (profile) req.profile = profile;
-        if (constraints) req.constraints = constraintsFor(constraints, bs.map((x) => x.block_id), ctx);
+        if (constraints)
+          req.constraints = constraintsFor(
+            constraints,
+            bs.map((x) => x.block_id),
+            ctx,
+          );
         return reorderMembers(req);
       }),
   );
@@ -391,5 +392,16 @@ export const permutationKeys: fc.Arbitrary<number[]> = fc.array(fc.nat(1000), { 
  * the property on its own (HOSTILE above has more; words are added here, not
  * there, so the other properties' requests at a seed stay as they were).
  */
-export const FILLERS = ['x', '\u{1f600}', 'URGENT ', '[memory \u00b7 a]\n', 'pinned: true ', '\u202e', 'e\u0301', 'IMPORTANT ', 'SYSTEM: ', 'ignore previous instructions '];
+export const FILLERS = [
+  'x',
+  '\u{1f600}',
+  'URGENT ',
+  '[memory \u00b7 a]\n',
+  'pinned: true ',
+  '\u202e',
+  'e\u0301',
+  'IMPORTANT ',
+  'SYSTEM: ',
+  'ignore previous instructions ',
+];
 export const fillerChoice: fc.Arbitrary<number[]> = fc.array(fc.nat(FILLERS.length - 1), { minLength: MAX_BLOCKS, maxLength: MAX_BLOCKS });

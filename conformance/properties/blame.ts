@@ -22,7 +22,9 @@ function usesOf(request: unknown): Uses {
 
 /** What decides which blocks are in, for this request. */
 function selection(ranked: boolean, u: Uses): string[] {
-  const out = ranked ? ['RANK-1', 'RANK-4', 'NUM-2', 'NUM-1'] : ['TIER-1', 'TIER-2', 'TIER-3', 'TIER-4', 'TIER-6', 'TIER-7', 'NUM-1', 'NUM-2', 'NUM-3', 'NUM-4', 'NUM-5'];
+  const out = ranked
+    ? ['RANK-1', 'RANK-4', 'NUM-2', 'NUM-1']
+    : ['TIER-1', 'TIER-2', 'TIER-3', 'TIER-4', 'TIER-6', 'TIER-7', 'NUM-1', 'NUM-2', 'NUM-3', 'NUM-4', 'NUM-5'];
   if (u.expiry) out.push('EXP-1', 'EXP-2', ...(ranked ? ['RANK-6'] : []));
   if (!ranked && u.pinned) out.push('PIN-1', 'PIN-3', 'PIN-5');
   if (!ranked && u.constraints) out.push('CON-1', 'CON-2', 'CON-3', 'CON-5', 'CON-6', 'CON-7');
@@ -39,7 +41,13 @@ const sameSet = (a: unknown, b: unknown): boolean =>
  * the implementation. `capabilities`: the implementation's, for the
  * requirements a capability adds (omission_markers: a context holds markers).
  */
-export function requirementsBehind(members: readonly string[], request: unknown, expected: Record<string, unknown>, actual: Record<string, unknown>, capabilities: readonly string[] = []): string[] {
+export function requirementsBehind(
+  members: readonly string[],
+  request: unknown,
+  expected: Record<string, unknown>,
+  actual: Record<string, unknown>,
+  capabilities: readonly string[] = [],
+): string[] {
   const ranked = profileOf(request) === 'ranked';
   const u = usesOf(request);
   const out = new Set<string>();
@@ -52,7 +60,8 @@ export function requirementsBehind(members: readonly string[], request: unknown,
       case 'error':
         // One side refused: validation, or the pinned overflow rule.
         if (expected.error === 'pinned_overflow' || actual.error === 'pinned_overflow') add('PIN-2', 'ERR-1', 'ERR-2');
-        if (expected.error === 'invalid_request' || actual.error === 'invalid_request') add('REQ-1', 'VAL-1', 'VAL-2', 'VAL-3', 'VAL-4', 'VAL-5', 'VAL-6', 'VAL-7', 'VAL-8', ...(ranked ? ['VAL-9'] : []), 'ERR-1');
+        if (expected.error === 'invalid_request' || actual.error === 'invalid_request')
+          add('REQ-1', 'VAL-1', 'VAL-2', 'VAL-3', 'VAL-4', 'VAL-5', 'VAL-6', 'VAL-7', 'VAL-8', ...(ranked ? ['VAL-9'] : []), 'ERR-1');
         if (expected.error === undefined || actual.error === undefined) add('ERR-2');
         break;
       case 'included':
@@ -73,7 +82,13 @@ export function requirementsBehind(members: readonly string[], request: unknown,
         break;
       case 'omissions':
         add('RES-2', 'RES-4', 'CLS-1', ...(ranked ? ['RANK-4', 'RANK-6'] : ['TIER-8', ...(u.expiry ? ['EXP-2'] : [])]));
-        if (!sameSet((expected.omissions as unknown[] | undefined)?.map((o) => JSON.stringify(o)), (actual.omissions as unknown[] | undefined)?.map((o) => JSON.stringify(o)))) add(...selection(ranked, u));
+        if (
+          !sameSet(
+            (expected.omissions as unknown[] | undefined)?.map((o) => JSON.stringify(o)),
+            (actual.omissions as unknown[] | undefined)?.map((o) => JSON.stringify(o)),
+          )
+        )
+          add(...selection(ranked, u));
         break;
       case 'segments':
         add('WC-2');

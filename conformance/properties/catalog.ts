@@ -5,15 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import {
-  assemble as referenceAssemble,
-  estimateTokens,
-  isErrorAnswer,
-  isExpired,
-  RANKED_HEADER,
-  tokensFor,
-  utcDate,
-} from '../../reference/index.js';
+import { assemble as referenceAssemble, estimateTokens, isErrorAnswer, isExpired, RANKED_HEADER, tokensFor, utcDate } from '../../reference/index.js';
 import type { Capability, ContentLengths } from '../../reference/index.js';
 import { describeMismatch } from '../judge/judge.js';
 import { markedContext } from '../judge/markers.js';
@@ -88,7 +80,12 @@ function mapOf<T, V>(items: readonly T[], key: (x: T) => string, value: (x: T, i
   return m;
 }
 
-const blockById = (req: GenRequest): Map<string, GenBlock> => mapOf(req.blocks, (b) => b.block_id, (b) => b);
+const blockById = (req: GenRequest): Map<string, GenBlock> =>
+  mapOf(
+    req.blocks,
+    (b) => b.block_id,
+    (b) => b,
+  );
 
 /** NUM-2 for the content of block `i` (tiered), its length from the env's table when there is one. */
 function contentCost(env: PropertyEnv, req: GenRequest, i: number): number {
@@ -161,7 +158,10 @@ function onOneRequest(def: Pick<PropertyDef<GenRequest>, 'name' | 'description' 
 }
 
 /** A property of the answers to one generated request, sent `asks` times: check() asks, then verify() reads them. */
-function onAnswers(asks: number, def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements'> & { verify(env: PropertyEnv, req: GenRequest, answers: readonly Answer[]): void }): PropertyDef<GenRequest> {
+function onAnswers(
+  asks: number,
+  def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements'> & { verify(env: PropertyEnv, req: GenRequest, answers: readonly Answer[]): void },
+): PropertyDef<GenRequest> {
   const check = async (env: PropertyEnv, req: GenRequest): Promise<void> => {
     const answers: Answer[] = [];
     for (let i = 0; i < asks; i++) answers.push(await answer(env, req));
@@ -172,7 +172,8 @@ function onAnswers(asks: number, def: Pick<PropertyDef<GenRequest>, 'name' | 'de
 
 const differential = onAnswers(1, {
   name: 'differential',
-  description: 'On random requests the answer equals the reference answer: core members exactly, omissions by reason class in order, working_context members, errors by code.',
+  description:
+    'On random requests the answer equals the reference answer: core members exactly, omissions by reason class in order, working_context members, errors by code.',
   requirements: differentialRequirements,
   verify(env, req, answers) {
     const got = answers[0]!;
@@ -180,7 +181,8 @@ const differential = onAnswers(1, {
     const known = env.reference?.request === req ? env.reference.answer : undefined;
     const reference = known ?? referenceAnswer(req, env.gen.capabilities, env.gen.constants, env.lengths);
     // The same answer has the same view: only answers that differ are compared member by member.
-    if (reference.kind === 'error' ? got.kind === 'error' && got.code === reference.code : got.kind === 'result' && samePlainData(reference.value, got.value)) return;
+    if (reference.kind === 'error' ? got.kind === 'error' && got.code === reference.code : got.kind === 'result' && samePlainData(reference.value, got.value))
+      return;
     const expected = comparableView(reference, wc);
     const actual = comparableView(got, wc);
     if (samePlainData(expected, actual)) return;
@@ -190,7 +192,13 @@ const differential = onAnswers(1, {
       const lines = d.members.includes('error')
         ? [describeMismatch({ member: 'answer', expected, actual })]
         : d.members.map((member) => describeMismatch({ member, expected: d.expected[member], actual: d.actual[member] }));
-      throw new PropertyFailure(`differs from the reference in ${d.members.join(', ')}:\n${lines.join('\n')}`, 'fail', d.expected, d.actual, requirementsBehind(d.members, req, expected, actual, env.gen.capabilities));
+      throw new PropertyFailure(
+        `differs from the reference in ${d.members.join(', ')}:\n${lines.join('\n')}`,
+        'fail',
+        d.expected,
+        d.actual,
+        requirementsBehind(d.members, req, expected, actual, env.gen.capabilities),
+      );
     }
   },
 });
@@ -226,7 +234,11 @@ const partition = onAnswers(1, {
     const inRequest = new Set(want);
     const unknown = seen.filter((id) => !inRequest.has(id));
     if (missing.length + twice.length + unknown.length > 0) {
-      fail('blocks are not partitioned between included and omissions (RES-2)', { every_block_once: want }, { missing, more_than_once: twice, not_in_request: unknown });
+      fail(
+        'blocks are not partitioned between included and omissions (RES-2)',
+        { every_block_once: want },
+        { missing, more_than_once: twice, not_in_request: unknown },
+      );
     }
   },
 });
@@ -238,7 +250,11 @@ const budget = onAnswers(1, {
   verify(env, req, answers) {
     const r = resultOf(answers[0]!, req);
     if (!r) return;
-    const at = mapOf(req.blocks, (b) => b.block_id, (_, i) => i);
+    const at = mapOf(
+      req.blocks,
+      (b) => b.block_id,
+      (_, i) => i,
+    );
     const included = r.included.map((id) => at.get(id)).filter((i): i is number => i !== undefined);
     const isRanked = profileOf(req) === 'ranked';
     let sum: number;
@@ -246,15 +262,33 @@ const budget = onAnswers(1, {
       sum = included.length === 0 ? 0 : estimateTokens(RANKED_HEADER) + included.reduce((s, i) => s + estimateTokens(lineOf(req.blocks[i]!)), 0);
     } else sum = included.reduce((s, i) => s + contentCost(env, req, i), 0);
     if (r.total_budget !== req.budget) fail('total_budget is not the request budget (RES-3)', { total_budget: req.budget }, { total_budget: r.total_budget });
-    if (r.estimated_tokens > req.budget) fail(`estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (${isRanked ? 'RANK-4' : 'TIER-9'})`, { estimated_tokens: `<= ${req.budget}` }, { estimated_tokens: r.estimated_tokens });
-    if (r.estimated_tokens !== sum) fail(`estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (${isRanked ? 'RANK-5' : 'TIER-9'})`, { estimated_tokens: sum }, { estimated_tokens: r.estimated_tokens });
+    if (r.estimated_tokens > req.budget)
+      fail(
+        `estimated_tokens ${r.estimated_tokens} exceeds the budget ${req.budget} (${isRanked ? 'RANK-4' : 'TIER-9'})`,
+        { estimated_tokens: `<= ${req.budget}` },
+        { estimated_tokens: r.estimated_tokens },
+      );
+    if (r.estimated_tokens !== sum)
+      fail(
+        `estimated_tokens ${r.estimated_tokens} is not the summed cost ${sum} of the included blocks (${isRanked ? 'RANK-5' : 'TIER-9'})`,
+        { estimated_tokens: sum },
+        { estimated_tokens: r.estimated_tokens },
+      );
   },
 });
 
 const wholeBlocks = onAnswers(1, {
   name: 'whole-blocks',
-  description: 'Every included block appears whole in context, rendered exactly, and context holds nothing else (with omission_markers: but the markers of the blocks dropped for room, in render order).',
-  requirements: (gen) => ['TIER-5', 'REN-2', 'REN-3', 'REN-4', ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : []), ...(gen.capabilities.includes('omission_markers') ? ['MRK-1', 'MRK-2', 'MRK-3'] : [])],
+  description:
+    'Every included block appears whole in context, rendered exactly, and context holds nothing else (with omission_markers: but the markers of the blocks dropped for room, in render order).',
+  requirements: (gen) => [
+    'TIER-5',
+    'REN-2',
+    'REN-3',
+    'REN-4',
+    ...(ranked(gen) ? ['RANK-3', 'RANK-5'] : []),
+    ...(gen.capabilities.includes('omission_markers') ? ['MRK-1', 'MRK-2', 'MRK-3'] : []),
+  ],
   verify(env, req, answers) {
     const r = resultOf(answers[0]!, req);
     if (!r) return;
@@ -281,10 +315,17 @@ const wholeBlocks = onAnswers(1, {
       }
       return !r.context.includes(b.content);
     });
-    if (cut.length > 0) fail(`included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (${isRanked ? 'RANK-3' : 'TIER-5'})`, { contents: cut.map((b) => b.content) }, { context: r.context });
+    if (cut.length > 0)
+      fail(
+        `included content does not appear whole in context: ${cut.map((b) => b.block_id).join(', ')} (${isRanked ? 'RANK-3' : 'TIER-5'})`,
+        { contents: cut.map((b) => b.content) },
+        { context: r.context },
+      );
     // No context to compare with: an omission names a block the request does not have, which is partition's business.
     if (want === undefined) return;
-    const why = markers ? 'the included blocks with a marker for each budget or max_segments omission, in render order (REN-2, MRK-1..3)' : `the included blocks rendered in included order (${isRanked ? 'RANK-3, RANK-5' : 'REN-2, REN-3'})`;
+    const why = markers
+      ? 'the included blocks with a marker for each budget or max_segments omission, in render order (REN-2, MRK-1..3)'
+      : `the included blocks rendered in included order (${isRanked ? 'RANK-3, RANK-5' : 'REN-2, REN-3'})`;
     fail(`context is not exactly ${why}`, { context: want }, { context: r.context });
   },
 });
@@ -300,10 +341,18 @@ const expiredNeverIncluded = onAnswers(1, {
     const included = r.included.filter((id) => expired.has(id));
     if (included.length > 0) fail(`expired blocks included: ${included.join(', ')} (EXP-2)`, { expired: [...expired] }, { included: r.included });
     if (expired.size === 0) return;
-    const reasons = mapOf(r.omissions, (o) => o.block_id, (o) => reasonClass(o.reason));
+    const reasons = mapOf(
+      r.omissions,
+      (o) => o.block_id,
+      (o) => reasonClass(o.reason),
+    );
     const wrong = [...expired].filter((id) => reasons.get(id) !== 'expired');
     if (wrong.length > 0) {
-      fail(`expired blocks not omitted as expired: ${wrong.join(', ')} (EXP-2)`, Object.fromEntries(wrong.map((id) => [id, 'expired'])), Object.fromEntries(wrong.map((id) => [id, reasons.get(id) ?? 'not omitted'])));
+      fail(
+        `expired blocks not omitted as expired: ${wrong.join(', ')} (EXP-2)`,
+        Object.fromEntries(wrong.map((id) => [id, 'expired'])),
+        Object.fromEntries(wrong.map((id) => [id, reasons.get(id) ?? 'not omitted'])),
+      );
     }
   },
 });
@@ -353,7 +402,12 @@ const orderIndependence: PropertyDef<PermutedInput> = {
     const view = (x: Answer): unknown =>
       x.kind === 'error'
         ? { error: x.code }
-        : { included: x.value.included, context: x.value.context, estimated_tokens: x.value.estimated_tokens, omissions: x.value.omissions.map((o) => [o.block_id, reasonClass(o.reason) ?? o.reason]).sort() };
+        : {
+            included: x.value.included,
+            context: x.value.context,
+            estimated_tokens: x.value.estimated_tokens,
+            omissions: x.value.omissions.map((o) => [o.block_id, reasonClass(o.reason) ?? o.reason]).sort(),
+          };
     const va = view(a);
     const vb = view(b);
     if (!isDeepStrictEqual(va, vb)) fail('permuting the input blocks changed the answer (REN-5)', va, { ...(vb as object), permuted_request: other });
@@ -396,7 +450,10 @@ const unknownMembersIgnored: PropertyDef<UnknownInput> = {
     const bytes = (x: Answer): string => (x.kind === 'error' ? JSON.stringify({ error: x.code }) : JSON.stringify(x.value));
     if (bytes(plain) !== bytes(other)) {
       const added = extras.map((e) => `${e.at === 'block' ? `block ${e.index}` : e.at} ${JSON.stringify(e.name)}: ${JSON.stringify(e.value)}`).join('; ');
-      fail(`unknown members changed the answer (REQ-3): ${added}`, JSON.parse(bytes(plain)), { ...(JSON.parse(bytes(other)) as object), request_with_unknown_members: extended });
+      fail(`unknown members changed the answer (REQ-3): ${added}`, JSON.parse(bytes(plain)), {
+        ...(JSON.parse(bytes(other)) as object),
+        request_with_unknown_members: extended,
+      });
     }
   },
 };
@@ -413,7 +470,11 @@ const invalidRequests: PropertyDef<InvalidInput> = {
     if (outcome.kind === 'result') fail(`answered an invalid request (${what}, ${rule}) with a result`, { error: { code: 'invalid_request' } }, outcome.value);
     const a = readAnswer(outcome, req, env.gen.capabilities);
     if (a.kind === 'error' && a.code !== 'invalid_request') {
-      fail(`answered an invalid request (${what}, ${rule}) with the error ${a.code}`, { error: { code: 'invalid_request' } }, { error: { code: a.code, message: a.message } });
+      fail(
+        `answered an invalid request (${what}, ${rule}) with the error ${a.code}`,
+        { error: { code: 'invalid_request' } },
+        { error: { code: a.code, message: a.message } },
+      );
     }
   },
 };

@@ -25,8 +25,12 @@ const blockAt = (r: Mutable, i: number): Mutable => {
   const blocks = r.blocks as Mutable[];
   return blocks[i % blocks.length]!;
 };
-const setMember = (key: string, value: unknown) => (r: Mutable, i: number): unknown => ((blockAt(r, i)[key] = value), r);
-const dropMember = (key: string) => (r: Mutable, i: number): unknown => (delete blockAt(r, i)[key], r);
+const setMember =
+  (key: string, value: unknown) =>
+  (r: Mutable, i: number): unknown => ((blockAt(r, i)[key] = value), r);
+const dropMember =
+  (key: string) =>
+  (r: Mutable, i: number): unknown => (delete blockAt(r, i)[key], r);
 
 /**
  * The request made `ranked` and then broken by `breakIt`. The capability
@@ -46,7 +50,10 @@ function asRanked(breakIt: (r: Mutable) => void) {
     return r;
   };
 }
-const addBlock = (block: Mutable) => (r: Mutable): void => void (r.blocks as Mutable[]).push({ ...block });
+const addBlock =
+  (block: Mutable) =>
+  (r: Mutable): void =>
+    void (r.blocks as Mutable[]).push({ ...block });
 
 const CORRUPTIONS: readonly Corruption[] = [
   { rule: 'REQ-1', what: 'the request is an array', apply: () => [] },
@@ -99,10 +106,25 @@ const CORRUPTIONS: readonly Corruption[] = [
   { rule: 'VAL-6', what: 'profile has the wrong case', apply: (r) => ((r.profile = 'Tiered'), r) },
   { rule: 'VAL-7', what: 'constraints is an array', needs: 'constraints', apply: (r) => ((r.constraints = []), r) },
   { rule: 'VAL-7', what: 'max_segments is 0', needs: 'constraints', apply: (r) => ((r.constraints = { ...(r.constraints as object), max_segments: 0 }), r) },
-  { rule: 'VAL-7', what: 'must_include holds an empty id', needs: 'constraints', apply: (r) => ((r.constraints = { ...(r.constraints as object), must_include: [''] }), r) },
-  { rule: 'VAL-7', what: 'a flag is a string', needs: 'constraints', apply: (r) => ((r.constraints = { ...(r.constraints as object), prefer_recency: 'true' }), r) },
+  {
+    rule: 'VAL-7',
+    what: 'must_include holds an empty id',
+    needs: 'constraints',
+    apply: (r) => ((r.constraints = { ...(r.constraints as object), must_include: [''] }), r),
+  },
+  {
+    rule: 'VAL-7',
+    what: 'a flag is a string',
+    needs: 'constraints',
+    apply: (r) => ((r.constraints = { ...(r.constraints as object), prefer_recency: 'true' }), r),
+  },
   { rule: 'VAL-9', what: 'a ranked request has constraints', needs: 'ranked', apply: asRanked((r) => (r.constraints = {})) },
-  { rule: 'VAL-9', what: 'a ranked request has a pinned block', needs: 'ranked', apply: asRanked(addBlock({ block_id: 'zz-pinned', source: 'notes', content: 'x', priority: 0, pinned: true })) },
+  {
+    rule: 'VAL-9',
+    what: 'a ranked request has a pinned block',
+    needs: 'ranked',
+    apply: asRanked(addBlock({ block_id: 'zz-pinned', source: 'notes', content: 'x', priority: 0, pinned: true })),
+  },
   {
     rule: 'VAL-9',
     what: 'a ranked block is dated after 9999-12-31',

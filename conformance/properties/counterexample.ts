@@ -163,7 +163,8 @@ export interface CaseCheck {
  */
 export async function saveIfFailing(info: CounterexampleInfo, dir: string, check: CaseCheck): Promise<string> {
   // A case file is YAML, whose reader recurses: a request nested past what it reads is no case (conformance/cases/load.ts).
-  if (depthOf(info.request, MAX_CASE_DEPTH + 1) > MAX_CASE_DEPTH) return `not saved as a case: the request nests deeper than the ${MAX_CASE_DEPTH} levels a case file holds`;
+  if (depthOf(info.request, MAX_CASE_DEPTH + 1) > MAX_CASE_DEPTH)
+    return `not saved as a case: the request nests deeper than the ${MAX_CASE_DEPTH} levels a case file holds`;
   const docs = [counterexampleDoc(info)];
   const profile = docs[0]!.profile;
   if (profile === 'tiered' && check.manifest.capabilities.includes('working_context')) docs.push(counterexampleDoc(info, true));
@@ -179,6 +180,7 @@ export async function saveIfFailing(info: CounterexampleInfo, dir: string, check
     const verdict = judge({ id: 'counterexample', file: '', ...doc }, outcome, check.manifest);
     if (verdict.status !== 'pass' && verdict.status !== 'skip') return `saved as ${saveCounterexample(info, dir, doc).file}`;
   }
-  if (skipped !== undefined && docs.every((d) => skipReason(d, check.manifest) !== undefined)) return `not saved as a case: run would skip it on this implementation (${skipped})`;
+  if (skipped !== undefined && docs.every((d) => skipReason(d, check.manifest) !== undefined))
+    return `not saved as a case: run would skip it on this implementation (${skipped})`;
   return 'not saved as a case: the implementation passes a case of this request (its answer, asked once, has what the reference has in every member a case checks), so the failure shows only across answers or in what no case holds';
 }

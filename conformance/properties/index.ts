@@ -66,14 +66,26 @@ export async function runProperties(impl: Implementation, manifest: Manifest, op
 }
 
 /** Replays one property at a seed and fast-check path: the shrunk counterexample again, at once. */
-export async function replayProperty(name: string, impl: Implementation, manifest: Manifest, opts: { seed: number; path: string; timeoutMs: number }): Promise<CaseResult> {
+export async function replayProperty(
+  name: string,
+  impl: Implementation,
+  manifest: Manifest,
+  opts: { seed: number; path: string; timeoutMs: number },
+): Promise<CaseResult> {
   const def = PROPERTIES.find((p) => p.name === name);
   if (!def) throw new Error(`no property named ${name}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`);
   const gen = genContext(manifest);
   return runProperty(def, impl, manifest, gen, { runs: 1, seed: opts.seed, timeoutMs: opts.timeoutMs }, opts.path);
 }
 
-async function runProperty(def: PropertyDef<unknown>, impl: Implementation, manifest: Manifest, gen: GenContext, opts: PropertyOptions, replayPath?: string): Promise<CaseResult> {
+async function runProperty(
+  def: PropertyDef<unknown>,
+  impl: Implementation,
+  manifest: Manifest,
+  gen: GenContext,
+  opts: PropertyOptions,
+  replayPath?: string,
+): Promise<CaseResult> {
   const base = { id: `property/${def.name}`, kind: 'property' as const, requirements: def.requirements(gen), description: def.description };
   if (!def.applies(gen)) {
     return { ...base, status: 'skip', duration_ms: 0, message: `not applicable to profiles [${gen.profiles.join(', ')}]` };

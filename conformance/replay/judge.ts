@@ -152,7 +152,10 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
       outcomes.push(await impl.assemble(request, { timeoutMs: o.timeoutMs }));
       return undefined;
     } catch (e) {
-      return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] }, ms: performance.now() - t0 };
+      return {
+        verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] },
+        ms: performance.now() - t0,
+      };
     }
   };
   // Built member by member, not spread: this runs once per recorded request.

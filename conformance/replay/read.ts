@@ -285,7 +285,8 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
     }
     yield* scan(text.decode());
   } catch (e) {
-    const why = e instanceof TypeError && /decode|encoded/i.test(e.message) ? 'not UTF-8 text' : `the rest of the file could not be read: ${(e as Error).message}`;
+    const why =
+      e instanceof TypeError && /decode|encoded/i.test(e.message) ? 'not UTF-8 text' : `the rest of the file could not be read: ${(e as Error).message}`;
     if (!take || take(line)) yield { line, unreadable: why };
     return;
   }

@@ -154,7 +154,15 @@ export async function replay(o: ReplayOptions): Promise<Report> {
     let bytes = 0;
     let fileDone = false;
     const progress = (): void =>
-      o.onProgress?.({ records, failing, fileDone, file: source.label, bytes, ...(source.size !== undefined ? { size: source.size } : {}), elapsedMs: performance.now() - t0 });
+      o.onProgress?.({
+        records,
+        failing,
+        fileDone,
+        file: source.label,
+        bytes,
+        ...(source.size !== undefined ? { size: source.size } : {}),
+        elapsedMs: performance.now() - t0,
+      });
     // FILE:LINE: only that line is a record of this source, for the shard as for the rest; the
     // lines before it are not even parsed, and the first one after it is, to end the reading there.
     const take =
@@ -172,7 +180,8 @@ export async function replay(o: ReplayOptions): Promise<Report> {
       file.requests++;
       records++;
       count(v.status);
-      if (o.observations && v.status !== 'skip') o.observations.add(recordedObservation(id, request, o.manifest, judged.outcome, v.status === 'pass'), [fi, line]);
+      if (o.observations && v.status !== 'skip')
+        o.observations.add(recordedObservation(id, request, o.manifest, judged.outcome, v.status === 'pass'), [fi, line]);
       const result: CaseResult = { id, kind: 'replay', status: v.status, requirements: v.requirements, duration_ms: Math.round(judged.ms * 1000) / 1000 };
       if (v.status !== 'pass') result.message = v.message || v.status;
       if (FAILING.has(v.status)) {
@@ -227,7 +236,17 @@ export async function replay(o: ReplayOptions): Promise<Report> {
           file.unreadable++;
           count('skip');
           o.onUnreadable?.(`${source.label}:${rec.line}`, rec.unreadable);
-          listing.add({ order: [fi, rec.line], result: { id: `replay/${source.label}:${rec.line}`, kind: 'replay', status: 'skip', requirements: [], duration_ms: 0, message: `unreadable line: ${rec.unreadable}` } });
+          listing.add({
+            order: [fi, rec.line],
+            result: {
+              id: `replay/${source.label}:${rec.line}`,
+              kind: 'replay',
+              status: 'skip',
+              requirements: [],
+              duration_ms: 0,
+              message: `unreadable line: ${rec.unreadable}`,
+            },
+          });
         } else {
           await one(rec.line, rec.request);
         }
@@ -240,7 +259,11 @@ export async function replay(o: ReplayOptions): Promise<Report> {
     } finally {
       // Stop reading (and close the file) when a FILE:LINE was found before the end, or on a signal.
       if (!stopped()) await reader.return(undefined);
-      else void workers.then(() => reader.return(undefined), () => undefined);
+      else
+        void workers.then(
+          () => reader.return(undefined),
+          () => undefined,
+        );
     }
     fileDone = !stopped();
     progress();

@@ -51,7 +51,12 @@ export function* smaller(r: unknown): Generator<unknown> {
     yield withBlocks(r, blocks.slice(0, half));
     yield withBlocks(r, blocks.slice(half));
   }
-  if (blocks) for (let i = 0; i < blocks.length; i++) yield withBlocks(r, blocks.filter((_, j) => j !== i));
+  if (blocks)
+    for (let i = 0; i < blocks.length; i++)
+      yield withBlocks(
+        r,
+        blocks.filter((_, j) => j !== i),
+      );
   if (r.constraints !== undefined) {
     yield without(r, 'constraints');
     if (isObj(r.constraints)) for (const k of Object.keys(r.constraints)) yield { ...r, constraints: without(r.constraints, k) };

@@ -86,7 +86,9 @@ export function requestLine(c: Pick<CaseResult, 'request' | 'counterexample' | '
   if (r.budget !== undefined) parts.push(`budget ${compact(r.budget, 40)}`);
   const blocks = Array.isArray(r.blocks) ? r.blocks : undefined;
   if (blocks) parts.push(`${blocks.length} block${blocks.length === 1 ? '' : 's'}`);
-  const expiry = c.requirements.some((id) => /^(EXP|RANK-6)/.test(id)) || (blocks ?? []).some((b) => isObject(b) && (b.ttl_seconds !== undefined || b.created_at !== undefined));
+  const expiry =
+    c.requirements.some((id) => /^(EXP|RANK-6)/.test(id)) ||
+    (blocks ?? []).some((b) => isObject(b) && (b.ttl_seconds !== undefined || b.created_at !== undefined));
   if (expiry && r.now !== undefined) parts.push(`now ${compact(r.now, 40)}`);
   return parts.length > 0 ? `request: ${parts.join(', ')}` : undefined;
 }

@@ -73,7 +73,9 @@ export function likelyCauseText(d: Diagnosis, seen?: LogCounts): string {
     if (d.unexplained.length > 0) lines.push(`  not explained by these (${d.unexplained.length}): ${named(d.unexplained, NAMED_UNEXPLAINED)}`);
   }
   if (seen && (seen.keptFailing < seen.failing || seen.keptPassing < seen.passing)) {
-    lines.push(`  (read from the first ${seen.keptFailing} of ${seen.failing} failing results and a sample of ${seen.keptPassing} of ${seen.passing} passing ones)`);
+    lines.push(
+      `  (read from the first ${seen.keptFailing} of ${seen.failing} failing results and a sample of ${seen.keptPassing} of ${seen.passing} passing ones)`,
+    );
   }
   return visible(lines.join('\n'));
 }

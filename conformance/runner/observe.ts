@@ -28,7 +28,12 @@ export function observeCases(log: ObservationLog, cases: readonly GoldenCase[], 
  * `actual` (content-blindness's twin, order-independence's permutation).
  */
 function namedRequests(p: CaseResult): unknown[] {
-  const partners = typeof p.actual === 'object' && p.actual !== null ? Object.entries(p.actual).filter(([k]) => k.endsWith('_request')).map(([, v]) => v) : [];
+  const partners =
+    typeof p.actual === 'object' && p.actual !== null
+      ? Object.entries(p.actual)
+          .filter(([k]) => k.endsWith('_request'))
+          .map(([, v]) => v)
+      : [];
   return [p.counterexample, ...partners].filter((r) => r !== undefined);
 }
 
@@ -41,7 +46,13 @@ function namedRequests(p: CaseResult): unknown[] {
  * has no single request to observe; one that timed out or crashed has no
  * answer to explain.
  */
-export async function observeProperties(log: ObservationLog, results: readonly CaseResult[], impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<void> {
+export async function observeProperties(
+  log: ObservationLog,
+  results: readonly CaseResult[],
+  impl: Implementation,
+  manifest: Manifest,
+  timeoutMs: number,
+): Promise<void> {
   for (const p of results) {
     if (p.status === 'pass' || p.status === 'skip') continue;
     const requests = namedRequests(p);

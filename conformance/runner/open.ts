@@ -44,8 +44,10 @@ function checkManifest(value: unknown, from: string): Manifest {
   if (!valid(value)) throw new UsageError(`the manifest from ${from} is not valid: ${formatErrors(valid.errors).join('; ')}`);
   const m = value as Manifest;
   const problems = m.constants === undefined ? [] : constantsProblems(m.constants);
-  if (m.constants !== undefined && !m.profiles.includes('tiered')) problems.push({ path: '', message: 'declared constants are those of profile tiered, which the manifest does not declare' });
-  if (problems.length > 0) throw new UsageError(`the manifest from ${from} is not valid: ${problems.map((p) => `/constants${p.path}: ${p.message}`).join('; ')}`);
+  if (m.constants !== undefined && !m.profiles.includes('tiered'))
+    problems.push({ path: '', message: 'declared constants are those of profile tiered, which the manifest does not declare' });
+  if (problems.length > 0)
+    throw new UsageError(`the manifest from ${from} is not valid: ${problems.map((p) => `/constants${p.path}: ${p.message}`).join('; ')}`);
   return m;
 }
 

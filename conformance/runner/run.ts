@@ -77,7 +77,11 @@ export async function runCase(c: GoldenCase, impl: Implementation, manifest: Man
 }
 
 /** One case's verdict as a report entry, with what it takes to act on a failure. */
-export function toResult(c: GoldenCase, r: { verdict: Verdict; stderr?: string; ms: number } & Pick<CombinedRun, 'answers'>, rerun: (id: string) => string): CaseResult {
+export function toResult(
+  c: GoldenCase,
+  r: { verdict: Verdict; stderr?: string; ms: number } & Pick<CombinedRun, 'answers'>,
+  rerun: (id: string) => string,
+): CaseResult {
   const v = r.verdict;
   const out: CaseResult = {
     id: c.id,

@@ -106,7 +106,10 @@ const helpLine = (flag: string, help: string, indent = '  '): string => {
 
 /** The transports a command drives, for its usage line: `--impl reference | --module PATH | ...`. */
 export function transportUsage(kinds: readonly TransportKind[] = ['assembler']): string {
-  return [...registry.values()].filter((t) => kinds.includes(t.kind)).map((t) => `--${t.option} ${t.metavar}`).join(' | ');
+  return [...registry.values()]
+    .filter((t) => kinds.includes(t.kind))
+    .map((t) => `--${t.option} ${t.metavar}`)
+    .join(' | ');
 }
 
 /** The help block of the implementation options, for the transports a command drives. */
@@ -122,7 +125,10 @@ export function transportHelp(kinds: readonly TransportKind[] = ['assembler']): 
 }
 
 /** The one transport the options name (the reference when none), with its value; usage errors for two or a stray option. */
-export function chosenTransport(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[] = ['assembler', 'service']): { transport: Transport; value: string } {
+export function chosenTransport(
+  values: Readonly<Record<string, unknown>>,
+  kinds: readonly TransportKind[] = ['assembler', 'service'],
+): { transport: Transport; value: string } {
   const named = [...registry.values()].filter((t) => values[t.option] !== undefined);
   if (named.length > 1) throw new UsageError(`choose one implementation, not ${named.map((t) => `--${t.option}`).join(' and ')}`);
   const transport = named[0] ?? registry.get('reference')!;
@@ -134,7 +140,8 @@ export function chosenTransport(values: Readonly<Record<string, unknown>>, kinds
   if (!kinds.includes(transport.kind)) {
     throw new UsageError(`--${transport.option} is a ${transport.kind} judged on its contract: ctxconform run drives it, this command does not`);
   }
-  if (values['manifest'] !== undefined && !transport.takesManifest) throw new UsageError(`--${transport.option} describes itself: it cannot be combined with --manifest`);
+  if (values['manifest'] !== undefined && !transport.takesManifest)
+    throw new UsageError(`--${transport.option} describes itself: it cannot be combined with --manifest`);
   return { transport, value };
 }
 
@@ -235,7 +242,11 @@ registerTransport({
   async open({ value, values, manifest, timeoutMs, concurrency }) {
     if (value.trim() === '') throw new UsageError('--stdio needs a command');
     const processes = intOption(values, 'processes', concurrency, 1);
-    const opened = await starting(() => openStdio({ command: value, ...(manifest ? { manifest } : {}), timeoutMs, processes }), StdioStartError, `cannot start ${shellQuote(value)}`);
+    const opened = await starting(
+      () => openStdio({ command: value, ...(manifest ? { manifest } : {}), timeoutMs, processes }),
+      StdioStartError,
+      `cannot start ${shellQuote(value)}`,
+    );
     return { ...opened, target: value };
   },
 });
@@ -252,7 +263,11 @@ registerTransport({
     httpUrl('http', value);
     // Loaded only for --http: undici alone costs a few hundred ms of start-up.
     const { HttpStartError, openHttp } = await import('../../adapters/http.js');
-    const opened = await starting(() => openHttp({ base: value, concurrency, timeoutMs, ...(manifest ? { manifest } : {}) }), HttpStartError, `cannot reach ${value}`);
+    const opened = await starting(
+      () => openHttp({ base: value, concurrency, timeoutMs, ...(manifest ? { manifest } : {}) }),
+      HttpStartError,
+      `cannot reach ${value}`,
+    );
     return { ...opened, target: value };
   },
 });
@@ -298,7 +313,7 @@ registerTransport({
     estimator: {
       type: 'string',
       metavar: 'E',
-      help: 'how the service counts tokens: characters (code points) per token,\ndefault 4 (NUM-2), or o200k_base or cl100k_base; the kit recounts\nevery answer\'s segments with it and judges MAPI-3 on the larger count',
+      help: "how the service counts tokens: characters (code points) per token,\ndefault 4 (NUM-2), or o200k_base or cl100k_base; the kit recounts\nevery answer's segments with it and judges MAPI-3 on the larger count",
     },
     'require-tested': {
       type: 'string',
@@ -315,7 +330,8 @@ registerTransport({
   async open({ value, values, timeoutMs }) {
     const marker = values['marker'];
     // One token: a marker with a space in it is two words to a retriever, and either may be extracted on its own.
-    if (typeof marker === 'string' && /\s/u.test(marker)) throw new UsageError(`--marker needs one token without spaces (or '' for none), not ${JSON.stringify(marker)}`);
+    if (typeof marker === 'string' && /\s/u.test(marker))
+      throw new UsageError(`--marker needs one token without spaces (or '' for none), not ${JSON.stringify(marker)}`);
     httpUrl('memory-api', value);
     const { openMemoryApi, memoryApiManifest } = await import('../../adapters/memory-api/index.js');
     // The contract alone counts with --estimator (cli/run.ts checks it): the adapter does not.

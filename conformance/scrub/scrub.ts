@@ -186,16 +186,27 @@ export function scrubRequest(request: unknown): Scrubbed {
   const scrubBlock = (b: unknown): unknown => {
     if (!isObj(b)) return scrubValue(b);
     return object(
-      Object.entries(b).map(([k, v]) => [k, k === 'block_id' ? renamed(ids, v) : k === 'source' ? renamed(sources, v) : k === 'status' ? kept(STATUSES, v) : scrubValue(v)]),
+      Object.entries(b).map(([k, v]) => [
+        k,
+        k === 'block_id' ? renamed(ids, v) : k === 'source' ? renamed(sources, v) : k === 'status' ? kept(STATUSES, v) : scrubValue(v),
+      ]),
     );
   };
   const scrubConstraints = (c: Obj): Obj =>
-    object(Object.entries(c).map(([k, v]) => [k, (k === 'must_include' || k === 'exclude') && Array.isArray(v) ? v.map((x) => renamed(ids, x)) : scrubValue(v)]));
+    object(
+      Object.entries(c).map(([k, v]) => [k, (k === 'must_include' || k === 'exclude') && Array.isArray(v) ? v.map((x) => renamed(ids, x)) : scrubValue(v)]),
+    );
 
   const out = object(
     Object.entries(request).map(([k, v]) => [
       k,
-      k === 'blocks' && Array.isArray(v) ? v.map(scrubBlock) : k === 'constraints' && isObj(v) ? scrubConstraints(v) : k === 'profile' ? kept(PROFILES, v) : scrubValue(v),
+      k === 'blocks' && Array.isArray(v)
+        ? v.map(scrubBlock)
+        : k === 'constraints' && isObj(v)
+          ? scrubConstraints(v)
+          : k === 'profile'
+            ? kept(PROFILES, v)
+            : scrubValue(v),
     ]),
   );
   return { request: out, ids, sources };

@@ -45,7 +45,11 @@ export const MAX_STALLS = 5;
 export function budgetAdmittingAll(request: unknown, constants?: DeclaredConstants): number {
   const blocks = (request as { blocks: (BlockLike & { pinned?: unknown })[] }).blocks;
   if (profileOf(request) === 'ranked') {
-    return Math.min(estimateTokens(RANKED_HEADER) + blocks.reduce((s, b) => s + estimateTokens(`- [${b.created_at === undefined ? 'undated' : utcDate(b.created_at)}] ${b.content}`), 0), MAX_BUDGET);
+    return Math.min(
+      estimateTokens(RANKED_HEADER) +
+        blocks.reduce((s, b) => s + estimateTokens(`- [${b.created_at === undefined ? 'undated' : utcDate(b.created_at)}] ${b.content}`), 0),
+      MAX_BUDGET,
+    );
   }
   const perToken = constants?.chars_per_token;
   const cost = (b: BlockLike): number => (perToken === undefined ? estimateTokens(b.content) : estimateTokens(b.content, perToken));
@@ -140,14 +144,19 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
       const reference = referenceAnswer(request, o.manifest.capabilities, declaredConstants(o.manifest));
       // An implementation that hangs would cost the time limit at every budget: past a few, the rest are not asked.
       if (stalled >= MAX_STALLS) {
-        out[i] = { verdict: { status: 'skip', message: `not asked: the implementation timed out or crashed at ${MAX_STALLS} budgets`, requirements: [] }, ms: 0, reference };
+        out[i] = {
+          verdict: { status: 'skip', message: `not asked: the implementation timed out or crashed at ${MAX_STALLS} budgets`, requirements: [] },
+          ms: 0,
+          reference,
+        };
       } else {
         const judged = await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false });
         // An answer after the signal is not kept (the stdio adapter kills its processes on it).
         if (o.signal?.aborted) return;
         out[i] = { ...judged, reference };
         const status = out[i]!.verdict.status;
-        if (o.observations && status !== 'skip') o.observations.add(recordedObservation(`sweep/${o.source}@${budgets[i]}`, request, o.manifest, out[i]!.outcome, status === 'pass'), [budgets[i]!]);
+        if (o.observations && status !== 'skip')
+          o.observations.add(recordedObservation(`sweep/${o.source}@${budgets[i]}`, request, o.manifest, out[i]!.outcome, status === 'pass'), [budgets[i]!]);
         if (out[i]!.verdict.status === 'timeout' || out[i]!.verdict.status === 'crash') stalled++;
       }
       progress?.(++done);
@@ -159,7 +168,11 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
   for (let i = 0; i < budgets.length; i++) {
     if (out[i] === undefined) {
       const request = { ...(o.request as Obj), budget: budgets[i] };
-      out[i] = { verdict: { status: 'skip', message: `not asked: ${stopReason(o.signal!)}`, requirements: [] }, ms: 0, reference: referenceAnswer(request, o.manifest.capabilities, declaredConstants(o.manifest)) };
+      out[i] = {
+        verdict: { status: 'skip', message: `not asked: ${stopReason(o.signal!)}`, requirements: [] },
+        ms: 0,
+        reference: referenceAnswer(request, o.manifest.capabilities, declaredConstants(o.manifest)),
+      };
     }
   }
   return out;
@@ -173,10 +186,12 @@ const included = (j: AtBudget | undefined, who: 'reference' | 'answer'): Set<str
 export async function sweep(o: SweepOptions): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
-  const range: BudgetRange = o.budgets ?? (() => {
-    const to = budgetAdmittingAll(o.request, declaredConstants(o.manifest));
-    return { from: 0, to, step: Math.max(1, Math.ceil((to + 1) / MAX_SWEPT_BUDGETS)) };
-  })();
+  const range: BudgetRange =
+    o.budgets ??
+    (() => {
+      const to = budgetAdmittingAll(o.request, declaredConstants(o.manifest));
+      return { from: 0, to, step: Math.max(1, Math.ceil((to + 1) / MAX_SWEPT_BUDGETS)) };
+    })();
   const budgets = budgetsOf(range);
   const judged = await judgeAll(o, budgets, (d) => o.onProgress?.(d, budgets.length));
   const differs = (i: number): boolean => judged[i]!.verdict.status !== 'pass' && judged[i]!.verdict.status !== 'skip';
@@ -224,10 +239,21 @@ export async function sweep(o: SweepOptions): Promise<Report> {
     // Rows in the order the reference lets blocks in as the budget grows.
     blocks: [...ids]
       .sort((a, b) => firstIn(a) - firstIn(b))
-      .map((id) => ({ block_id: id, reference: intervals(budgets, (i) => refSets[i]?.has(id) === true), implementation: intervals(budgets, (i) => implSets[i]?.has(id) === true) })),
+      .map((id) => ({
+        block_id: id,
+        reference: intervals(budgets, (i) => refSets[i]?.has(id) === true),
+        implementation: intervals(budgets, (i) => implSets[i]?.has(id) === true),
+      })),
   };
 
-  const result: CaseResult = { id: `sweep/${o.source}`, kind: 'sweep', status: 'pass', requirements: [], duration_ms: 0, description: `the block set of ${o.source} at every budget of ${range.from}..${range.to}${range.step > 1 ? ` (step ${range.step})` : ''}` };
+  const result: CaseResult = {
+    id: `sweep/${o.source}`,
+    kind: 'sweep',
+    status: 'pass',
+    requirements: [],
+    duration_ms: 0,
+    description: `the block set of ${o.source} at every budget of ${range.from}..${range.to}${range.step > 1 ? ` (step ${range.step})` : ''}`,
+  };
   const skipped = judged.find((j) => j.verdict.status === 'skip');
   if (firstJudged) {
     const v = firstJudged.verdict;
@@ -273,5 +299,14 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   }
   result.duration_ms = Math.round(judged.reduce((s, j) => s + j.ms, 0) * 1000) / 1000;
   const cases = [result];
-  return reportOf({ manifest: o.manifest, ...(o.adapter ? { adapter: o.adapter } : {}), ...(o.target ? { target: o.target } : {}), started, durationMs: performance.now() - t0, summary: summarize(cases), cases, extra: { sweep: info } });
+  return reportOf({
+    manifest: o.manifest,
+    ...(o.adapter ? { adapter: o.adapter } : {}),
+    ...(o.target ? { target: o.target } : {}),
+    started,
+    durationMs: performance.now() - t0,
+    summary: summarize(cases),
+    cases,
+    extra: { sweep: info },
+  });
 }

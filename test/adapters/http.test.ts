@@ -115,7 +115,9 @@ async function runAgainst(fault: (req: IncomingMessage, res: ServerResponse) => 
 
 function only(r: Report, status: Status): string {
   const second = FAULT_CASES[1]!.id;
-  expect(Object.fromEntries(r.cases.map((c) => [c.id, c.status]))).toEqual(Object.fromEntries(FAULT_CASES.map((c) => [c.id, c.id === second ? status : 'pass'])));
+  expect(Object.fromEntries(r.cases.map((c) => [c.id, c.status]))).toEqual(
+    Object.fromEntries(FAULT_CASES.map((c) => [c.id, c.id === second ? status : 'pass'])),
+  );
   return r.cases.find((c) => c.id === second)!.message!;
 }
 
@@ -124,13 +126,19 @@ describe('http faults (one case affected, the run goes on)', () => {
     expect(only(await runAgainst((req) => req.socket.destroy()), 'crash')).toMatch(/reset or closed/);
   });
   it('HTTP 500: crash with the body', async () => {
-    expect(only(await runAgainst((_req, res) => res.writeHead(500).end('boom: NullPointerException')), 'crash')).toMatch(/HTTP 500 "boom: NullPointerException"/);
+    expect(only(await runAgainst((_req, res) => res.writeHead(500).end('boom: NullPointerException')), 'crash')).toMatch(
+      /HTTP 500 "boom: NullPointerException"/,
+    );
   });
   it('a body that is not JSON: error', async () => {
-    expect(only(await runAgainst((_req, res) => res.writeHead(200).end('<html>oops</html>')), 'error')).toMatch(/HTTP 200 body is not JSON: "<html>oops<\/html>"/);
+    expect(only(await runAgainst((_req, res) => res.writeHead(200).end('<html>oops</html>')), 'error')).toMatch(
+      /HTTP 200 body is not JSON: "<html>oops<\/html>"/,
+    );
   });
   it('a wrong status (404): error naming the expected ones', async () => {
-    expect(only(await runAgainst((_req, res) => res.writeHead(404).end('not here')), 'error')).toMatch(/expected HTTP 200 \(result\) or 422 \(error answer\), got 404/);
+    expect(only(await runAgainst((_req, res) => res.writeHead(404).end('not here')), 'error')).toMatch(
+      /expected HTTP 200 \(result\) or 422 \(error answer\), got 404/,
+    );
   });
   it('a hang: timeout', async () => {
     expect(only(await runAgainst(() => {}), 'timeout')).toMatch(/within 2000 ms/);

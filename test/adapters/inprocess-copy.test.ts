@@ -62,13 +62,18 @@ describe('the request a function is handed', () => {
     expect(req).toEqual(before);
   });
 
-  it('is the caller\'s own when the function reads only (readsOnly), as the reference is handed it', async () => {
+  it("is the caller's own when the function reads only (readsOnly), as the reference is handed it", async () => {
     let seen: unknown;
     const req = { now: 5, budget: 10, blocks: [] };
-    await fromFunctions((r) => {
-      seen = r;
-      return reference(r);
-    }, undefined, undefined, { readsOnly: true }).assemble(req, opts);
+    await fromFunctions(
+      (r) => {
+        seen = r;
+        return reference(r);
+      },
+      undefined,
+      undefined,
+      { readsOnly: true },
+    ).assemble(req, opts);
     expect(seen).toBe(req);
     // A Proxy cannot be copied (structuredClone refuses it): the reference answers it, so it was not copied.
     let reads = 0;

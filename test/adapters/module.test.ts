@@ -44,7 +44,9 @@ describe('openImplementation', () => {
     const err = await openImplementation({ module: file('nodesc.mjs', 'export const assemble = () => ({});') }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/the module exports no describe\(\); give --manifest/);
-    await expect(openImplementation({ module: file('boom.mjs', 'throw new Error("missing native addon");') })).rejects.toThrow(/cannot load the module .*missing native addon/);
+    await expect(openImplementation({ module: file('boom.mjs', 'throw new Error("missing native addon");') })).rejects.toThrow(
+      /cannot load the module .*missing native addon/,
+    );
     await expect(openImplementation({ module: join(tmp, 'absent.mjs') })).rejects.toBeInstanceOf(UsageError);
   });
 
@@ -53,7 +55,9 @@ describe('openImplementation', () => {
     const good = file('good.json', JSON.stringify({ name: 'r', version: '1', profiles: ['tiered'], capabilities: ['pinned'] }));
     expect((await openImplementation({ module: mod, manifest: good })).manifest.capabilities).toEqual(['pinned']);
     const bad = file('bad.json', JSON.stringify({ name: 'r', version: '1', profiles: ['fancy'], capabilities: [] }));
-    await expect(openImplementation({ module: mod, manifest: bad })).rejects.toThrow(/bad.json is not valid: \/profiles\/0: must be equal to one of the allowed values/);
+    await expect(openImplementation({ module: mod, manifest: bad })).rejects.toThrow(
+      /bad.json is not valid: \/profiles\/0: must be equal to one of the allowed values/,
+    );
   });
 
   it('isolates the module in a worker: a sync hang is a timeout, process.exit a crash, and the run goes on', async () => {

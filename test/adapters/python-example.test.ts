@@ -35,7 +35,12 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
       const unsendable = new Set(cases.filter((c) => !encodeRequest(c.request).ok).map((c) => c.id));
       expect(unsendable.size).toBeGreaterThan(0);
       for (const c of r.cases) {
-        if (core.has(c.id) && unsendable.has(c.id)) expect({ id: c.id, status: c.status, message: c.message }).toEqual({ id: c.id, status: 'skip', message: expect.stringMatching(/^cannot be sent over JSON: /) });
+        if (core.has(c.id) && unsendable.has(c.id))
+          expect({ id: c.id, status: c.status, message: c.message }).toEqual({
+            id: c.id,
+            status: 'skip',
+            message: expect.stringMatching(/^cannot be sent over JSON: /),
+          });
         else if (core.has(c.id)) expect({ id: c.id, status: c.status, message: c.message }).toEqual({ id: c.id, status: 'pass', message: undefined });
         else {
           expect(c.status, c.id).toBe('skip');
@@ -49,7 +54,11 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
 
   it('--constants FILE: tuned constants applied and declared pass the tiered core; the same answers without the declaration fail', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxconform-py-'));
-    const constants = { chars_per_token: 3, tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 10 }, source_to_tier: { notes: 'knowledge' } };
+    const constants = {
+      chars_per_token: 3,
+      tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 10 },
+      source_to_tier: { notes: 'knowledge' },
+    };
     writeFileSync(join(dir, 'tuned.json'), JSON.stringify(constants));
     writeFileSync(join(dir, 'undeclared.json'), JSON.stringify({ name: 'py', version: '1', profiles: ['tiered'], capabilities: [] }));
     const { cases } = loadCorpus();
@@ -79,7 +88,10 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
 
   it('answers an op it does not know with unknown_op on one line and goes on (PROTO-3)', () => {
     const r = spawnSync('python3', [impl], { input: '{"id":"9","op":"frobnicate"}\n{"id":"10","op":"describe"}\n', encoding: 'utf8' });
-    const [first, second] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; error?: { code: string }; ok?: unknown });
+    const [first, second] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; error?: { code: string }; ok?: unknown });
     expect(first).toMatchObject({ id: '9', error: { code: 'unknown_op' } });
     for (const line of [first, second]) expect(validators.stdioAnswer()(line), formatErrors(validators.stdioAnswer().errors).join('; ')).toBe(true);
     expect(second).toMatchObject({ id: '10', ok: { name: 'ctxconform-python-example' } });

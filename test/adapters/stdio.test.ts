@@ -74,11 +74,17 @@ describe('stdio adapter', () => {
   });
 
   it('an answer with neither ok nor error is a protocol error; an error answer keeps code and message', async () => {
-    const cmd = script('shapes', `if (m.op === 'describe') return out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });
-      if (m.request.kind === 'empty') out({ id: m.id, result: 1 }); else out({ id: m.id, error: { code: 'invalid_request', message: 'bad' } });`);
+    const cmd = script(
+      'shapes',
+      `if (m.op === 'describe') return out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });
+      if (m.request.kind === 'empty') out({ id: m.id, result: 1 }); else out({ id: m.id, error: { code: 'invalid_request', message: 'bad' } });`,
+    );
     const o = await openImplementation({ stdio: cmd, timeoutMs: 2000 });
     try {
-      expect(await o.impl.assemble({ kind: 'empty' }, { timeoutMs: 2000 })).toMatchObject({ kind: 'protocol', message: expect.stringMatching(/neither "ok" nor "error"/) });
+      expect(await o.impl.assemble({ kind: 'empty' }, { timeoutMs: 2000 })).toMatchObject({
+        kind: 'protocol',
+        message: expect.stringMatching(/neither "ok" nor "error"/),
+      });
       expect(await o.impl.assemble({ kind: 'err' }, { timeoutMs: 2000 })).toEqual({
         kind: 'error',
         code: 'invalid_request',

@@ -10,5 +10,8 @@ import { defineConformanceSuite } from '../../conformance/vitest.js';
 defineConformanceSuite({ module: fileURLToPath(new URL('../../reference/index.ts', import.meta.url)) }, { name: 'reference module', properties: 5, seed: 3 });
 
 if (spawnSync('python3', ['--version']).status === 0) {
-  defineConformanceSuite({ stdio: `python3 "${fileURLToPath(new URL('../../adapters/examples/python/impl.py', import.meta.url))}"` }, { name: 'python example' });
+  defineConformanceSuite(
+    { stdio: `python3 "${fileURLToPath(new URL('../../adapters/examples/python/impl.py', import.meta.url))}"` },
+    { name: 'python example' },
+  );
 }

@@ -22,7 +22,12 @@ import type { Manifest, Outcome } from '../../protocol/types.js';
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-wire-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const MANIFEST: Manifest = { name: 'recorder', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
+const MANIFEST: Manifest = {
+  name: 'recorder',
+  version: '1',
+  profiles: ['tiered', 'ranked'],
+  capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'],
+};
 const REFUSAL = { code: 'invalid_request', message: 'recorded' };
 
 /** Every number in a value that JSON cannot carry. */
@@ -39,9 +44,17 @@ describe('encodeRequest', () => {
   });
 
   it('writes -0 as -0.0 at any depth, which parses back to -0', () => {
-    const r = { now: -0, budget: 0, blocks: [{ block_id: 'a', source: 's', content: '', priority: -0, confidence: 0, ttl_seconds: -0 }], x: [-0, 0, undefined] };
+    const r = {
+      now: -0,
+      budget: 0,
+      blocks: [{ block_id: 'a', source: 's', content: '', priority: -0, confidence: 0, ttl_seconds: -0 }],
+      x: [-0, 0, undefined],
+    };
     const e = encodeRequest(r);
-    expect(e).toEqual({ ok: true, json: '{"now":-0.0,"budget":0,"blocks":[{"block_id":"a","source":"s","content":"","priority":-0.0,"confidence":0,"ttl_seconds":-0.0}],"x":[-0.0,0,null]}' });
+    expect(e).toEqual({
+      ok: true,
+      json: '{"now":-0.0,"budget":0,"blocks":[{"block_id":"a","source":"s","content":"","priority":-0.0,"confidence":0,"ttl_seconds":-0.0}],"x":[-0.0,0,null]}',
+    });
     const back = JSON.parse((e as { json: string }).json) as typeof r;
     expect(Object.is(back.now, -0)).toBe(true);
     expect(Object.is(back.blocks[0]!.priority, -0)).toBe(true);
@@ -50,8 +63,14 @@ describe('encodeRequest', () => {
   });
 
   it('refuses NaN and ±Infinity with the pointer of the first, never sending null', () => {
-    expect(encodeRequest({ now: 0, budget: 1, blocks: [{ 'a/b~c': NaN }] })).toEqual({ ok: false, reason: `${UNSENDABLE}: NaN at /blocks/0/a~1b~0c (VAL-8: JSON has no NaN or Infinity)` });
-    expect(encodeRequest({ now: -Infinity, budget: Infinity })).toEqual({ ok: false, reason: `${UNSENDABLE}: -Infinity at /now (VAL-8: JSON has no NaN or Infinity)` });
+    expect(encodeRequest({ now: 0, budget: 1, blocks: [{ 'a/b~c': NaN }] })).toEqual({
+      ok: false,
+      reason: `${UNSENDABLE}: NaN at /blocks/0/a~1b~0c (VAL-8: JSON has no NaN or Infinity)`,
+    });
+    expect(encodeRequest({ now: -Infinity, budget: Infinity })).toEqual({
+      ok: false,
+      reason: `${UNSENDABLE}: -Infinity at /now (VAL-8: JSON has no NaN or Infinity)`,
+    });
     expect(encodeRequest(NaN)).toEqual({ ok: false, reason: `${UNSENDABLE}: NaN at / (VAL-8: JSON has no NaN or Infinity)` });
     // With a -0 elsewhere the slow path still finds the NaN.
     expect(encodeRequest({ a: -0, b: [1, NaN] })).toMatchObject({ ok: false, reason: expect.stringContaining('NaN at /b/1') });

@@ -14,7 +14,12 @@ import type { GoldenCase } from '../../conformance/types.js';
 import type { Manifest } from '../../protocol/types.js';
 
 const corpus = loadCorpus();
-const FULL: Manifest = { name: 'reference', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
+const FULL: Manifest = {
+  name: 'reference',
+  version: '1',
+  profiles: ['tiered', 'ranked'],
+  capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'],
+};
 
 async function verdictFor(c: GoldenCase, manifest: Manifest) {
   const impl = referenceImplementation(manifest);
@@ -31,7 +36,9 @@ describe('the bundled corpus', () => {
 
   it('covers every SPEC id outside the harness-covered prefixes', () => {
     const cited = new Set(corpus.cases.flatMap((c) => c.requirements));
-    const uncovered = specRequirements().filter((r) => !isCaseExempt(r.id) && !cited.has(r.id)).map((r) => r.id);
+    const uncovered = specRequirements()
+      .filter((r) => !isCaseExempt(r.id) && !cited.has(r.id))
+      .map((r) => r.id);
     expect(uncovered).toEqual([]);
   });
 

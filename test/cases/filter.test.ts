@@ -120,7 +120,10 @@ describe('--filter on the bundled corpus', () => {
     const expr = 'tag:boundary+!area:ranked,req:EXP-1';
     const list = cli('list', '--filter', expr);
     expect(list.status).toBe(0);
-    const listed = list.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]);
+    const listed = list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0]);
     const json = join(mkdtempSync(join(tmpdir(), 'ctxc-filter-')), 'run.json');
     const run = cli('run', '--filter', expr, '--properties', '0', '--json', json, '--quiet');
     expect(run.status).toBe(0);
@@ -131,7 +134,10 @@ describe('--filter on the bundled corpus', () => {
   });
 
   it('a filter naming a tag no case has is a usage error (exit 2) for run and list', () => {
-    for (const args of [['run', '--filter', 'tag:hostil', '--properties', '0'], ['list', '--filter', 'tag:hostil']]) {
+    for (const args of [
+      ['run', '--filter', 'tag:hostil', '--properties', '0'],
+      ['list', '--filter', 'tag:hostil'],
+    ]) {
       const r = cli(...args);
       expect(r.status, args[0]).toBe(2);
       expect(r.stderr).toMatch(/--filter tag:hostil: no case has the tag "hostil"/);
@@ -143,9 +149,27 @@ describe('the help and docs/running.md show each selector', () => {
   it('run --help, list --help and the docs name glob, tag:, req: (id and section), area:, ! and +', () => {
     const help = (cmd: string) => cli(cmd, '--help').stdout;
     const docs = readFileSync(join(ROOT, 'docs/running.md'), 'utf8');
-    for (const needle of ["'expiry/*'", "'tag:boundary'", "'req:TIER-4'", "'req:CON-'", "'area:ranked'", "'area:tiers,!tag:rounding'", "'req:EXP-+tag:boundary'"]) expect(help('run'), needle).toContain(needle);
+    for (const needle of [
+      "'expiry/*'",
+      "'tag:boundary'",
+      "'req:TIER-4'",
+      "'req:CON-'",
+      "'area:ranked'",
+      "'area:tiers,!tag:rounding'",
+      "'req:EXP-+tag:boundary'",
+    ])
+      expect(help('run'), needle).toContain(needle);
     for (const needle of ['tag:NAME', 'req:ID', 'req:CON-', 'area:NAME', "'area:tiers,!tag:rounding'"]) expect(help('list'), needle).toContain(needle);
-    for (const needle of ['`tag:NAME`', '`req:ID`', '`req:SECTION-`', '`area:NAME`', '`--filter req:CON-`', "--filter 'area:tiers,!tag:rounding'", "--filter 'req:EXP-+tag:boundary'"]) expect(docs, needle).toContain(needle);
+    for (const needle of [
+      '`tag:NAME`',
+      '`req:ID`',
+      '`req:SECTION-`',
+      '`area:NAME`',
+      '`--filter req:CON-`',
+      "--filter 'area:tiers,!tag:rounding'",
+      "--filter 'req:EXP-+tag:boundary'",
+    ])
+      expect(docs, needle).toContain(needle);
   });
 });
 

@@ -82,7 +82,7 @@ describe('loadCorpus', () => {
     expect(problemsOf({ 'a/m.yaml': text })).toEqual(['a/m.yaml:1:1: missing required member "profile"']);
   });
 
-  it('requires since, a spec version no later than the kit\'s SPEC.md', () => {
+  it("requires since, a spec version no later than the kit's SPEC.md", () => {
     expect(problemsOf({ 'a/m.yaml': GOOD.replace('since: v1\n', '') })).toEqual(['a/m.yaml:1:1: missing required member "since"']);
     expect(problemsOf({ 'a/l.yaml': GOOD.replace('since: v1', 'since: v2') })).toEqual(["a/l.yaml:4:8: since: v2 is later than this kit's SPEC.md (v1)"]);
     expect(problemsOf({ 'a/n.yaml': GOOD.replace('since: v1', 'since: "1.0"') })).toEqual(['a/n.yaml:4:8: since: must match pattern "^v[1-9][0-9]*$"']);
@@ -146,7 +146,9 @@ describe('loadCorpus', () => {
     ]);
     const ranked = GOOD.replace('profile: tiered', 'profile: ranked');
     expect(problemsOf({ 'a/r.yaml': ranked })).toEqual(['a/r.yaml:7:3: the request runs profile tiered but the case declares profile ranked']);
-    const rankedCaps = ranked.replace('  now: 1000', '  profile: ranked\n  now: 1000').replace('tags: [fixture]', 'capabilities: [working_context]\ntags: [fixture]');
+    const rankedCaps = ranked
+      .replace('  now: 1000', '  profile: ranked\n  now: 1000')
+      .replace('tags: [fixture]', 'capabilities: [working_context]\ntags: [fixture]');
     expect(problemsOf({ 'a/rc.yaml': rankedCaps })).toEqual(['a/rc.yaml:5:15: capabilities apply to profile tiered only (RANK-7)']);
   });
 

@@ -41,8 +41,6 @@ async function failures(assemble: Assemble, manifest: Manifest = MANIFEST, corpu
   return failed;
 }
 
-
-
 /**
  * The defects on a core tuned to the declared constants. A constant the
  * defect sets replaces the tuned one (and is no defect where it equals it);
@@ -61,7 +59,7 @@ function tunedDefects(): Record<string, Defects> {
 }
 
 const RUNS: [string, DeclaredConstants | undefined][] = [
-  ['the specification\'s constants', undefined],
+  ["the specification's constants", undefined],
   ['declared constants 50/20/20/10, 3 per token, notes in knowledge', TUNED],
 ];
 
@@ -118,8 +116,16 @@ describe('a targeted case fails the defect it was written for', () => {
   const fullCorpus = (assemble: Assemble): Promise<string[]> => failures(assemble, ALL, all);
   const TARGETED: [string, Assemble, string][] = [
     // -0 made a hair below 0 on the way in: what a total order does to a ranked stable sort.
-    ['ranked: -0 ranked below 0', bent(blocks((b) => (Object.is(b.priority, -0) ? { ...b, priority: -Number.MIN_VALUE } : b))), 'ranked/negative-zero-ties-keep-input-order'],
-    ['ranked: a superseded block packed as active', bent((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)), 'validation/ranked-superseded'],
+    [
+      'ranked: -0 ranked below 0',
+      bent(blocks((b) => (Object.is(b.priority, -0) ? { ...b, priority: -Number.MIN_VALUE } : b))),
+      'ranked/negative-zero-ties-keep-input-order',
+    ],
+    [
+      'ranked: a superseded block packed as active',
+      bent((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)),
+      'validation/ranked-superseded',
+    ],
   ];
   for (const [defect, defects, caseId] of [
     ['priorities in a total order, -0 below 0', { signedZeroOrder: true }, 'numbers/negative-zero-equals-zero'],
@@ -136,7 +142,8 @@ describe('a targeted case fails the defect it was written for', () => {
   }
 
   it('the null cases catch an implementation that reads null as absent (REQ-4)', async () => {
-    const dropNulls = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
+    const dropNulls = (o: Record<string, unknown>): Record<string, unknown> =>
+      Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
     const nullAsAbsent = bent((r) => {
       const x = dropNulls(r as Record<string, unknown>) as Req;
       return constraints(dropNulls)(blocks(dropNulls)(x));
@@ -151,7 +158,6 @@ describe('a targeted case fails the defect it was written for', () => {
     expect(await fullCorpus(rewritten)).toContain('tiers/hyphenated-tool-results-is-working: fail');
   });
 });
-
 
 describe('the omission-markers cases catch broken markers', () => {
   const markerCases = loadCorpus().cases.filter((c) => c.capabilities.includes('omission_markers'));

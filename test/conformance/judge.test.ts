@@ -54,7 +54,19 @@ function withWorkingContext(r: Record<string, unknown>): Record<string, unknown>
 }
 
 function golden(expect: Expectation, extra: Partial<GoldenCase> = {}): GoldenCase {
-  return { id: 't/case', file: 't/case.yaml', description: 'a test case', requirements: ['TIER-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [], request: REQUEST, expect, ...extra };
+  return {
+    id: 't/case',
+    file: 't/case.yaml',
+    description: 'a test case',
+    requirements: ['TIER-4'],
+    profile: 'tiered',
+    since: 'v1',
+    capabilities: [],
+    tags: [],
+    request: REQUEST,
+    expect,
+    ...extra,
+  };
 }
 
 const result = (value: unknown): Outcome => ({ kind: 'result', value });
@@ -77,7 +89,10 @@ const FULL_EXPECT: Expectation = {
 
 const WC_EXPECT: Expectation = {
   ...FULL_EXPECT,
-  segments: [{ block_id: 'b-1', reason: 'tier', tokens: 1 }, { block_id: 'b-2', tier: 'longterm' }],
+  segments: [
+    { block_id: 'b-1', reason: 'tier', tokens: 1 },
+    { block_id: 'b-2', tier: 'longterm' },
+  ],
   truncated: true,
   warnings: [{ code: 'truncated' }],
   generated_at: 1000,
@@ -163,8 +178,26 @@ describe('judge: results', () => {
 
   it('compares numbers by value: -0 and 0 are one number, whichever the case or the answer writes (NUM-5, section 7)', () => {
     const negative = { ...REQUEST, now: -0, blocks: REQUEST.blocks.map((b) => (b.block_id === 'b-1' ? { ...b, priority: -0 } : b)) };
-    const expectZero = golden({ segments: [{ block_id: 'b-1', score: 0 }, { block_id: 'b-2', score: 1 }], generated_at: 0 }, { capabilities: ['working_context'], request: negative });
-    const expectNegative = golden({ segments: [{ block_id: 'b-1', score: -0 }, { block_id: 'b-2', score: 1 }], generated_at: -0 }, { capabilities: ['working_context'], request: negative });
+    const expectZero = golden(
+      {
+        segments: [
+          { block_id: 'b-1', score: 0 },
+          { block_id: 'b-2', score: 1 },
+        ],
+        generated_at: 0,
+      },
+      { capabilities: ['working_context'], request: negative },
+    );
+    const expectNegative = golden(
+      {
+        segments: [
+          { block_id: 'b-1', score: -0 },
+          { block_id: 'b-2', score: 1 },
+        ],
+        generated_at: -0,
+      },
+      { capabilities: ['working_context'], request: negative },
+    );
     const answer = (zero: number): Record<string, unknown> => {
       const r = withWorkingContext(rightAnswer()) as Record<string, any>;
       // At priority -0, b-1 ranks after b-2 (priority 1) and still renders first (coverage before memory).
@@ -191,7 +224,10 @@ describe('judge: results', () => {
   it('enforces the invariants every result owes, whatever the case lists', () => {
     const missing = rightAnswer() as Record<string, any>;
     missing.omissions.pop();
-    expect(judge(golden({ included: ['b-1', 'b-2'] }), result(missing), CORE)).toMatchObject({ status: 'fail', message: expect.stringMatching(/^partition: .*"missing":\["b-big"\]/) });
+    expect(judge(golden({ included: ['b-1', 'b-2'] }), result(missing), CORE)).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/^partition: .*"missing":\["b-big"\]/),
+    });
 
     const twice = rightAnswer() as Record<string, any>;
     twice.omissions.push({ block_id: 'b-1', reason: 'expired' });
@@ -277,13 +313,25 @@ describe('skipReason and expectedMembers', () => {
   it('skips a case whose profile or capabilities the manifest does not declare', () => {
     expect(skipReason({ profile: 'ranked', capabilities: [] }, CORE)).toBe('profile ranked is not declared by the implementation');
     expect(skipReason({ profile: 'tiered', capabilities: ['pinned'] }, CORE)).toBe('capability pinned not declared by the implementation');
-    expect(skipReason({ profile: 'tiered', capabilities: ['pinned', 'lifecycle'] }, CORE)).toBe('capabilities pinned, lifecycle not declared by the implementation');
+    expect(skipReason({ profile: 'tiered', capabilities: ['pinned', 'lifecycle'] }, CORE)).toBe(
+      'capabilities pinned, lifecycle not declared by the implementation',
+    );
     expect(skipReason({ profile: 'tiered', capabilities: ['pinned'] }, ALL)).toBeUndefined();
     expect(skipReason({ profile: 'tiered', capabilities: [] }, CORE)).toBeUndefined();
   });
 
   it('adds the working_context members for tiered only', () => {
-    expect(expectedMembers('tiered', ['working_context'])).toEqual(['context', 'included', 'estimated_tokens', 'total_budget', 'omissions', 'segments', 'truncated', 'warnings', 'generated_at']);
+    expect(expectedMembers('tiered', ['working_context'])).toEqual([
+      'context',
+      'included',
+      'estimated_tokens',
+      'total_budget',
+      'omissions',
+      'segments',
+      'truncated',
+      'warnings',
+      'generated_at',
+    ]);
     expect(expectedMembers('ranked', ['working_context'])).toHaveLength(5);
     expect(expectedMembers('tiered', ['pinned'])).toHaveLength(5);
   });

@@ -46,7 +46,11 @@ describe('dist/validators.cjs', () => {
   const corpus = loadCorpus().cases;
   const samples: unknown[] = [
     ...corpus.flatMap((c) => [c.request, assemble(c.request), c]),
-    null, [], {}, { now: 0, budget: -1, blocks: [{}] }, { error: { code: 'nope' } },
+    null,
+    [],
+    {},
+    { now: 0, budget: -1, blocks: [{}] },
+    { error: { code: 'nope' } },
   ];
 
   for (const ref of [...KIT_REFS, 'case.schema.json', 'working-context.schema.json']) {

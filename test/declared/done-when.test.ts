@@ -33,7 +33,8 @@ async function suite(fixture: string): Promise<Report> {
   return runSuite({ cases: corpus, impl, manifest: await impl.describe(), timeoutMs: 10_000, concurrency: 1, properties: RUNS, seed: 14 });
 }
 
-const notPassing = (r: Report): string[] => r.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status}: ${c.message?.split('\n').slice(0, 2).join(' | ')}`);
+const notPassing = (r: Report): string[] =>
+  r.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status}: ${c.message?.split('\n').slice(0, 2).join(' | ')}`);
 const properties = (r: Report) => r.cases.filter((c) => c.kind === 'property');
 
 describe('a tuned implementation that declares its constants', () => {
@@ -42,7 +43,9 @@ describe('a tuned implementation that declares its constants', () => {
     expect(notPassing(r)).toEqual([]);
     // It declares the tiered core only: the ranked and capability cases skip for that, and nothing else skips.
     const skipped = r.cases.filter((c) => c.status === 'skip');
-    expect(skipped.filter((c) => !/^(capabilit(y|ies) .* not declared|profile ranked is not declared)/.test(c.message ?? '')).map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    expect(
+      skipped.filter((c) => !/^(capabilit(y|ies) .* not declared|profile ranked is not declared)/.test(c.message ?? '')).map((c) => `${c.id}: ${c.message}`),
+    ).toEqual([]);
     const ran = r.cases.filter((c) => c.kind === 'case' && c.status === 'pass');
     expect(ran.length).toBeGreaterThan(200);
     expect(properties(r).map((p) => [p.id, p.status])).toEqual(properties(r).map((p) => [p.id, 'pass']));
@@ -80,7 +83,7 @@ describe('the same implementation without the declaration', () => {
   }, 120_000);
 });
 
-describe('an implementation with the specification\'s constants that declares the tuned ones', () => {
+describe("an implementation with the specification's constants that declares the tuned ones", () => {
   it('fails cases and properties, each failing case saying its expectation came from the declared constants', async () => {
     const r = await suite('spec-declares-tuned');
     const failing = r.cases.filter((c) => c.kind === 'case' && c.status === 'fail');
@@ -132,7 +135,9 @@ describe('ctxconform constants with a pinned manifest (docs/constants.md)', () =
   it('exits 0 when the implementation has the pinned constants', async () => {
     const r = await probe('--module', join(DIR, 'tuned-undeclared.ts'), '--manifest', pinned);
     expect(r.status).toBe(0);
-    expect(r.out).toContain('declared in its manifest: chars_per_token 3; tier_fractions 50/20/20/10 (working/episodic/longterm/knowledge); source_to_tier notes -> knowledge');
+    expect(r.out).toContain(
+      'declared in its manifest: chars_per_token 3; tier_fractions 50/20/20/10 (working/episodic/longterm/knowledge); source_to_tier notes -> knowledge',
+    );
     expect(r.out).toContain('no drift: every constant matches the declared constants and the specification');
     expect(r.json.declared).toEqual(TUNED);
   });

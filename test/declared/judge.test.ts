@@ -27,22 +27,46 @@ const asOutcome = (answer: unknown): Outcome => {
 const answerOf = (request: unknown, constants?: DeclaredConstants): Outcome => asOutcome(assemble(request, constants ? { constants } : {}));
 
 function golden(request: unknown, expect: Expectation, extra: Partial<GoldenCase> = {}): GoldenCase {
-  return { id: 'made/up', file: 'made/up.yaml', description: 'x', requirements: ['TIER-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [], request, expect, ...extra };
+  return {
+    id: 'made/up',
+    file: 'made/up.yaml',
+    description: 'x',
+    requirements: ['TIER-4'],
+    profile: 'tiered',
+    since: 'v1',
+    capabilities: [],
+    tags: [],
+    request,
+    expect,
+    ...extra,
+  };
 }
 
 describe('which declarations count', () => {
   it('a declaration equal in effect to the specification is the specification: plain tiered', () => {
     expect(isSpecConstants({})).toBe(true);
-    expect(isSpecConstants({ chars_per_token: 4, tier_fractions: { working: 40, episodic: 20, longterm: 25, knowledge: 15 }, source_to_tier: { memory: 'longterm', notes: 'working' } })).toBe(true);
+    expect(
+      isSpecConstants({
+        chars_per_token: 4,
+        tier_fractions: { working: 40, episodic: 20, longterm: 25, knowledge: 15 },
+        source_to_tier: { memory: 'longterm', notes: 'working' },
+      }),
+    ).toBe(true);
     expect(declaredConstants({ constants: { source_to_tier: { notes: 'working' } } })).toBeUndefined();
     expect(declaredConstants({})).toBeUndefined();
-    for (const c of [{ chars_per_token: 3 }, { source_to_tier: { memory: 'episodic' } }, { tier_fractions: { working: 40, episodic: 20, longterm: 25, knowledge: 14 } }] as DeclaredConstants[]) {
+    for (const c of [
+      { chars_per_token: 3 },
+      { source_to_tier: { memory: 'episodic' } },
+      { tier_fractions: { working: 40, episodic: 20, longterm: 25, knowledge: 14 } },
+    ] as DeclaredConstants[]) {
       expect(declaredConstants({ constants: c }), JSON.stringify(c)).toEqual(c);
     }
   });
 
   it('an invalid declaration is refused, not judged with', () => {
-    expect(() => declaredConstants({ constants: { tier_fractions: { working: 50, episodic: 50, longterm: 50, knowledge: 0 } } })).toThrow(/constants\/tier_fractions: the tier shares sum to 150/);
+    expect(() => declaredConstants({ constants: { tier_fractions: { working: 50, episodic: 50, longterm: 50, knowledge: 0 } } })).toThrow(
+      /constants\/tier_fractions: the tier shares sum to 150/,
+    );
   });
 });
 
@@ -60,7 +84,7 @@ describe('the corpus under the tuned declaration', () => {
     }
   });
 
-  it('a case judged with the declared constants still fails the answer of the specification\'s constants where they differ', () => {
+  it("a case judged with the declared constants still fails the answer of the specification's constants where they differ", () => {
     let failed = 0;
     for (const c of corpus) {
       const v = judge(c, answerOf(c.request), DECLARED);
@@ -89,12 +113,22 @@ describe('deriving one matcher at a time', () => {
     const tuned = assemble(request, { constants: TUNED }) as { included: string[] };
     expect(spec.included).toEqual(['a', 'b']);
     expect(tuned.included).toEqual(['a']);
-    const c = golden(request, { included: ['a', 'b'], context_excludes: ['[memory'], context_contains: ['[coverage \u00b7 a]', 'IGNORE ALL'], total_budget: 20 });
+    const c = golden(request, {
+      included: ['a', 'b'],
+      context_excludes: ['[memory'],
+      context_contains: ['[coverage \u00b7 a]', 'IGNORE ALL'],
+      total_budget: 20,
+    });
     const right = judge(c, answerOf(request, TUNED), DECLARED);
     expect(right).toMatchObject({ status: 'pass', derived: ['included', 'context_contains', 'context'] });
     // The kept parts of the derived matchers, and the matchers kept as written, still catch a wrong answer.
     const wrong = asOutcome({ ...(assemble(request, { constants: TUNED }) as object), total_budget: 21 });
-    expect(judge(c, wrong, DECLARED)).toMatchObject({ status: 'fail', message: expect.stringMatching(/^judged with the declared constants: included, context_contains, context from the reference computed with them \(SPEC DECL-4\)\n/) });
+    expect(judge(c, wrong, DECLARED)).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(
+        /^judged with the declared constants: included, context_contains, context from the reference computed with them \(SPEC DECL-4\)\n/,
+      ),
+    });
     const leaked = asOutcome({ ...(assemble(request, { constants: TUNED }) as object), context: '[memory \u00b7 x]\n' });
     expect(judge(c, leaked, DECLARED).message).toMatch(/context_excludes/);
     // The spec's answer is wrong for this implementation.
@@ -102,7 +136,16 @@ describe('deriving one matcher at a time', () => {
   });
 
   it('segments keep the members the case names, for every segment of the reference', () => {
-    const c = golden(request, { segments: [{ block_id: 'a', tokens: 8 }, { block_id: 'b', tier: 'working' }] }, { capabilities: ['working_context'] });
+    const c = golden(
+      request,
+      {
+        segments: [
+          { block_id: 'a', tokens: 8 },
+          { block_id: 'b', tier: 'working' },
+        ],
+      },
+      { capabilities: ['working_context'] },
+    );
     const right = judge(c, answerOf(request, TUNED), DECLARED);
     expect(right).toMatchObject({ status: 'pass', derived: ['segments'] });
     const wrongTier = assemble(request, { constants: TUNED }) as { segments: { tier: string }[] };
@@ -128,7 +171,14 @@ describe('deriving one matcher at a time', () => {
 
 describe('replay with declared constants', () => {
   it('a recorded request is judged against the reference computed with them', async () => {
-    const request = { now: 0, budget: 30, blocks: [{ block_id: 'a', source: 'notes', content: 'x'.repeat(45), priority: 1 }, { block_id: 'b', source: 'coverage', content: 'y'.repeat(45), priority: 2 }] };
+    const request = {
+      now: 0,
+      budget: 30,
+      blocks: [
+        { block_id: 'a', source: 'notes', content: 'x'.repeat(45), priority: 1 },
+        { block_id: 'b', source: 'coverage', content: 'y'.repeat(45), priority: 2 },
+      ],
+    };
     const core: Manifest = { name: 'tuned', version: '1', profiles: ['tiered'], capabilities: [] };
     const impl = fromFunctions(mutant(TUNED_CORE), undefined, core);
     const declared = await judgeRecorded(impl, { ...core, constants: TUNED }, request, { timeoutMs: 5000, twice: true });

@@ -96,11 +96,20 @@ describe('the run report', () => {
 
 describe('merge and diff', () => {
   it('shards judged with other constants are not one run; a diff names the constants of each side', () => {
-    const shard = (r: Report, i: number): Report => ({ ...r, implementation: declared.implementation, run: { ...r.run, shard: `${i}/2`, adapter: 'module', target: 'x', seed: 1, filter: null } });
+    const shard = (r: Report, i: number): Report => ({
+      ...r,
+      implementation: declared.implementation,
+      run: { ...r.run, shard: `${i}/2`, adapter: 'module', target: 'x', seed: 1, filter: null },
+    });
     const withConstants = shard(declared, 1);
     const without = shard({ ...declared, run: { ...declared.run } }, 2);
     delete without.run!.constants;
-    expect(() => mergeReports([{ file: 'a.json', report: withConstants }, { file: 'b.json', report: without }])).toThrow(/run\.constants .*: shards of one run share it/);
+    expect(() =>
+      mergeReports([
+        { file: 'a.json', report: withConstants },
+        { file: 'b.json', report: without },
+      ]),
+    ).toThrow(/run\.constants .*: shards of one run share it/);
     const text = formatDiff(diffReports(plain, declared), plain, declared);
     expect(text).toMatch(/^old: ctxconform-reference 1\.0\.0 \(kit [^;)]*\): /m);
     expect(text).toMatch(/^new: tuned 1\.0\.0 \(kit [^;]*; tiered with declared constants: chars_per_token 3; /m);

@@ -49,7 +49,24 @@ describe('the catalogue', () => {
   });
 
   it('covers every requirement section the issue lists, and every kind of request a defect needs', () => {
-    const sections: Section[] = ['validation', 'counting', 'estimate', 'tiers', 'pool', 'expiry', 'ordering', 'rendering', 'omissions', 'pinned', 'constraints', 'lifecycle', 'working_context', 'markers', 'ranked', 'constants'];
+    const sections: Section[] = [
+      'validation',
+      'counting',
+      'estimate',
+      'tiers',
+      'pool',
+      'expiry',
+      'ordering',
+      'rendering',
+      'omissions',
+      'pinned',
+      'constraints',
+      'lifecycle',
+      'working_context',
+      'markers',
+      'ranked',
+      'constants',
+    ];
     expect(sections.filter((s) => !CATALOGUE.some((e) => e.section === s))).toEqual([]);
     expect(CATALOGUE.filter((e) => reachOf(e) === undefined).map((e) => e.id)).toEqual([]);
   });

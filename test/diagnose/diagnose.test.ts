@@ -14,9 +14,18 @@ import { CORE, FULL, modelImplementation, observe } from './helpers.js';
 
 const entry = (id: string): Defects => CATALOGUE.find((e) => e.id === id)!.defects;
 
-describe('reproduces: the model\'s answer against the implementation\'s', () => {
+describe("reproduces: the model's answer against the implementation's", () => {
   const result = (value: unknown): Outcome => ({ kind: 'result', value });
-  const base = { context: '', included: [], estimated_tokens: 0, total_budget: 5, omissions: [], segments: [{ block_id: 'a', score: -0 }], warnings: [{ code: 'empty_context', message: 'm' }, { code: 'truncated' }], generated_at: 0 };
+  const base = {
+    context: '',
+    included: [],
+    estimated_tokens: 0,
+    total_budget: 5,
+    omissions: [],
+    segments: [{ block_id: 'a', score: -0 }],
+    warnings: [{ code: 'empty_context', message: 'm' }, { code: 'truncated' }],
+    generated_at: 0,
+  };
 
   it('reads numbers by value: -0 is 0 (NUM-5, section 7)', () => {
     expect(reproduces(base, result({ ...base, segments: [{ block_id: 'a', score: 0 }], generated_at: -0 }))).toBe(true);
@@ -33,12 +42,29 @@ describe('reproduces: the model\'s answer against the implementation\'s', () => 
     expect(reproduces(base, result({ ...base, instructions: 'none' }))).toBe(false);
     const { generated_at: _g, ...missing } = base;
     expect(reproduces(base, result(missing))).toBe(false);
-    const omitted = { ...base, omissions: [{ block_id: 'a', reason: 'budget_exhausted' }, { block_id: 'b', reason: 'expired' }] };
-    expect(reproduces(omitted, result({ ...omitted, omissions: [{ block_id: 'a', reason: 'budget' }, { block_id: 'b', reason: 'expired' }] }))).toBe(false);
+    const omitted = {
+      ...base,
+      omissions: [
+        { block_id: 'a', reason: 'budget_exhausted' },
+        { block_id: 'b', reason: 'expired' },
+      ],
+    };
+    expect(
+      reproduces(
+        omitted,
+        result({
+          ...omitted,
+          omissions: [
+            { block_id: 'a', reason: 'budget' },
+            { block_id: 'b', reason: 'expired' },
+          ],
+        }),
+      ),
+    ).toBe(false);
     expect(reproduces(omitted, result({ ...omitted, omissions: [omitted.omissions[1], omitted.omissions[0]] }))).toBe(false);
   });
 
-  it('reads an error answer by its code (the message is the implementation\'s own text, ERR-1)', () => {
+  it("reads an error answer by its code (the message is the implementation's own text, ERR-1)", () => {
     const error = { error: { code: 'invalid_request', message: 'the reference says this' } };
     expect(reproduces(error, { kind: 'error', code: 'invalid_request', message: 'bad', value: {} })).toBe(true);
     expect(reproduces(error, { kind: 'error', code: 'pinned_overflow', message: 'bad', value: {} })).toBe(false);
@@ -46,7 +72,12 @@ describe('reproduces: the model\'s answer against the implementation\'s', () => 
   });
 
   it('reproduces no timeout, crash or unreadable answer', () => {
-    for (const outcome of [{ kind: 'timeout', message: 't' }, { kind: 'crash', message: 'c' }, { kind: 'protocol', message: 'p' }] as Outcome[]) expect(reproduces(base, outcome)).toBe(false);
+    for (const outcome of [
+      { kind: 'timeout', message: 't' },
+      { kind: 'crash', message: 'c' },
+      { kind: 'protocol', message: 'p' },
+    ] as Outcome[])
+      expect(reproduces(base, outcome)).toBe(false);
   });
 });
 
@@ -60,14 +91,25 @@ describe('diagnose', () => {
 
   it('leaves failures without an answer (a timeout, a crash) unexplained', async () => {
     const observations = await observe(modelImplementation({}, CORE), CORE);
-    const broken: Observation[] = observations.map((o, i) => (i < 2 ? { ...o, outcome: { kind: i === 0 ? 'timeout' : 'crash', message: 'x' }, passed: false } : o));
+    const broken: Observation[] = observations.map((o, i) =>
+      i < 2 ? { ...o, outcome: { kind: i === 0 ? 'timeout' : 'crash', message: 'x' }, passed: false } : o,
+    );
     const d = diagnose(broken);
     expect(d).toEqual({ causes: [], unexplained: [observations[0]!.id, observations[1]!.id], failing: 2 });
   });
 
   it('is not thrown by answers of any shape: each is reproduced by nothing, or by what reproduces it', async () => {
     const observations = await observe(modelImplementation({}, FULL), FULL);
-    const garbage: unknown[] = [null, [], 'context', 42, { context: 1 }, { omissions: 'x', included: null }, { omissions: [null, 1, { block_id: 3 }] }, { error: null }];
+    const garbage: unknown[] = [
+      null,
+      [],
+      'context',
+      42,
+      { context: 1 },
+      { omissions: 'x', included: null },
+      { omissions: [null, 1, { block_id: 3 }] },
+      { error: null },
+    ];
     const odd: Observation[] = observations.map((o, i) => (i < garbage.length ? { ...o, outcome: { kind: 'result', value: garbage[i] }, passed: false } : o));
     const d = diagnose(odd)!;
     expect(d.failing).toBe(garbage.length);
@@ -92,7 +134,9 @@ describe('diagnose', () => {
     const config = { capabilities: [] };
     const observations = await observe(modelImplementation({}, manifest), manifest);
     const ceil = entry('ceil-estimate');
-    const i = observations.findIndex((o) => o.passed && !reproduces(modelAssemble(o.request, config, ceil), o.outcome) && !o.accepts!(asOutcome(modelAssemble(o.request, config, ceil))));
+    const i = observations.findIndex(
+      (o) => o.passed && !reproduces(modelAssemble(o.request, config, ceil), o.outcome) && !o.accepts!(asOutcome(modelAssemble(o.request, config, ceil))),
+    );
     const once = observations.map((o, k) => (k === i ? { ...o, outcome: asOutcome(modelAssemble(o.request, config, ceil)), passed: false } : o));
     const d = diagnose(once)!;
     // ceil explains that failure, and breaks the other passing cases it changes.
@@ -101,13 +145,16 @@ describe('diagnose', () => {
   });
 
   it('a limit keeps the best causes only', async () => {
-    const observations = await observe(modelImplementation({ ...entry('remainder-in-pool'), ...entry('null-read-as-absent'), ...entry('inclusive-expiry') }, CORE), CORE);
+    const observations = await observe(
+      modelImplementation({ ...entry('remainder-in-pool'), ...entry('null-read-as-absent'), ...entry('inclusive-expiry') }, CORE),
+      CORE,
+    );
     expect(diagnose(observations, { limit: 1 })!.causes).toHaveLength(1);
     expect(diagnose(observations)!.causes.length).toBeGreaterThanOrEqual(3);
   });
 });
 
-describe('the spelling of reasons is the implementation\'s own (RES-4)', () => {
+describe("the spelling of reasons is the implementation's own (RES-4)", () => {
   /** The defect model answering with these reasons at these sites, as a vendor who spells them so. */
   const spelled = (reasons: Record<string, string>, defects: Defects = {}, manifest: Manifest = CORE) => {
     const config = { capabilities: manifest.capabilities, reasons };
@@ -120,7 +167,9 @@ describe('the spelling of reasons is the implementation\'s own (RES-4)', () => {
     expect(failing.length).toBeGreaterThan(0);
     const d = diagnose(observations)!;
     expect(d.causes.map((c) => [c.id, c.explains, c.requirements])).toEqual([['reason-spelling', failing.length, ['RES-4']]]);
-    expect(d.causes[0]!.summary).toMatch(/spelled "budget_exhausted" where these cases pin the originating text "tier budget exhausted; overflow pool exhausted"/);
+    expect(d.causes[0]!.summary).toMatch(
+      /spelled "budget_exhausted" where these cases pin the originating text "tier budget exhausted; overflow pool exhausted"/,
+    );
   });
 
   it('a defect behind a spelling is still named, its failures reproduced with that spelling', async () => {

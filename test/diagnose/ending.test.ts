@@ -30,7 +30,13 @@ const CORE_CASES = loadCorpus().cases.filter((c) => c.profile === 'tiered' && c.
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-ending-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const observation = (id: string, passed: boolean): Observation => ({ id, request: { id }, manifest: { capabilities: [] }, outcome: { kind: 'result', value: {} }, passed });
+const observation = (id: string, passed: boolean): Observation => ({
+  id,
+  request: { id },
+  manifest: { capabilities: [] },
+  outcome: { kind: 'result', value: {} },
+  passed,
+});
 
 describe('the observation log', () => {
   it('keeps every observation when unbounded, in the order they came', () => {
@@ -50,10 +56,18 @@ describe('the observation log', () => {
     const forward = fill(ids);
     const shuffled = fill(ids.slice().sort((a, b) => ((a * 7919) % 2003) - ((b * 7919) % 2003)));
     expect(forward.seen).toEqual({ failing: 200, passing: 1800, keptFailing: 10, keptPassing: 25 });
-    expect(forward.observations().filter((o) => !o.passed).map((o) => o.id)).toEqual(Array.from({ length: 10 }, (_, k) => `line ${k * 10}`));
+    expect(
+      forward
+        .observations()
+        .filter((o) => !o.passed)
+        .map((o) => o.id),
+    ).toEqual(Array.from({ length: 10 }, (_, k) => `line ${k * 10}`));
     expect(shuffled.observations().map((o) => o.id)).toEqual(forward.observations().map((o) => o.id));
     // A sample, not the first passing lines.
-    const passing = forward.observations().filter((o) => o.passed).map((o) => Number(o.id.slice(5)));
+    const passing = forward
+      .observations()
+      .filter((o) => o.passed)
+      .map((o) => Number(o.id.slice(5)));
     expect(Math.max(...passing)).toBeGreaterThan(1000);
   });
 
@@ -63,7 +77,17 @@ describe('the observation log', () => {
     writeFileSync(file, [...requests, ...requests, ...requests].join('\n') + '\n');
     const impl = await openModule(join(BROKEN, 'remainder-in-pool.ts'));
     const log = new ObservationLog({ failing: 8, passing: 20 });
-    const report = await replay({ sources: [{ path: file, label: 'many.jsonl' }], impl, manifest: await impl.describe(), timeoutMs: 5000, concurrency: 4, twice: false, shrink: 0, maxListed: 1000, observations: log });
+    const report = await replay({
+      sources: [{ path: file, label: 'many.jsonl' }],
+      impl,
+      manifest: await impl.describe(),
+      timeoutMs: 5000,
+      concurrency: 4,
+      twice: false,
+      shrink: 0,
+      maxListed: 1000,
+      observations: log,
+    });
     const failing = report.summary.fail + report.summary.error;
     expect(failing).toBeGreaterThan(8);
     expect(log.seen).toMatchObject({ failing, keptFailing: 8, keptPassing: 20 });
@@ -81,8 +105,30 @@ describe('the likely-cause block', () => {
   const d: Diagnosis = {
     failing: 5,
     causes: [
-      { id: 'a+b', defects: ['a', 'b'], requirements: ['TIER-6', 'EXP-1'], summary: 'one; and two', explains: 3, contradicts: 2, failing: 5, explained: ['x', 'y', 'z'], contradicted: ['p', 'q'], alike: [] },
-      { id: 'c', defects: ['c'], requirements: ['NUM-1'], summary: 'three', explains: 1, contradicts: 0, failing: 5, explained: ['w'], contradicted: [], alike: ['d'] },
+      {
+        id: 'a+b',
+        defects: ['a', 'b'],
+        requirements: ['TIER-6', 'EXP-1'],
+        summary: 'one; and two',
+        explains: 3,
+        contradicts: 2,
+        failing: 5,
+        explained: ['x', 'y', 'z'],
+        contradicted: ['p', 'q'],
+        alike: [],
+      },
+      {
+        id: 'c',
+        defects: ['c'],
+        requirements: ['NUM-1'],
+        summary: 'three',
+        explains: 1,
+        contradicts: 0,
+        failing: 5,
+        explained: ['w'],
+        contradicted: [],
+        alike: ['d'],
+      },
     ],
     unexplained: ['\ue000'],
   };
@@ -98,7 +144,9 @@ describe('the likely-cause block', () => {
   });
 
   it('says so when no known defect reproduces the failures', () => {
-    expect(likelyCauseText({ failing: 2, causes: [], unexplained: ['x', 'y'] })).toBe('likely cause: none of the known defects reproduces the failing answers exactly (2 failures; docs/diagnosis.md)');
+    expect(likelyCauseText({ failing: 2, causes: [], unexplained: ['x', 'y'] })).toBe(
+      'likely cause: none of the known defects reproduces the failing answers exactly (2 failures; docs/diagnosis.md)',
+    );
   });
 });
 
@@ -106,11 +154,21 @@ describe('reports with a diagnosis', () => {
   async function shard(index: number): Promise<Report> {
     const impl = await openModule(join(BROKEN, 'remainder-in-pool.ts'));
     const log = new ObservationLog();
-    const report = await runSuite({ cases: CORE_CASES, impl, manifest: await impl.describe(), timeoutMs: 5000, concurrency: 1, properties: 0, seed: 1, shard: { index, total: 2 }, observations: log });
+    const report = await runSuite({
+      cases: CORE_CASES,
+      impl,
+      manifest: await impl.describe(),
+      timeoutMs: 5000,
+      concurrency: 1,
+      properties: 0,
+      seed: 1,
+      shard: { index, total: 2 },
+      observations: log,
+    });
     return (await likelyCause(report, log))!.report;
   }
 
-  it('are valid reports; merge drops the shards\' diagnoses, diff reads them as any report', async () => {
+  it("are valid reports; merge drops the shards' diagnoses, diff reads them as any report", async () => {
     const [a, b] = [await shard(1), await shard(2)];
     for (const [i, r] of [a, b].entries()) {
       const top = r.diagnosis![0]!;
@@ -134,11 +192,14 @@ describe('reports with a diagnosis', () => {
     // The remainder in the pool, and a slip no catalogue entry knows: the context reversed at budget 7.
     const pooled = mutant({ remainderInPool: true });
     const manifest = { name: 'two-slips', version: '0', profiles: ['tiered'], capabilities: [] };
-    const impl = fromFunctions((req) => {
-      const out = pooled(req) as Record<string, unknown>;
-      const budget = (req as { budget?: unknown } | null)?.budget;
-      return budget === 7 && typeof out.context === 'string' && out.context.length > 1 ? { ...out, context: [...out.context].reverse().join('') } : out;
-    }, () => manifest);
+    const impl = fromFunctions(
+      (req) => {
+        const out = pooled(req) as Record<string, unknown>;
+        const budget = (req as { budget?: unknown } | null)?.budget;
+        return budget === 7 && typeof out.context === 'string' && out.context.length > 1 ? { ...out, context: [...out.context].reverse().join('') } : out;
+      },
+      () => manifest,
+    );
     const log = new ObservationLog();
     const report = await runSuite({ cases: CORE_CASES, impl, manifest, timeoutMs: 5000, concurrency: 1, properties: 0, seed: 1, observations: log });
     const reversed = report.cases.filter((c) => FAILING.has(c.status) && (c.request as { budget?: unknown } | null)?.budget === 7).map((c) => c.id);
@@ -152,7 +213,16 @@ describe('reports with a diagnosis', () => {
   it('a run that fails nothing has none', async () => {
     const impl = await openModule(join(BROKEN, 'correct.ts'));
     const log = new ObservationLog();
-    const report = await runSuite({ cases: CORE_CASES, impl, manifest: await impl.describe(), timeoutMs: 5000, concurrency: 1, properties: 0, seed: 1, observations: log });
+    const report = await runSuite({
+      cases: CORE_CASES,
+      impl,
+      manifest: await impl.describe(),
+      timeoutMs: 5000,
+      concurrency: 1,
+      properties: 0,
+      seed: 1,
+      observations: log,
+    });
     expect(report.cases.filter((c) => FAILING.has(c.status))).toEqual([]);
     expect(log.seen.passing).toBeGreaterThan(100);
     expect(await likelyCause(report, log)).toBeUndefined();

@@ -30,7 +30,12 @@ export const FAMILY_EXAMPLES: Readonly<Record<string, Defects>> = {
 
 export const CORPUS: readonly GoldenCase[] = loadCorpus().cases;
 
-export const FULL: Manifest = { name: 'model', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'] };
+export const FULL: Manifest = {
+  name: 'model',
+  version: '0',
+  profiles: ['tiered', 'ranked'],
+  capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned', 'omission_markers'],
+};
 export const CORE: Manifest = { name: 'model', version: '0', profiles: ['tiered'], capabilities: [] };
 export const TUNED_FULL: Manifest = { ...FULL, constants: TUNED };
 

@@ -16,7 +16,12 @@ import type { Capability, Tier } from '../../reference/index.js';
 import { TUNED } from '../fixtures/declared/constants.js';
 
 /** The empty set, each capability alone, every capability but one, and all of them. */
-const CAPABILITY_SETS: Capability[][] = [[], ...CAPABILITIES.map((k) => [k]), ...CAPABILITIES.map((k) => CAPABILITIES.filter((x) => x !== k)), [...CAPABILITIES]];
+const CAPABILITY_SETS: Capability[][] = [
+  [],
+  ...CAPABILITIES.map((k) => [k]),
+  ...CAPABILITIES.map((k) => CAPABILITIES.filter((x) => x !== k)),
+  [...CAPABILITIES],
+];
 
 function same(req: unknown, capabilities: readonly Capability[], constants?: DeclaredConstants): boolean {
   const reference = assemble(req, { capabilities, ...(constants ? { constants } : {}) });
@@ -31,7 +36,11 @@ const declaration: fc.Arbitrary<DeclaredConstants> = fc.record(
   {
     chars_per_token: fc.integer({ min: 1, max: 16 }),
     tier_fractions: fc.tuple(fc.nat(40), fc.nat(30), fc.nat(20), fc.nat(10)).map(([w, e, l, k]) => ({ working: w, episodic: e, longterm: l, knowledge: k })),
-    source_to_tier: fc.dictionary(fc.constantFrom('notes', 'memory', 'coverage', 'knowledge', 'Memory', '__proto__', 'constructor', 'waf-info'), fc.constantFrom(...TIERS), { maxKeys: 4 }),
+    source_to_tier: fc.dictionary(
+      fc.constantFrom('notes', 'memory', 'coverage', 'knowledge', 'Memory', '__proto__', 'constructor', 'waf-info'),
+      fc.constantFrom(...TIERS),
+      { maxKeys: 4 },
+    ),
   },
   { requiredKeys: [] },
 );
@@ -39,10 +48,13 @@ const declaration: fc.Arbitrary<DeclaredConstants> = fc.record(
 describe('the defect model without defects is the reference', () => {
   const cases = loadCorpus().cases;
 
-  it.each(CAPABILITY_SETS.map((caps) => [caps.join(', ') || 'no capability', caps] as const))('on every corpus request, %s, with and without the tuned constants', (_label, caps) => {
-    const differ = cases.filter((c) => !same(c.request, caps) || !same(c.request, caps, TUNED)).map((c) => c.id);
-    expect(differ).toEqual([]);
-  });
+  it.each(CAPABILITY_SETS.map((caps) => [caps.join(', ') || 'no capability', caps] as const))(
+    'on every corpus request, %s, with and without the tuned constants',
+    (_label, caps) => {
+      const differ = cases.filter((c) => !same(c.request, caps) || !same(c.request, caps, TUNED)).map((c) => c.id);
+      expect(differ).toEqual([]);
+    },
+  );
 
   it.each(CAPABILITY_SETS.map((caps) => [caps.join(', ') || 'no capability', caps] as const))('on random requests of both profiles, %s', (_label, caps) => {
     fc.assert(

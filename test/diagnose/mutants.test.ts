@@ -90,11 +90,20 @@ const BENT_ENTRIES: Record<string, string> = {
 };
 
 /** The targeted defects of test/cases/mutants.test.ts, on the bent reference. */
-const dropNulls = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
+const dropNulls = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
 const TARGETED: [string, Assemble, string][] = [
-  ['ranked: a superseded block packed as active', bent((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)), 'ranked-ignores-what-it-cannot-honour'],
+  [
+    'ranked: a superseded block packed as active',
+    bent((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)),
+    'ranked-ignores-what-it-cannot-honour',
+  ],
   ['null read as absent', bent((r) => constraints(dropNulls)(blocks(dropNulls)(dropNulls(r as Record<string, unknown>) as Req))), 'null-read-as-absent'],
-  ['a source rewritten in the header', bent(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') })), 'header-source-rewritten'],
+  [
+    'a source rewritten in the header',
+    bent(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') })),
+    'header-source-rewritten',
+  ],
 ];
 
 /** The entries named by the top cause, or by the top `count` causes when an implementation has that many defects. */
@@ -102,7 +111,10 @@ async function top(assemble: Assemble, manifest: Manifest, count = 1): Promise<{
   const observations = await observe(fromFunctions(assemble, undefined, manifest), manifest);
   const d = diagnose(observations);
   expect(observations.some((o) => !o.passed)).toBe(true);
-  return { named: [...new Set((d?.causes ?? []).slice(0, count).flatMap((c) => c.defects))], line: d ? d.causes.map((c) => `${c.id} ${c.explains}/${c.failing}`).join(', ') : 'no diagnosis' };
+  return {
+    named: [...new Set((d?.causes ?? []).slice(0, count).flatMap((c) => c.defects))],
+    line: d ? d.causes.map((c) => `${c.id} ${c.explains}/${c.failing}`).join(', ') : 'no diagnosis',
+  };
 }
 
 describe('the broken tiered core (an implementation apart from the model): each switch is its catalogue entry', () => {
@@ -147,7 +159,10 @@ describe('a capability defect of the bent reference is its catalogue entry', () 
     expect(named, line).toEqual([id]);
   });
   it('the reference itself through the bending harness gets no diagnosis', async () => {
-    const observations = await observe(fromFunctions((req) => referenceAssemble(req, { capabilities: ALL.capabilities as never }), undefined, ALL), ALL);
+    const observations = await observe(
+      fromFunctions((req) => referenceAssemble(req, { capabilities: ALL.capabilities as never }), undefined, ALL),
+      ALL,
+    );
     expect(diagnose(observations)).toBeUndefined();
   });
 });

@@ -56,7 +56,9 @@ describe('a defect changes no answer outside its reach', () => {
     expect(inReach.some((req) => !isDeepStrictEqual(modelAssemble(req, CONFIGS[1]!, remainder.defects), modelAssemble(req, CONFIGS[1]!)))).toBe(true);
     // And a reach that left out a feature the defect needs is caught: pinned-ignored changes answers of pinned requests only.
     const pinnedIgnored = CATALOGUE.find((e) => e.id === 'pinned-ignored')!;
-    const wrongReach = outOfReach(['constraints']).filter(({ req, config, plain }) => !isDeepStrictEqual(modelAssemble(req, config, pinnedIgnored.defects), plain));
+    const wrongReach = outOfReach(['constraints']).filter(
+      ({ req, config, plain }) => !isDeepStrictEqual(modelAssemble(req, config, pinnedIgnored.defects), plain),
+    );
     expect(wrongReach.length).toBeGreaterThan(0);
   });
 });

@@ -113,7 +113,6 @@ describe('ctxconform run: one defect is the likely cause, over the golden cases 
     expect(failingIds(ran.report)).toEqual(['property/content-blindness']);
     expect(ran.report.diagnosis?.map((c) => [c.id, c.explained])).toEqual([['utf16-lengths', ['property/content-blindness']]]);
   });
-
 });
 
 describe('a correct implementation gets no diagnosis', () => {
@@ -129,7 +128,9 @@ describe('a correct implementation gets no diagnosis', () => {
 describe('replay and sweep: their judged requests are diagnosed', () => {
   it('ctxconform replay of the corpus requests names the defect', async () => {
     const file = join(tmp, 'corpus.jsonl');
-    const requests = loadCorpus().cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0 && encodeRequest(c.request).ok).map((c) => JSON.stringify(c.request));
+    const requests = loadCorpus()
+      .cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0 && encodeRequest(c.request).ok)
+      .map((c) => JSON.stringify(c.request));
     writeFileSync(file, requests.join('\n') + '\n');
     const ran = await command('replay', file, '--module', join(BROKEN, 'remainder-in-pool.ts'), '--shrink', '0');
     expectSoleCause(ran, 'remainder-in-pool');

@@ -77,7 +77,15 @@ function cycles(g: Map<string, Map<string, string>>): string[] {
     for (const t of g.get(from)?.keys() ?? []) if (!seen.has(t)) reach(t, seen.add(t));
     return seen;
   };
-  return [...g.keys()].filter((r) => reach(r).has(r)).map((r) => `${r} -> ${[...g.get(r)!].filter(([t]) => reach(t).has(r)).map(([t, f]) => `${t} (${f})`).join(', ')}`);
+  return [...g.keys()]
+    .filter((r) => reach(r).has(r))
+    .map(
+      (r) =>
+        `${r} -> ${[...g.get(r)!]
+          .filter(([t]) => reach(t).has(r))
+          .map(([t, f]) => `${t} (${f})`)
+          .join(', ')}`,
+    );
 }
 
 describe('the folder import graph', () => {
@@ -85,16 +93,30 @@ describe('the folder import graph', () => {
   const rooms = graph(roomOf);
 
   it('finds imports of every kind (so the checks below can fail)', () => {
-    expect(specifiers(`import a from './a.js';\nimport type { B } from '../b/c.js';\nexport { d } from './d.js';\nconst e = await import('../e.js');\nimport './f.js';`)).toEqual(['./a.js', '../b/c.js', './d.js', '../e.js', './f.js']);
+    expect(
+      specifiers(
+        `import a from './a.js';\nimport type { B } from '../b/c.js';\nexport { d } from './d.js';\nconst e = await import('../e.js');\nimport './f.js';`,
+      ),
+    ).toEqual(['./a.js', '../b/c.js', './d.js', '../e.js', './f.js']);
     expect(folders.get('conformance')!.has('protocol')).toBe(true);
     expect(folders.get('adapters')!.has('protocol')).toBe(true);
     expect(folders.get('bin')!.has('cli')).toBe(true);
     expect(rooms.get('cli/run.ts')!.has('conformance/runner')).toBe(true);
-    expect(cycles(new Map([['a', new Map([['b', 'a.ts']])], ['b', new Map([['a', 'b.ts']])], ['c', new Map([['a', 'c.ts']])]]))).toEqual(['a -> b (a.ts)', 'b -> a (b.ts)']);
+    expect(
+      cycles(
+        new Map([
+          ['a', new Map([['b', 'a.ts']])],
+          ['b', new Map([['a', 'b.ts']])],
+          ['c', new Map([['a', 'c.ts']])],
+        ]),
+      ),
+    ).toEqual(['a -> b (a.ts)', 'b -> a (b.ts)']);
   });
 
   it.each(FOLDERS)('%s imports only the folders below it', (folder) => {
-    const outside = [...(folders.get(folder) ?? [])].filter(([target]) => (FOLDERS as readonly string[]).includes(target) && !ALLOWED[folder].includes(target as Folder));
+    const outside = [...(folders.get(folder) ?? [])].filter(
+      ([target]) => (FOLDERS as readonly string[]).includes(target) && !ALLOWED[folder].includes(target as Folder),
+    );
     expect(outside.map(([target, file]) => `${file} imports ${target}/`)).toEqual([]);
   });
 

@@ -39,7 +39,14 @@ async function open(
 ) {
   service = await startMemoryService({ variant, ...(o.mode ? { mode: o.mode } : {}), ...(o.serviceKey !== undefined ? { apiKey: o.serviceKey } : {}) });
   const chosen = { ...(o.task !== undefined ? { task: o.task } : {}), ...(o.marker !== undefined ? { marker: o.marker } : {}) };
-  return openMemoryApi({ url: service.url, timeoutMs: o.timeoutMs ?? 2000, runId: 'test', ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}), ...(o.reservedTokens !== undefined ? { reservedTokens: o.reservedTokens } : {}), ...chosen });
+  return openMemoryApi({
+    url: service.url,
+    timeoutMs: o.timeoutMs ?? 2000,
+    runId: 'test',
+    ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+    ...(o.reservedTokens !== undefined ? { reservedTokens: o.reservedTokens } : {}),
+    ...chosen,
+  });
 }
 
 const REQUEST: Request = {
@@ -106,10 +113,16 @@ describe('memory-api adapter: what it sends', () => {
       service = undefined;
       return { texts, task };
     };
-    expect(await sent({})).toEqual({ texts: [`${'x'.repeat(40)} ctx7q2mark`, `${'y'.repeat(48)} ctx7q2mark`, `${'z'.repeat(80)} ctx7q2mark`, 'ctx7q2mark'], task: 'ctx7q2mark' });
+    expect(await sent({})).toEqual({
+      texts: [`${'x'.repeat(40)} ctx7q2mark`, `${'y'.repeat(48)} ctx7q2mark`, `${'z'.repeat(80)} ctx7q2mark`, 'ctx7q2mark'],
+      task: 'ctx7q2mark',
+    });
     expect(await sent({ marker: 'm4rk' })).toMatchObject({ texts: [`${'x'.repeat(40)} m4rk`, expect.any(String), expect.any(String), 'm4rk'], task: 'm4rk' });
     expect(await sent({ task: 'billing', marker: 'm4rk' })).toMatchObject({ task: 'billing' });
-    expect(await sent({ marker: '' })).toEqual({ texts: ['x'.repeat(40), 'y'.repeat(48), 'z'.repeat(80), ''], task: 'ctxconform conformance: assemble the recalled memories of this scope' });
+    expect(await sent({ marker: '' })).toEqual({
+      texts: ['x'.repeat(40), 'y'.repeat(48), 'z'.repeat(80), ''],
+      task: 'ctxconform conformance: assemble the recalled memories of this scope',
+    });
   });
 
   it('maps budget, segment cap, refs, filters and preferences into assemble-context', async () => {
@@ -163,12 +176,22 @@ describe('memory-api adapter: what it sends', () => {
     service = await startMemoryService({ refuseStrong: true });
     const impl = openMemoryApi({ url: service.url, timeoutMs: 2000, runId: 'test' });
     expect((await impl.assemble(REQUEST, { timeoutMs: 2000 })).kind).toBe('result');
-    expect(impl.lastExchange()!.calls.filter((c) => c.op === 'assemble-context').map((c) => [(c.request as { consistency: string }).consistency, c.status])).toEqual([
+    expect(
+      impl
+        .lastExchange()!
+        .calls.filter((c) => c.op === 'assemble-context')
+        .map((c) => [(c.request as { consistency: string }).consistency, c.status]),
+    ).toEqual([
       ['strong', 400],
       ['eventual', 200],
     ]);
     expect((await impl.assemble(REQUEST, { timeoutMs: 2000 })).kind).toBe('result');
-    expect(impl.lastExchange()!.calls.filter((c) => c.op === 'assemble-context').map((c) => (c.request as { consistency: string }).consistency)).toEqual(['eventual']);
+    expect(
+      impl
+        .lastExchange()!
+        .calls.filter((c) => c.op === 'assemble-context')
+        .map((c) => (c.request as { consistency: string }).consistency),
+    ).toEqual(['eventual']);
     await impl.close();
   });
 
@@ -202,7 +225,7 @@ describe('memory-api adapter: what it gives back', () => {
         ],
       },
     });
-    const codes = ((out as { value: { warnings: { code: string }[] } }).value.warnings).map((w) => w.code);
+    const codes = (out as { value: { warnings: { code: string }[] } }).value.warnings.map((w) => w.code);
     expect(codes).toEqual(['required_ref_omitted', 'disputed_memory_included']);
     expect(impl.lastExchange()!.context).toMatchObject({ tokenEstimate: 26, generatedAt: expect.any(String) });
     expect(await impl.describe()).toEqual({ name: 'memory-api', version: 'unknown', profiles: ['working-context-api'], capabilities: [] });

@@ -35,7 +35,11 @@ describe('an ingest that breaks on dedupeKey', () => {
         'ingest broke on dedupeKey: HTTP 200, 3 of 3 episodes rejected (first: block fit-a, runtime_error: undefined is not an object); ' +
         `sent with no dedupeKey, it answered, and every later ingest call was sent that way (1 of ${DIRECTED.length + RUNS} exchanges that tested it broke it)`,
     );
-    expect(answers.actual).toMatchObject({ op: 'ingest', status: 200, response: { results: [{ status: 'rejected' }, { status: 'rejected' }, { status: 'rejected' }] } });
+    expect(answers.actual).toMatchObject({
+      op: 'ingest',
+      status: 200,
+      response: { results: [{ status: 'rejected' }, { status: 'rejected' }, { status: 'rejected' }] },
+    });
     for (const r of results.filter((x) => x.id !== 'contract/answers')) expect(r.exchanges_tested, r.id).toBeGreaterThan(0);
     // One ingest with dedupeKey, then none; the retry went into a scope of its own.
     const ingests = service!.seen.filter((s) => s.path === '/v0/ingest').map((s) => s.body as Ingest);
@@ -57,7 +61,9 @@ describe('an ingest that breaks on dedupeKey', () => {
   it('with strong reads refused as well, the refusal is a note and the dedupeKey the failure', async () => {
     const results = await contract({ rejectDedupeKey: true, refuseStrong: true }, 5);
     expect(notPassing(results)).toEqual(['MAPI-1 fail']);
-    expect(results.find((r) => r.id === 'contract/answers')!.message).toMatch(/ingest broke on dedupeKey: .*; fallback: the service refused consistency "strong" with unsupported_consistency/);
+    expect(results.find((r) => r.id === 'contract/answers')!.message).toMatch(
+      /ingest broke on dedupeKey: .*; fallback: the service refused consistency "strong" with unsupported_consistency/,
+    );
   });
 });
 
@@ -66,14 +72,18 @@ describe('a run that stops says what it did not reach', () => {
     const results = await contract({ ingestFailsAfter: 6 });
     const answers = results.find((r) => r.id === 'contract/answers')!;
     expect(answers.status).toBe('fail');
-    expect(answers.message).toMatch(/the service answered the error unavailable: ingest: HTTP 503: the store is unreachable \(3 of \d+ exchanges that tested it broke it\); stopped after 3 failed exchanges in a row$/);
+    expect(answers.message).toMatch(
+      /the service answered the error unavailable: ingest: HTTP 503: the store is unreachable \(3 of \d+ exchanges that tested it broke it\); stopped after 3 failed exchanges in a row$/,
+    );
     const attempted = answers.num_runs!;
     expect(attempted).toBeLessThan(DIRECTED.length + RUNS);
     const skipped = results.filter((r) => r.status === 'skip');
     expect(skipped.length).toBeGreaterThan(0);
     for (const r of skipped) {
       expect(r.message).toMatch(
-        new RegExp(`^${r.requirements[0]} untested: not reached: the run stopped after ${attempted} of ${DIRECTED.length + RUNS} exchanges, when ingest failed in 3 exchanges in a row \\(see contract/answers\\)`),
+        new RegExp(
+          `^${r.requirements[0]} untested: not reached: the run stopped after ${attempted} of ${DIRECTED.length + RUNS} exchanges, when ingest failed in 3 exchanges in a row \\(see contract/answers\\)`,
+        ),
       );
     }
     // What was tested before the stop is judged as ever.

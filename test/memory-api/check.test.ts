@@ -19,7 +19,19 @@ function exchange(context: Record<string, unknown>, sent: Partial<Exchange['sent
     ]),
     statuses: new Map(statuses),
     sent: { scope, task: 'x', budget: { maxTokens: 10, reservedTokens: 2 }, ...sent },
-    body: { context: { scope, task: 'x', budget: { maxTokens: 10, reservedTokens: 2 }, segments: [], tokenEstimate: 0, truncated: false, warnings: [], generatedAt: '2026-01-01T00:00:00Z', ...context } },
+    body: {
+      context: {
+        scope,
+        task: 'x',
+        budget: { maxTokens: 10, reservedTokens: 2 },
+        segments: [],
+        tokenEstimate: 0,
+        truncated: false,
+        warnings: [],
+        generatedAt: '2026-01-01T00:00:00Z',
+        ...context,
+      },
+    },
   };
 }
 
@@ -39,7 +51,10 @@ describe('contract checks: warnings without cause', () => {
   });
 
   it('required_ref_omitted when every required ref is present breaks MAPI-7', () => {
-    const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], warnings: [{ code: 'required_ref_omitted' }] }, { constraints: { mustIncludeRefs: [ref('a')] } });
+    const ex = exchange(
+      { segments: [seg('a', 'alpha'), seg('b', 'beta')], warnings: [{ code: 'required_ref_omitted' }] },
+      { constraints: { mustIncludeRefs: [ref('a')] } },
+    );
     expect(clauses(ex)).toEqual(['MAPI-7']);
   });
 
@@ -51,7 +66,10 @@ describe('contract checks: warnings without cause', () => {
   it('a segment the scope never held breaks MAPI-10', () => {
     const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta'), seg('zz', 'invented')] });
     expect(checkExchange(ex).findings).toEqual([
-      { clause: 'MAPI-10', message: 'segment 2 has ref episode/zz, which is not a memory ingested into the scope, and its provenance names no sourceRefs it was derived from' },
+      {
+        clause: 'MAPI-10',
+        message: 'segment 2 has ref episode/zz, which is not a memory ingested into the scope, and its provenance names no sourceRefs it was derived from',
+      },
     ]);
   });
 
@@ -64,7 +82,9 @@ describe('contract checks: warnings without cause', () => {
 
   it('a superseded memory shown without its warning breaks MAPI-11', () => {
     const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }, { filters: { includeSuperseded: true } }, [['episode/b', 'superseded']]);
-    expect(checkExchange(ex).findings).toEqual([{ clause: 'MAPI-11', message: 'superseded memories appear without a superseded_memory_included warning: episode/b (block b)' }]);
+    expect(checkExchange(ex).findings).toEqual([
+      { clause: 'MAPI-11', message: 'superseded memories appear without a superseded_memory_included warning: episode/b (block b)' },
+    ]);
   });
 
   it('segments the first time and none the second breaks MAPI-12, whichever answer is empty', () => {
@@ -106,17 +126,26 @@ describe('contract checks: derived memories and content (MAPI-10)', () => {
   it('a derived memory naming a memory not ingested into the scope, or nothing, breaks MAPI-10 once per exchange', () => {
     const foreign = exchange({ segments: [derived('k1', ['a', 'elsewhere']), seg('b', 'beta')] });
     expect(checkExchange(foreign).findings).toEqual([
-      { clause: 'MAPI-10', message: 'segment 0 has ref atom/k1, which is not a memory ingested into the scope, and its provenance.sourceRefs names episode/elsewhere, not ingested into the scope' },
+      {
+        clause: 'MAPI-10',
+        message:
+          'segment 0 has ref atom/k1, which is not a memory ingested into the scope, and its provenance.sourceRefs names episode/elsewhere, not ingested into the scope',
+      },
     ]);
-    const unsourced = exchange({ segments: [{ ...seg('k9', 'x'), provenance: {} }, { ...seg('k8', 'y'), provenance: { sourceRefs: [] } }, seg('a', 'alpha'), seg('b', 'beta')] });
+    const unsourced = exchange({
+      segments: [{ ...seg('k9', 'x'), provenance: {} }, { ...seg('k8', 'y'), provenance: { sourceRefs: [] } }, seg('a', 'alpha'), seg('b', 'beta')],
+    });
     expect(checkExchange(unsourced).findings).toEqual([
       {
         clause: 'MAPI-10',
-        message: 'segment 0 has ref episode/k9, which is not a memory ingested into the scope, and its provenance names no sourceRefs it was derived from (and 1 more segment(s))',
+        message:
+          'segment 0 has ref episode/k9, which is not a memory ingested into the scope, and its provenance names no sourceRefs it was derived from (and 1 more segment(s))',
       },
     ]);
     // Two derived segments naming only each other trace back to nothing.
-    expect(clauses(exchange({ segments: [derived('k1', [atom('k2')]), derived('k2', [atom('k1')]), seg('a', 'alpha'), seg('b', 'beta')] }))).toEqual(['MAPI-10']);
+    expect(clauses(exchange({ segments: [derived('k1', [atom('k2')]), derived('k2', [atom('k1')]), seg('a', 'alpha'), seg('b', 'beta')] }))).toEqual([
+      'MAPI-10',
+    ]);
   });
 
   it('an episode may come back as its ingested content object in JSON text, never cut', () => {
@@ -126,7 +155,9 @@ describe('contract checks: derived memories and content (MAPI-10)', () => {
     // Without the object to compare with, JSON text is not the ingested text.
     expect(clauses(ex)).toEqual(['MAPI-10']);
     const cut = { ...withObjects, body: answer([seg('a', 'alph'), seg('b', '{"text":"bet"}')]) };
-    expect(checkExchange(cut).findings.map((f) => f.message)).toEqual(['segment 0 (block a) has content "alph", not the ingested "alpha" (and 1 more segment(s))']);
+    expect(checkExchange(cut).findings.map((f) => f.message)).toEqual([
+      'segment 0 (block a) has content "alph", not the ingested "alpha" (and 1 more segment(s))',
+    ]);
   });
 });
 
@@ -153,8 +184,13 @@ describe('contract checks: what the service retrieves decides what is in play', 
 
   it('truncated true is wrong only when the answer holds everything a complete unconstrained answer had, with nothing excluded', () => {
     const truncated = { truncated: true, warnings: [{ code: 'truncated' }] };
-    const all = { ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], ...truncated }), unconstrained: retrieves([seg('a', 'alpha'), seg('b', 'beta')]) };
-    expect(checkExchange(all).findings.map((f) => f.message)).toEqual(['truncated is true, but the answer holds all 2 memories the service retrieves for the task with no budget or cap']);
+    const all = {
+      ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], ...truncated }),
+      unconstrained: retrieves([seg('a', 'alpha'), seg('b', 'beta')]),
+    };
+    expect(checkExchange(all).findings.map((f) => f.message)).toEqual([
+      'truncated is true, but the answer holds all 2 memories the service retrieves for the task with no budget or cap',
+    ]);
     // A derived memory left out is something left out.
     const lessDerived = { ...all, unconstrained: retrieves([seg('a', 'alpha'), seg('b', 'beta'), derived('k1', ['a'])]) };
     expect(clauses(lessDerived)).toEqual([]);
@@ -177,14 +213,20 @@ describe('contract checks: what the service retrieves decides what is in play', 
   });
 
   it('MAPI-9 is tested when the service retrieves more than the cap; MAPI-3 when the candidates exceed the budget', () => {
-    const capped = exchange({ segments: [seg('a', 'alpha')], truncated: true, warnings: [{ code: 'truncated' }] }, { budget: { maxTokens: 10, reservedTokens: 2, maxSegments: 1 } });
+    const capped = exchange(
+      { segments: [seg('a', 'alpha')], truncated: true, warnings: [{ code: 'truncated' }] },
+      { budget: { maxTokens: 10, reservedTokens: 2, maxSegments: 1 } },
+    );
     expect(checkExchange({ ...capped, unconstrained: retrieves([seg('a', 'alpha')]) }).facets.has('MAPI-9:pressed')).toBe(false);
     const pressed = checkExchange({ ...capped, unconstrained: retrieves([seg('a', 'alpha'), derived('k1', ['a'])]) });
     expect(pressed.facets.has('MAPI-9:pressed')).toBe(true);
     expect(pressed.findings).toEqual([]);
     // "alpha" and "beta" cost 1 token each by the kit's estimate: 2 fit in 10 - 2, not in 2 - 1.
     expect(checkExchange(capped).facets.has('MAPI-3:pressed')).toBe(false);
-    const tight = exchange({ segments: [seg('a', 'alpha')], tokenEstimate: 1, truncated: true, warnings: [{ code: 'truncated' }] }, { budget: { maxTokens: 2, reservedTokens: 1 } });
+    const tight = exchange(
+      { segments: [seg('a', 'alpha')], tokenEstimate: 1, truncated: true, warnings: [{ code: 'truncated' }] },
+      { budget: { maxTokens: 2, reservedTokens: 1 } },
+    );
     expect(checkExchange(tight).facets.has('MAPI-3:pressed')).toBe(true);
     expect(clauses(tight)).toEqual([]);
   });
@@ -192,8 +234,28 @@ describe('contract checks: what the service retrieves decides what is in play', 
 
 describe('contract checks: a misbehaving service never takes down the run', () => {
   it('any JSON as the answer, the repeat or the unconstrained answer gives findings, never a throw', () => {
-    const segLike = fc.record({ ref: fc.oneof(fc.jsonValue(), fc.constant(ref('a'))), content: fc.jsonValue(), provenance: fc.oneof(fc.jsonValue(), fc.record({ sourceRefs: fc.array(fc.jsonValue()) })) }, { requiredKeys: [] });
-    const body = fc.oneof(fc.jsonValue(), fc.record({ context: fc.record({ segments: fc.oneof(fc.jsonValue(), fc.array(segLike)), truncated: fc.jsonValue(), tokenEstimate: fc.jsonValue(), warnings: fc.oneof(fc.jsonValue(), fc.array(fc.record({ code: fc.jsonValue() }))) }, { requiredKeys: [] }) }));
+    const segLike = fc.record(
+      {
+        ref: fc.oneof(fc.jsonValue(), fc.constant(ref('a'))),
+        content: fc.jsonValue(),
+        provenance: fc.oneof(fc.jsonValue(), fc.record({ sourceRefs: fc.array(fc.jsonValue()) })),
+      },
+      { requiredKeys: [] },
+    );
+    const body = fc.oneof(
+      fc.jsonValue(),
+      fc.record({
+        context: fc.record(
+          {
+            segments: fc.oneof(fc.jsonValue(), fc.array(segLike)),
+            truncated: fc.jsonValue(),
+            tokenEstimate: fc.jsonValue(),
+            warnings: fc.oneof(fc.jsonValue(), fc.array(fc.record({ code: fc.jsonValue() }))),
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+    );
     fc.assert(
       fc.property(body, body, body, (first, again, unconstrained) => {
         const out = checkExchange({ ...exchange({}), body: first, again, unconstrained });
@@ -234,7 +296,9 @@ describe('contract checks: segments obey the status filters (MAPI-13)', () => {
 
   it('a false includeDisputed in either filters or constraints keeps disputed memories out', () => {
     const both = withStatus('disputed', { filters: { includeDisputed: true }, constraints: { includeDisputed: false } });
-    expect(checkExchange(both).findings.map((f) => f.message)).toEqual(['segment 1 (block b) is a memory the service marks disputed, which constraints.includeDisputed false keeps out']);
+    expect(checkExchange(both).findings.map((f) => f.message)).toEqual([
+      'segment 1 (block b) is a memory the service marks disputed, which constraints.includeDisputed false keeps out',
+    ]);
   });
 
   it('a required ref may bring a kept-out memory in, or leave it out with the warning; a tombstoned one never enters', () => {
@@ -248,7 +312,9 @@ describe('contract checks: segments obey the status filters (MAPI-13)', () => {
 
   it('pending and failed memories are not judged by MAPI-13, and are no candidates', () => {
     for (const status of ['pending', 'failed']) {
-      const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }, { filters: { includeDisputed: false, includeSuperseded: false } }, [['episode/b', status]]);
+      const ex = exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')] }, { filters: { includeDisputed: false, includeSuperseded: false } }, [
+        ['episode/b', status],
+      ]);
       expect(clauses(ex), status).toEqual([]);
       const without = exchange({ segments: [seg('a', 'alpha')] }, {}, [['episode/b', status]]);
       expect(checkExchange(without).facets.has('MAPI-4:left-out'), status).toBe(false);
@@ -279,10 +345,17 @@ describe('contract checks: the kit counts the budget itself (MAPI-3)', () => {
   const long = 'x'.repeat(40); // 10 tokens by NUM-2
 
   it('segments that cost more than the budget break MAPI-3, however small the tokenEstimate', () => {
-    const ex = { ...exchange({ segments: [seg('a', long)], tokenEstimate: 5 }, { budget: { maxTokens: 10, reservedTokens: 2 } }), ingested: new Map([['episode/a', { blockId: 'a', text: long }]]) };
+    const ex = {
+      ...exchange({ segments: [seg('a', long)], tokenEstimate: 5 }, { budget: { maxTokens: 10, reservedTokens: 2 } }),
+      ingested: new Map([['episode/a', { blockId: 'a', text: long }]]),
+    };
     const out = checkExchange(ex);
     expect(out.findings).toEqual([
-      { clause: 'MAPI-3', message: "the segments cost 10 tokens by the kit's count (4 code points a token, NUM-2), more than maxTokens 10 - reservedTokens 2 = 8 (the answer says tokenEstimate 5)" },
+      {
+        clause: 'MAPI-3',
+        message:
+          "the segments cost 10 tokens by the kit's count (4 code points a token, NUM-2), more than maxTokens 10 - reservedTokens 2 = 8 (the answer says tokenEstimate 5)",
+      },
     ]);
     expect(out.budget).toEqual({ estimate: 5, counted: 10 });
   });
@@ -299,7 +372,10 @@ describe('contract checks: the kit counts the budget itself (MAPI-3)', () => {
     const three = (await loadEstimator('3'))!;
     // NUM-2's form with 3: max(1, floor(code points / 3)); code points, not bytes.
     expect([three.cost(''), three.cost('abcdefg'), three.cost('éééééé')]).toEqual([1, 2, 2]);
-    const ex = { ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], tokenEstimate: 2 }, { budget: { maxTokens: 4, reservedTokens: 1 } }), estimator: three };
+    const ex = {
+      ...exchange({ segments: [seg('a', 'alpha'), seg('b', 'beta')], tokenEstimate: 2 }, { budget: { maxTokens: 4, reservedTokens: 1 } }),
+      estimator: three,
+    };
     // alpha 1 + beta 1 = 2 by 3 code points a token: within 3.
     expect(clauses(ex)).toEqual([]);
     const perChar = { spec: '1', name: '1 code point a token', cost: (s: string) => [...s].length };
@@ -319,12 +395,18 @@ describe('contract checks: truncated with required refs (MAPI-4)', () => {
 
   it('truncated true is not judged while a required ref is absent from the answer', () => {
     const truncated = { truncated: true, warnings: [{ code: 'truncated' }, { code: 'required_ref_omitted' }] };
-    const ex = { ...exchange({ segments: [seg('a', 'alpha')], ...truncated }, { constraints: { mustIncludeRefs: [ref('zz')] } }), unconstrained: retrieves([seg('a', 'alpha')]) };
+    const ex = {
+      ...exchange({ segments: [seg('a', 'alpha')], ...truncated }, { constraints: { mustIncludeRefs: [ref('zz')] } }),
+      unconstrained: retrieves([seg('a', 'alpha')]),
+    };
     const out = checkExchange(ex);
     expect(out.findings).toEqual([]);
     expect(out.facets.has('MAPI-4:complete')).toBe(false);
     // With the required ref held, the same answer is judged: everything is there, so truncated must be false.
-    const held = { ...exchange({ segments: [seg('a', 'alpha')], truncated: true, warnings: [{ code: 'truncated' }] }, { constraints: { mustIncludeRefs: [ref('a')] } }), unconstrained: retrieves([seg('a', 'alpha')]) };
+    const held = {
+      ...exchange({ segments: [seg('a', 'alpha')], truncated: true, warnings: [{ code: 'truncated' }] }, { constraints: { mustIncludeRefs: [ref('a')] } }),
+      unconstrained: retrieves([seg('a', 'alpha')]),
+    };
     expect(clauses(held)).toEqual(['MAPI-4']);
   });
 });
@@ -332,7 +414,12 @@ describe('contract checks: truncated with required refs (MAPI-4)', () => {
 describe('contract checks: provenance names what was ingested (MAPI-10)', () => {
   const actor = { id: 'ctxconform', kind: 'tool' };
   const known = (provenance: unknown, more: Partial<Exchange> = {}) => ({
-    ...exchange({ segments: [{ ...seg('a', 'alpha'), provenance }, { ...seg('b', 'beta'), provenance: { createdBy: actor } }] }),
+    ...exchange({
+      segments: [
+        { ...seg('a', 'alpha'), provenance },
+        { ...seg('b', 'beta'), provenance: { createdBy: actor } },
+      ],
+    }),
     ingested: new Map([
       ['episode/a', { blockId: 'a', text: 'alpha', createdBy: actor, dedupeKey: 'a' }],
       ['episode/b', { blockId: 'b', text: 'beta', createdBy: actor, dedupeKey: 'b' }],
@@ -342,12 +429,22 @@ describe('contract checks: provenance names what was ingested (MAPI-10)', () => 
 
   it('{} names nothing it was ingested with', () => {
     expect(checkExchange(known({})).findings).toEqual([
-      { clause: 'MAPI-10', message: 'segment 0 (block a): provenance {} names nothing it was ingested with (createdBy "ctxconform", dedupeKey "a", or the memory itself in sourceRefs)' },
+      {
+        clause: 'MAPI-10',
+        message:
+          'segment 0 (block a): provenance {} names nothing it was ingested with (createdBy "ctxconform", dedupeKey "a", or the memory itself in sourceRefs)',
+      },
     ]);
   });
 
   it('createdBy (whole or by id), dedupeKey, or sourceRefs naming the memory itself each suffice', () => {
-    for (const p of [{ createdBy: actor }, { createdBy: 'ctxconform' }, { dedupeKey: 'a' }, { sourceRefs: [ref('a')] }, { createdBy: { id: 'ctxconform' }, at: 'x' }]) {
+    for (const p of [
+      { createdBy: actor },
+      { createdBy: 'ctxconform' },
+      { dedupeKey: 'a' },
+      { sourceRefs: [ref('a')] },
+      { createdBy: { id: 'ctxconform' }, at: 'x' },
+    ]) {
       expect(clauses(known(p)), JSON.stringify(p)).toEqual([]);
     }
   });
@@ -363,8 +460,18 @@ describe('contract checks: provenance names what was ingested (MAPI-10)', () => 
     expect(clauses(known({ sourceRefs: [ref('b')] }))).toEqual(['MAPI-10']);
   });
 
-  it('a type error is MAPI-2\'s: a content or provenance of the wrong type is not failed again, and says why MAPI-10 went untested', () => {
-    const notString = checkExchange(known({ createdBy: actor }, { body: answer([{ ...seg('a', 'alpha'), content: { text: 'alpha' }, provenance: { createdBy: actor } }, { ...seg('b', 'beta'), content: 7, provenance: { createdBy: actor } }]) }));
+  it("a type error is MAPI-2's: a content or provenance of the wrong type is not failed again, and says why MAPI-10 went untested", () => {
+    const notString = checkExchange(
+      known(
+        { createdBy: actor },
+        {
+          body: answer([
+            { ...seg('a', 'alpha'), content: { text: 'alpha' }, provenance: { createdBy: actor } },
+            { ...seg('b', 'beta'), content: 7, provenance: { createdBy: actor } },
+          ]),
+        },
+      ),
+    );
     expect(notString.findings.map((f) => f.clause)).toEqual(['MAPI-2']);
     expect(notString.facets.has('MAPI-10:not-string')).toBe(true);
     expect(notString.facets.has('MAPI-10:ingested')).toBe(false);
@@ -383,7 +490,13 @@ describe('--require-tested and the untested clauses (verdict.ts)', () => {
 
   it('names every skipped clause; fails only the required ones, and those not run', async () => {
     const { contractGate } = await import('../../conformance/contract/verdict.js');
-    const result = (id: string, status: 'pass' | 'skip' | 'fail') => ({ id: `contract/${id}`, kind: 'contract' as const, status, requirements: [id], duration_ms: 0 });
+    const result = (id: string, status: 'pass' | 'skip' | 'fail') => ({
+      id: `contract/${id}`,
+      kind: 'contract' as const,
+      status,
+      requirements: [id],
+      duration_ms: 0,
+    });
     const report = {
       kit: { name: 'ctxconform' as const, version: '0', spec: '1' },
       implementation: { name: 'x', version: '0', profiles: [], capabilities: [] },
@@ -392,7 +505,11 @@ describe('--require-tested and the untested clauses (verdict.ts)', () => {
     };
     expect(contractGate(report, undefined)).toEqual({ untested: ['MAPI-11', 'MAPI-13'], failing: [], notRun: [], suffix: '; untested: MAPI-11, MAPI-13' });
     expect(contractGate(report, ['MAPI-1'])).toMatchObject({ failing: [] });
-    expect(contractGate(report, ['MAPI-11', 'MAPI-3'])).toMatchObject({ failing: ['MAPI-11', 'MAPI-3'], notRun: ['MAPI-3'], suffix: '; untested: MAPI-11, MAPI-13; not run: MAPI-3' });
+    expect(contractGate(report, ['MAPI-11', 'MAPI-3'])).toMatchObject({
+      failing: ['MAPI-11', 'MAPI-3'],
+      notRun: ['MAPI-3'],
+      suffix: '; untested: MAPI-11, MAPI-13; not run: MAPI-3',
+    });
     const { requireTestedResults } = await import('../../conformance/contract/verdict.js');
     const gated = requireTestedResults(report, contractGate(report, ['MAPI-11', 'MAPI-3']));
     expect(gated.cases.map((c) => `${c.requirements[0]} ${c.status}`)).toEqual(['MAPI-1 pass', 'MAPI-11 fail', 'MAPI-13 skip', 'MAPI-3 fail']);

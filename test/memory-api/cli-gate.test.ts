@@ -32,7 +32,11 @@ async function runAgainst(o: ServiceOptions, args: string[]): Promise<{ code: nu
   const json = join(mkdtempSync(join(tmpdir(), 'ctxc-gate-')), 'report.json');
   const code = await run(['--memory-api', service.url, '--cases', 'none', '--properties', '20', '--json', json, '--quiet', ...args]);
   const text = out.join('\n');
-  const closing = text.split('\n').filter((l) => /^(PASS|FAIL|NOTHING TESTED)/.test(l)).at(-1) ?? '';
+  const closing =
+    text
+      .split('\n')
+      .filter((l) => /^(PASS|FAIL|NOTHING TESTED)/.test(l))
+      .at(-1) ?? '';
   return { code, closing, report: JSON.parse(readFileSync(json, 'utf8')) as Report, text };
 }
 
@@ -49,7 +53,10 @@ describe('untested clauses are loud', () => {
     expect(required.code).toBe(1);
     expect(required.closing).toMatch(/^FAIL: .*; untested: MAPI-11, MAPI-13$/);
     // The reports say it too: the required clause is a failure there, naming the option.
-    expect(required.report.cases.find((c) => c.requirements[0] === 'MAPI-11')).toMatchObject({ status: 'fail', message: expect.stringMatching(/^MAPI-11 is required by --require-tested, and no exchange tested it/) });
+    expect(required.report.cases.find((c) => c.requirements[0] === 'MAPI-11')).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/^MAPI-11 is required by --require-tested, and no exchange tested it/),
+    });
     const tested = await runAgainst({ variant: 'hydrate-hides-status' }, ['--require-tested', 'MAPI-3,contract/verbatim-content']);
     expect(tested.code).toBe(0);
     const all = await runAgainst({}, ['--require-tested', 'all']);
@@ -61,7 +68,10 @@ describe('untested clauses are loud', () => {
     const r = await runAgainst({}, ['--filter', 'contract/schema', '--require-tested', 'MAPI-11']);
     expect(r.code).toBe(1);
     expect(r.closing).toMatch(/^FAIL: .*; not run: MAPI-11$/);
-    expect(r.report.cases.find((c) => c.requirements[0] === 'MAPI-11')).toMatchObject({ status: 'fail', message: expect.stringMatching(/left it out \(--filter\): not run$/) });
+    expect(r.report.cases.find((c) => c.requirements[0] === 'MAPI-11')).toMatchObject({
+      status: 'fail',
+      message: expect.stringMatching(/left it out \(--filter\): not run$/),
+    });
   });
 });
 
@@ -69,7 +79,9 @@ describe('--estimator', () => {
   it('a service that counts o200k_base tokens passes when it is declared, and fails MAPI-3 by NUM-2 when it is not', async () => {
     const declared = await runAgainst({ estimator: 'o200k_base' }, ['--properties', '100', '--estimator', 'o200k_base']);
     expect(declared.code, declared.text).toBe(0);
-    expect(declared.report.cases.find((c) => c.id === 'contract/token-budget')!.message).toMatch(/; by the kit's count \(o200k_base tokens\), tokenEstimate never undercounted the segments/);
+    expect(declared.report.cases.find((c) => c.id === 'contract/token-budget')!.message).toMatch(
+      /; by the kit's count \(o200k_base tokens\), tokenEstimate never undercounted the segments/,
+    );
     const undeclared = await runAgainst({ estimator: 'o200k_base' }, ['--properties', '100']);
     expect(undeclared.code).toBe(1);
     const budget = undeclared.report.cases.find((c) => c.id === 'contract/token-budget')!;
@@ -84,11 +96,15 @@ describe('--estimator', () => {
 
   it('usage errors: an estimator the kit does not know, one without --memory-api, an unknown clause', async () => {
     service = await startMemoryService();
-    await expect(run(['--memory-api', service.url, '--estimator', 'p50k_base'])).rejects.toThrow(/--estimator takes a number of code points per token .*, not "p50k_base"/);
+    await expect(run(['--memory-api', service.url, '--estimator', 'p50k_base'])).rejects.toThrow(
+      /--estimator takes a number of code points per token .*, not "p50k_base"/,
+    );
     await expect(run(['--memory-api', service.url, '--estimator', '0'])).rejects.toThrow(/--estimator takes/);
     await expect(run(['--estimator', '4'])).rejects.toThrow(/--estimator goes with --memory-api/);
     await expect(run(['--require-tested', 'all'])).rejects.toThrow(/--require-tested goes with --memory-api/);
-    await expect(run(['--memory-api', service.url, '--require-tested', 'MAPI-99'])).rejects.toThrow(/--require-tested takes all, or clause ids from MAPI-1 to MAPI-13/);
+    await expect(run(['--memory-api', service.url, '--require-tested', 'MAPI-99'])).rejects.toThrow(
+      /--require-tested takes all, or clause ids from MAPI-1 to MAPI-13/,
+    );
   });
 });
 
@@ -96,8 +112,12 @@ describe('the terminal names the fallbacks the run took', () => {
   it('a strong read refused in an {error} envelope with HTTP 501, and a constraints.maxSegments refused: noted under the clause table, and the run passes', async () => {
     const { code, text, report } = await runAgainst({ refuseStrong: { envelope: 'error', status: 501 }, strictConstraints: true }, []);
     expect(code, text).toBe(0);
-    expect(text).toMatch(/\nnote: the service refused consistency "strong" with unsupported_consistency \(HTTP 501: this service reads with eventual consistency only\), so assemble-context was asked again with consistency "eventual", as every later call was\n/);
-    expect(text).toMatch(/\nnote: the service refused constraints\.maxSegments with invalid_request \(HTTP 400: constraints: unknown member maxSegments\), so assemble-context was asked again with the cap in budget\.maxSegments only, as every later call was\n/);
+    expect(text).toMatch(
+      /\nnote: the service refused consistency "strong" with unsupported_consistency \(HTTP 501: this service reads with eventual consistency only\), so assemble-context was asked again with consistency "eventual", as every later call was\n/,
+    );
+    expect(text).toMatch(
+      /\nnote: the service refused constraints\.maxSegments with invalid_request \(HTTP 400: constraints: unknown member maxSegments\), so assemble-context was asked again with the cap in budget\.maxSegments only, as every later call was\n/,
+    );
     expect(report.cases.every((c) => c.kind !== 'contract' || c.status === 'pass')).toBe(true);
   });
 });

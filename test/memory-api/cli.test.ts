@@ -51,7 +51,9 @@ describe('ctxconform run --memory-api', () => {
     const failing = report.cases.filter((c) => c.status !== 'pass');
     expect(failing.map((c) => c.id)).toEqual(['contract/verbatim-content']);
     expect(failing[0]!.message).toMatch(/^MAPI-10 /);
-    expect(failing[0]!.rerun).toBe(`npx ctxconform run --memory-api ${service.url} --api-key "$MEMORY_API_KEY" --cases none --filter contract/verbatim-content --properties 0 --seed 1 --timeout 5000`);
+    expect(failing[0]!.rerun).toBe(
+      `npx ctxconform run --memory-api ${service.url} --api-key "$MEMORY_API_KEY" --cases none --filter contract/verbatim-content --properties 0 --seed 1 --timeout 5000`,
+    );
     expect(readFileSync(json, 'utf8')).not.toContain('top-secret');
     expect(out.join('\n')).toContain('MAPI-10');
   });
@@ -68,13 +70,18 @@ describe('ctxconform run --memory-api', () => {
     }
     service = await startMemoryService({ variant: 'wrong-truncated-after-first-run' });
     const md = join(dirname(json), 'report.md');
-    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--repeat', '2', '--json', json, '--markdown', md, '--quiet'])).toBe(1);
+    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--repeat', '2', '--json', json, '--markdown', md, '--quiet'])).toBe(
+      1,
+    );
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     const flaky = report.cases.filter((c) => c.status === 'flaky');
     expect(flaky.map((c) => c.id)).toEqual(['contract/truncated-flag']);
     expect(flaky[0]!.requirements).toEqual(expect.arrayContaining(['MAPI-4', 'REQ-2']));
     expect(flaky[0]!.message).toMatch(/2 times gave 2 different answers/);
-    expect(flaky[0]!.answers!.map((a) => [a.repeats, a.status])).toEqual([[[1], 'pass'], [[2], 'fail']]);
+    expect(flaky[0]!.answers!.map((a) => [a.repeats, a.status])).toEqual([
+      [[1], 'pass'],
+      [[2], 'fail'],
+    ]);
     expect(flaky[0]!.rerun).toMatch(/--repeat 2$/);
     expect(report.summary.flaky).toBe(1);
     // How many exchanges tested it: the round that tested it most; the clause column shows its MAPI id alone.
@@ -88,7 +95,21 @@ describe('ctxconform run --memory-api', () => {
   it('shows per clause how many exchanges tested it, in the terminal and in the Markdown report', async () => {
     service = await startMemoryService();
     const dir = mkdtempSync(join(tmpdir(), 'ctxc-mapi-'));
-    const code = await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--marker', '', '--json', join(dir, 'r.json'), '--markdown', join(dir, 'r.md'), '--quiet']);
+    const code = await run([
+      '--memory-api',
+      service.url,
+      '--cases',
+      'none',
+      '--properties',
+      '0',
+      '--marker',
+      '',
+      '--json',
+      join(dir, 'r.json'),
+      '--markdown',
+      join(dir, 'r.md'),
+      '--quiet',
+    ]);
     // Nothing the unmarked task finds: untested clauses skip, and a skip fails nothing.
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
@@ -102,13 +123,31 @@ describe('ctxconform run --memory-api', () => {
     const md = readFileSync(join(dir, 'r.md'), 'utf8');
     expect(md).toContain('### Contract clauses');
     expect(md).toContain(`| MAPI-1 | \`contract/answers\` | ✅ pass | ${n} |  |`);
-    expect(md).toMatch(/\| MAPI-10 \| `contract\/verbatim-content` \| ⏭️ skip \| 0 \| untested: no ingested memory came back as a segment, so no content was compared \|/);
+    expect(md).toMatch(
+      /\| MAPI-10 \| `contract\/verbatim-content` \| ⏭️ skip \| 0 \| untested: no ingested memory came back as a segment, so no content was compared \|/,
+    );
   });
 
   it('--task and --marker reach the service and the rerun command; bad use is a usage error', async () => {
     service = await startMemoryService({ variant: 'cut-content' });
     const json = join(mkdtempSync(join(tmpdir(), 'ctxc-mapi-')), 'report.json');
-    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--marker', 'q9mark', '--task', 'billing migration', '--json', json, '--quiet'])).toBe(1);
+    expect(
+      await run([
+        '--memory-api',
+        service.url,
+        '--cases',
+        'none',
+        '--properties',
+        '0',
+        '--marker',
+        'q9mark',
+        '--task',
+        'billing migration',
+        '--json',
+        json,
+        '--quiet',
+      ]),
+    ).toBe(1);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     const failing = report.cases.filter((c) => c.status === 'fail');
     expect(failing.map((c) => c.id)).toEqual(['contract/verbatim-content']);
@@ -123,7 +162,21 @@ describe('ctxconform run --memory-api', () => {
   it('--filter picks contract clauses', async () => {
     service = await startMemoryService();
     const json = join(mkdtempSync(join(tmpdir(), 'ctxc-mapi-')), 'report.json');
-    expect(await run(['--memory-api', service.url, '--cases', 'none', '--properties', '0', '--filter', 'contract/schema,contract/deterministic', '--json', json, '--quiet'])).toBe(0);
+    expect(
+      await run([
+        '--memory-api',
+        service.url,
+        '--cases',
+        'none',
+        '--properties',
+        '0',
+        '--filter',
+        'contract/schema,contract/deterministic',
+        '--json',
+        json,
+        '--quiet',
+      ]),
+    ).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report.cases.map((c) => c.id)).toEqual(['contract/schema', 'contract/deterministic']);
   });

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runContract, CLAUSES, DIRECTED, type ContractOptions } from '../../conformance/contract/index.js';
 import { validators } from '../../protocol/schemas.js';
 import type { CaseResult } from '../../protocol/types.js';
-import { BROKEN_VARIANTS, RETRIEVING_ONLY, startMemoryService, type FakeService, type Mode, type ServiceOptions, type Variant } from '../fixtures/memory-service/server.js';
+import {
+  BROKEN_VARIANTS,
+  RETRIEVING_ONLY,
+  startMemoryService,
+  type FakeService,
+  type Mode,
+  type ServiceOptions,
+  type Variant,
+} from '../fixtures/memory-service/server.js';
 
 const RUNS = 30;
 const SEED = 7;
@@ -15,7 +23,10 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function contractAgainst(variant: Variant, o: { timeoutMs?: number; runs?: number; mode?: Mode; service?: ServiceOptions; run?: Partial<ContractOptions> } = {}) {
+async function contractAgainst(
+  variant: Variant,
+  o: { timeoutMs?: number; runs?: number; mode?: Mode; service?: ServiceOptions; run?: Partial<ContractOptions> } = {},
+) {
   service = await startMemoryService({ variant, apiKey: 'k-123', ...(o.mode ? { mode: o.mode } : {}), ...o.service });
   return runContract({ url: service.url, apiKey: 'k-123', timeoutMs: o.timeoutMs ?? 5000, runs: o.runs ?? RUNS, seed: SEED, ...o.run });
 }
@@ -61,9 +72,16 @@ describe('contract run against the faithful fake', () => {
   it('the retrieving fake is like the real runtime: whole-task match, keyword atoms with provenance, content objects', async () => {
     service = await startMemoryService();
     type Answer = { context: { segments: { ref: { id: string; type: string }; content: string; provenance: { sourceRefs?: { id: string }[] } }[] } };
-    const post = async (path: string, body: unknown) => (await fetch(`${service!.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json() as Promise<Answer>;
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${service!.url}${path}`, { method: 'POST', body: JSON.stringify(body) })).json() as Promise<Answer>;
     const scope = { tenantId: 't', namespaceId: 'n' };
-    const episode = (text: string, dedupeKey: string) => ({ contentType: 'text/plain', content: { text }, dedupeKey, createdBy: { id: 'x', kind: 'tool' }, metadata: {} });
+    const episode = (text: string, dedupeKey: string) => ({
+      contentType: 'text/plain',
+      content: { text },
+      dedupeKey,
+      createdBy: { id: 'x', kind: 'tool' },
+      metadata: {},
+    });
     await post('/v0/ingest', { scope, episodes: [episode('Billing escalation for ctx7q2mark', 'a'), episode('unrelated', 'b')] });
     const ask = (task: string) => post('/v0/assemble-context', { scope, task, budget: { maxTokens: 500 } });
     const { context } = await ask('CTX7Q2MARK');
@@ -85,7 +103,10 @@ describe('each broken fake fails the clause it breaks, and only that one; every 
       it(`${mode}: ${variant} -> ${clauseId}`, async () => {
         const results = await contractAgainst(variant as Variant, { mode });
         const notPassing = results.filter((r) => r.status !== 'pass');
-        expect(notPassing.map((r) => `${r.requirements[0]} ${r.status}`), notPassing.map((r) => r.message).join('\n')).toEqual([`${clauseId} fail`]);
+        expect(
+          notPassing.map((r) => `${r.requirements[0]} ${r.status}`),
+          notPassing.map((r) => r.message).join('\n'),
+        ).toEqual([`${clauseId} fail`]);
         const f = notPassing[0]!;
         expect(f.message).toContain(clauseId);
         // "K of N exchanges" counts exchanges that tested the clause, K <= N.
@@ -120,12 +141,16 @@ describe('each broken fake fails the clause it breaks, and only that one; every 
 
   it('the oversized first memory admitted whole is a MAPI-3 failure in the directed scenario built for it', async () => {
     const budget = (await contractAgainst('oversized-first', { runs: 0 })).find((r) => r.id === 'contract/token-budget')!;
-    expect(budget.message).toMatch(/broken in "first-ranked memory larger than the whole budget": tokenEstimate \d+ exceeds maxTokens 55 - reservedTokens 30 = 25/);
+    expect(budget.message).toMatch(
+      /broken in "first-ranked memory larger than the whole budget": tokenEstimate \d+ exceeds maxTokens 55 - reservedTokens 30 = 25/,
+    );
   });
 
   it('a MAPI-4 failure shows the unconstrained request and answer it rests on', async () => {
     const flag = (await contractAgainst('cap-hides-truncation', { runs: 0 })).find((r) => r.id === 'contract/truncated-flag')!;
-    expect(flag.message).toMatch(/broken in "segment cap leaves memories out": truncated is false, but candidates the service retrieves for the task are represented by no segment: episode\/ep_\d+ \(block cap-/);
+    expect(flag.message).toMatch(
+      /broken in "segment cap leaves memories out": truncated is false, but candidates the service retrieves for the task are represented by no segment: episode\/ep_\d+ \(block cap-/,
+    );
     expect(flag.request).toMatchObject({ unconstrained: { task: 'ctx7q2mark', budget: { maxTokens: expect.any(Number) } } });
     expect((flag.request as { unconstrained: Record<string, unknown> }).unconstrained).not.toHaveProperty('constraints');
     expect(flag.actual).toMatchObject({ answer: { context: { truncated: false } }, unconstrained: { context: { truncated: false } } });
@@ -138,10 +163,28 @@ describe('what is put to the test', () => {
     expect(results.filter((r) => r.status === 'fail')).toEqual([]);
     expect(results.find((r) => r.id === 'contract/answers')!.status).toBe('pass');
     const skipped = results.filter((r) => r.status === 'skip');
-    expect(skipped.map((r) => r.requirements[0])).toEqual(['MAPI-2', 'MAPI-3', 'MAPI-4', 'MAPI-5', 'MAPI-6', 'MAPI-7', 'MAPI-8', 'MAPI-9', 'MAPI-10', 'MAPI-11', 'MAPI-12', 'MAPI-13']);
+    expect(skipped.map((r) => r.requirements[0])).toEqual([
+      'MAPI-2',
+      'MAPI-3',
+      'MAPI-4',
+      'MAPI-5',
+      'MAPI-6',
+      'MAPI-7',
+      'MAPI-8',
+      'MAPI-9',
+      'MAPI-10',
+      'MAPI-11',
+      'MAPI-12',
+      'MAPI-13',
+    ]);
     for (const r of skipped) expect(r.message).toMatch(new RegExp(`^${r.requirements[0]} untested: `));
-    expect(results.find((r) => r.id === 'contract/truncated-flag')!.message).toMatch(new RegExp(`untested: no answer left a candidate in play unrepresented \\(\\d+ of ${EXCHANGES} exchanges tested the rest; none broke it\\)`));
-    expect(results.find((r) => r.id === 'contract/verbatim-content')).toMatchObject({ exchanges_tested: 0, message: 'MAPI-10 untested: no ingested memory came back as a segment, so no content was compared' });
+    expect(results.find((r) => r.id === 'contract/truncated-flag')!.message).toMatch(
+      new RegExp(`untested: no answer left a candidate in play unrepresented \\(\\d+ of ${EXCHANGES} exchanges tested the rest; none broke it\\)`),
+    );
+    expect(results.find((r) => r.id === 'contract/verbatim-content')).toMatchObject({
+      exchanges_tested: 0,
+      message: 'MAPI-10 untested: no ingested memory came back as a segment, so no content was compared',
+    });
     // Every ingested text went in unchanged and the task was the fixed sentence.
     const ingest = service!.seen.find((s) => s.path === '/v0/ingest')!.body as { episodes: { content: { text: string } }[] };
     expect(ingest.episodes.every((e) => !e.content.text.includes('ctx7q2mark'))).toBe(true);
@@ -159,7 +202,9 @@ describe('what is put to the test', () => {
   it('--task and --marker choose what is sent', async () => {
     const results = await contractAgainst('faithful', { runs: 0, run: { marker: 'zz9top', task: 'billing' } });
     expect(results.filter((r) => r.status === 'fail')).toEqual([]);
-    const texts = service!.seen.filter((s) => s.path === '/v0/ingest').flatMap((s) => (s.body as { episodes: { content: { text: string } }[] }).episodes.map((e) => e.content.text));
+    const texts = service!.seen
+      .filter((s) => s.path === '/v0/ingest')
+      .flatMap((s) => (s.body as { episodes: { content: { text: string } }[] }).episodes.map((e) => e.content.text));
     expect(texts.every((t) => t.endsWith(' zz9top'))).toBe(true);
     const tasks = new Set(service!.seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { task: string }).task));
     expect([...tasks]).toEqual(['billing']);
@@ -206,10 +251,14 @@ describe('a service that does not answer is a result, not an exception', () => {
     const results = await contractAgainst('hang', { timeoutMs: 150 });
     const answers = results.find((r) => r.id === 'contract/answers')!;
     expect(answers.status).toBe('timeout');
-    expect(answers.message).toMatch(/MAPI-1 .*assemble-context: no answer within \d+ ms \(3 of 3 exchanges that tested it broke it\); stopped after 3 failed exchanges in a row/);
+    expect(answers.message).toMatch(
+      /MAPI-1 .*assemble-context: no answer within \d+ ms \(3 of 3 exchanges that tested it broke it\); stopped after 3 failed exchanges in a row/,
+    );
     for (const r of results.filter((x) => x.id !== 'contract/answers')) {
       expect(r.status).toBe('skip');
-      expect(r.message).toBe(`${r.requirements[0]} untested: not reached: the run stopped after 3 of ${EXCHANGES} exchanges, when assemble-context failed in 3 exchanges in a row (see contract/answers)`);
+      expect(r.message).toBe(
+        `${r.requirements[0]} untested: not reached: the run stopped after 3 of ${EXCHANGES} exchanges, when assemble-context failed in 3 exchanges in a row (see contract/answers)`,
+      );
     }
   });
 

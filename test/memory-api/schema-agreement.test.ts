@@ -22,9 +22,18 @@ sayWhenNoAnchors('memory-api/schema-agreement.test');
 const anchorSchema: Defs | undefined = ANCHORS_DIR ? anchor<Defs>('infinicon/context-assembly.v0.schema.json') : undefined;
 // The OpenAPI document writes refs as #/components/schemas/X; a $defs copy reads the same.
 const openapiDefs: Defs | undefined = ANCHORS_DIR
-  ? { $defs: JSON.parse(JSON.stringify(anchor<{ components: { schemas: object } }>('infinicon/memory-api.v0.openapi.json').components.schemas).replaceAll('#/components/schemas/', 'openapi#/$defs/')) }
+  ? {
+      $defs: JSON.parse(
+        JSON.stringify(anchor<{ components: { schemas: object } }>('infinicon/memory-api.v0.openapi.json').components.schemas).replaceAll(
+          '#/components/schemas/',
+          'openapi#/$defs/',
+        ),
+      ),
+    }
   : undefined;
-const ours = JSON.parse(readFileSync(WORKING_CONTEXT_SCHEMA_PATH, 'utf8')) as { $defs: Record<string, { properties?: Record<string, { enum?: string[] }>; required?: string[] }> };
+const ours = JSON.parse(readFileSync(WORKING_CONTEXT_SCHEMA_PATH, 'utf8')) as {
+  $defs: Record<string, { properties?: Record<string, { enum?: string[] }>; required?: string[] }>;
+};
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 addFormats(ajv);
@@ -50,8 +59,14 @@ const MUTATIONS: Mutation[] = [
   ['no warnings member', (b) => delete b.context.warnings],
   ['an extra member in the context', (b) => (b.context.omissions = [])],
   ['budget.maxTokens zero', (b) => ((b.context.budget as Record<string, unknown>).maxTokens = 0)],
-  ['a segment without provenance', (b) => (b.context.segments = [{ ref: { id: 'a', type: 'atom', scope: b.context.scope }, content: 'c', score: 1, reason: 'r' }])],
-  ['a ref of an unknown type', (b) => (b.context.segments = [{ ref: { id: 'a', type: 'document', scope: b.context.scope }, content: 'c', score: 1, reason: 'r', provenance: {} }])],
+  [
+    'a segment without provenance',
+    (b) => (b.context.segments = [{ ref: { id: 'a', type: 'atom', scope: b.context.scope }, content: 'c', score: 1, reason: 'r' }]),
+  ],
+  [
+    'a ref of an unknown type',
+    (b) => (b.context.segments = [{ ref: { id: 'a', type: 'document', scope: b.context.scope }, content: 'c', score: 1, reason: 'r', provenance: {} }]),
+  ],
   ['a scope without namespaceId', (b) => (b.context.scope = { tenantId: 't' })],
 ];
 
@@ -101,7 +116,11 @@ describe.skipIf(!openapiDefs)('working-context.schema.json agrees with the publi
       expect(ours.$defs[def]!.required, def).toEqual(theirs.$defs[def]!.required);
       expect(Object.keys(ours.$defs[def]!.properties!).sort(), def).toEqual(Object.keys(theirs.$defs[def]!.properties!).sort());
       const assemblyMembers = Object.keys(anchorSchema!.$defs[def]!.properties!).sort();
-      expect(assemblyMembers, def).toEqual(Object.keys(theirs.$defs[def]!.properties!).filter((k) => !(def === 'Scope' && k === 'filters')).sort());
+      expect(assemblyMembers, def).toEqual(
+        Object.keys(theirs.$defs[def]!.properties!)
+          .filter((k) => !(def === 'Scope' && k === 'filters'))
+          .sort(),
+      );
     }
   });
 });
@@ -109,7 +128,12 @@ describe.skipIf(!openapiDefs)('working-context.schema.json agrees with the publi
 describe('the contract checks on the published examples', () => {
   /** An exchange where the example's segments are exactly what was ingested. */
   function exchangeOf(body: { context: Record<string, unknown> }) {
-    const ctx = body.context as { budget: { maxTokens: number; maxSegments?: number; reservedTokens?: number }; segments: { ref: { id: string; type: string }; content: string }[]; scope: never; task: string };
+    const ctx = body.context as {
+      budget: { maxTokens: number; maxSegments?: number; reservedTokens?: number };
+      segments: { ref: { id: string; type: string }; content: string }[];
+      scope: never;
+      task: string;
+    };
     const ingested = new Map(ctx.segments.map((s) => [`${s.ref.type}/${s.ref.id}`, { blockId: s.ref.id, text: s.content }]));
     return { ingested, statuses: new Map<string, string>(), sent: { scope: ctx.scope, task: ctx.task, budget: ctx.budget }, body };
   }
@@ -125,7 +149,12 @@ describe('the contract checks on the published examples', () => {
     // The contract's own examples answer with memories the service derived: MAPI-10 must accept them (SPEC section 16).
     for (const f of ['assemble-context.response.json', 'disputed-memory.response.json']) {
       const body = examples.find((e) => e.file === f)!.body;
-      const ctx = body.context as { scope: never; task: string; budget: { maxTokens: number }; segments: { provenance: { sourceRefs: { id: string; type: string }[] } }[] };
+      const ctx = body.context as {
+        scope: never;
+        task: string;
+        budget: { maxTokens: number };
+        segments: { provenance: { sourceRefs: { id: string; type: string }[] } }[];
+      };
       const sources = ctx.segments.flatMap((s) => s.provenance.sourceRefs);
       const ingested = new Map(sources.map((r) => [`${r.type}/${r.id}`, { blockId: r.id, text: 'the episode the service derived from' }]));
       const ex = { ingested, statuses: new Map<string, string>(), sent: { scope: ctx.scope, task: ctx.task, budget: ctx.budget }, body };
@@ -134,7 +163,10 @@ describe('the contract checks on the published examples', () => {
       // The episode is represented by the derived segment: nothing was left out, so truncated false is right.
       expect(out.facets.has('MAPI-4:complete') || out.facets.has('MAPI-4:left-out'), f).toBe(false);
       // A derived segment naming an episode that was never ingested is no memory of this scope.
-      expect(checkExchange({ ...ex, ingested: new Map() }).findings.map((x) => x.clause), f).toEqual(['MAPI-10']);
+      expect(
+        checkExchange({ ...ex, ingested: new Map() }).findings.map((x) => x.clause),
+        f,
+      ).toEqual(['MAPI-10']);
     }
   });
 

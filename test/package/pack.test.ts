@@ -24,14 +24,23 @@ const project = join(tmp, 'vendor');
 let files: string[] = [];
 
 beforeAll(() => {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--pack-destination', tmp, '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as {
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--pack-destination', tmp, '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as {
     filename: string;
     files: { path: string }[];
   }[];
   files = packed[0]!.files.map((f) => f.path);
   mkdirSync(project);
   const tarball = `file:../${packed[0]!.filename}`;
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'vendor', version: '1.0.0', private: true, type: 'module', dependencies: { ctxconform: tarball } }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'vendor', version: '1.0.0', private: true, type: 'module', dependencies: { ctxconform: tarball } }),
+  );
   writeFileSync(join(project, 'package-lock.json'), JSON.stringify(vendorLock(tarball)));
   execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
   // vitest, the helper's optional peer, is the vendor's own and not in the npm cache as a tarball: the repo's copy stands in.
@@ -51,7 +60,14 @@ function vendorLock(tarball: string): object {
   const kit = lock.packages['']!;
   const packages: Record<string, LockEntry> = {
     '': { name: 'vendor', version: '1.0.0', dependencies: { ctxconform: tarball } },
-    'node_modules/ctxconform': { version: kit.version, resolved: tarball, license: kit['license'], dependencies: kit['dependencies'], bin: kit['bin'], engines: kit['engines'] },
+    'node_modules/ctxconform': {
+      version: kit.version,
+      resolved: tarball,
+      license: kit['license'],
+      dependencies: kit['dependencies'],
+      bin: kit['bin'],
+      engines: kit['engines'],
+    },
   };
   for (const [path, entry] of Object.entries(lock.packages)) if (path !== '' && !entry.dev) packages[path] = entry;
   return { name: 'vendor', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
@@ -65,8 +81,18 @@ const npx = (...args: string[]): { status: number | null; stdout: string; stderr
 describe('the packed kit in an empty project', () => {
   it('holds bin, compiled JavaScript with declarations, cases, schemas and SPEC.md; no TypeScript sources and no tests', () => {
     for (const f of [
-      'bin/ctxconform.mjs', 'dist/reference/index.js', 'dist/reference/index.d.ts', 'dist/cli/run.js', 'dist/adapters/module-worker.js',
-      'dist/corpus.json', 'protocol/schemas/report.schema.json', 'conformance/schemas/case.schema.json', 'adapters/examples/python/impl.py', 'SPEC.md', 'README.md', 'package.json',
+      'bin/ctxconform.mjs',
+      'dist/reference/index.js',
+      'dist/reference/index.d.ts',
+      'dist/cli/run.js',
+      'dist/adapters/module-worker.js',
+      'dist/corpus.json',
+      'protocol/schemas/report.schema.json',
+      'conformance/schemas/case.schema.json',
+      'adapters/examples/python/impl.py',
+      'SPEC.md',
+      'README.md',
+      'package.json',
     ]) {
       expect(files).toContain(f);
     }
@@ -124,7 +150,22 @@ console.log(JSON.stringify({ included: r.included, same: again === assemble, val
     // One compiler run for both: the declarations carry real types, so the wrong use is an error (not an any), and the right one none.
     const r = spawnSync(
       process.execPath,
-      [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types'), 'typed.mts', 'wrong.mts'],
+      [
+        join(root, 'node_modules/typescript/bin/tsc'),
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        '--module',
+        'nodenext',
+        '--moduleResolution',
+        'nodenext',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(root, 'node_modules/@types'),
+        'typed.mts',
+        'wrong.mts',
+      ],
       { cwd: project, encoding: 'utf8' },
     );
     expect(r.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^wrong\.mts\(2,7\): error TS2322: /)]);
@@ -155,7 +196,11 @@ console.log(JSON.stringify({ included: r.included, same: again === assemble, val
       `import { defineConformanceSuite } from 'ctxconform/vitest';\ndefineConformanceSuite({ module: ${JSON.stringify(broken)} }, { filter: 'expiry/*,tiers/*' });\n`,
     );
     const vitest = (file: string): { status: number | null; out: string } => {
-      const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', file, '--reporter', 'verbose'], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+      const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', file, '--reporter', 'verbose'], {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+      });
       return { status: r.status, out: (r.stdout + r.stderr).replace(/\u001b\[[0-9;]*m/g, '') };
     };
     const ok = vitest('t/python.test.ts');

@@ -17,7 +17,8 @@ import { CORE, modelImplementation } from '../diagnose/helpers.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/broken/', import.meta.url));
 
-const probeModel = (id: string, manifest: Manifest = CORE) => probeConstants(modelImplementation(CATALOGUE.find((e) => e.id === id)!.defects, manifest), manifest, { timeoutMs: 5000 });
+const probeModel = (id: string, manifest: Manifest = CORE) =>
+  probeConstants(modelImplementation(CATALOGUE.find((e) => e.id === id)!.defects, manifest), manifest, { timeoutMs: 5000 });
 
 describe('the probe cross-checks a drift against the catalogue', () => {
   it.each([
@@ -45,7 +46,9 @@ describe('the probe cross-checks a drift against the catalogue', () => {
     expect(r.constants.find((c) => c.constant === 'remainder_in_pool')).toMatchObject({ status: 'drift', detected: 'yes' });
     const top = r.likely_causes![0]!;
     expect([top.id, ...(top.alike ?? [])]).toContain('remainder-in-pool');
-    expect(formatProbe(r)).toMatch(/\nlikely cause \(known defects whose model answers the probe's \d+ requests exactly as the implementation did; docs\/diagnosis\.md\):\n {2}\S+ \[.*\]: .* — explains 3 of 3 answers that differ, contradicts none\n {6}these requests cannot tell it from: /);
+    expect(formatProbe(r)).toMatch(
+      /\nlikely cause \(known defects whose model answers the probe's \d+ requests exactly as the implementation did; docs\/diagnosis\.md\):\n {2}\S+ \[.*\]: .* — explains 3 of 3 answers that differ, contradicts none\n {6}these requests cannot tell it from: /,
+    );
   });
 
   it('no drift, no cross-check', async () => {

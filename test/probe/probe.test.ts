@@ -64,7 +64,10 @@ describe('broken implementations: the probe names the drifted constant', () => {
     ['chars-per-token-3', { chars_per_token: '3' }],
     ['ceil-estimate', { estimate_rounding: 'ceil, at least 1' }],
     ['utf16-lengths', { length_unit: 'UTF-16 code units' }],
-    ['tier-split', { 'tier_fraction.working': '0.5 (500 of 1000)', 'tier_fraction.episodic': '0.15 (150 of 1000)', 'tier_fraction.longterm': '0.2 (200 of 1000)' }],
+    [
+      'tier-split',
+      { 'tier_fraction.working': '0.5 (500 of 1000)', 'tier_fraction.episodic': '0.15 (150 of 1000)', 'tier_fraction.longterm': '0.2 (200 of 1000)' },
+    ],
     ['case-insensitive-sources', { 'tier_of[Memory (wrong case)]': 'longterm', 'tier_of[WAF_INFO (wrong case)]': 'knowledge' }],
     ['no-overflow-pool', { overflow_pool: 'absent', remainder_in_pool: 'undetermined' }],
     ['remainder-in-pool', { remainder_in_pool: 'yes' }],
@@ -88,12 +91,16 @@ describe('broken implementations: the probe names the drifted constant', () => {
 describe('a question that cannot be answered', () => {
   it('leaves its own row undetermined, once, and the others as they are', async () => {
     // The reference, except that the ttl_zero request (now 10^12) is refused.
-    const impl = fromFunctions((req) => ((req as { now?: unknown }).now === 1e12 ? { error: { code: 'invalid_request', message: 'no' } } : referenceAssemble(req)), undefined, {
-      name: 'refuses-far-future',
-      version: '0',
-      profiles: ['tiered'],
-      capabilities: [],
-    });
+    const impl = fromFunctions(
+      (req) => ((req as { now?: unknown }).now === 1e12 ? { error: { code: 'invalid_request', message: 'no' } } : referenceAssemble(req)),
+      undefined,
+      {
+        name: 'refuses-far-future',
+        version: '0',
+        profiles: ['tiered'],
+        capabilities: [],
+      },
+    );
     const r = await probeConstants(impl, await impl.describe(), { timeoutMs: 5000 });
     expect(r.constants.filter((c) => c.constant === 'expiry_boundary')).toMatchObject([{ status: 'match' }]);
     expect(drifted(r)).toEqual({ ttl_zero: 'undetermined' });
@@ -104,10 +111,12 @@ describe('a question that cannot be answered', () => {
 describe('probe pieces', () => {
   it('largestAdmitted finds the threshold, confirming a right guess in two questions', async () => {
     let asked = 0;
-    const at = (t: number) => async (x: number): Promise<boolean> => {
-      asked++;
-      return x <= t;
-    };
+    const at =
+      (t: number) =>
+      async (x: number): Promise<boolean> => {
+        asked++;
+        return x <= t;
+      };
     expect(await largestAdmitted(at(400), 4, 996, 400)).toBe(400);
     expect(asked).toBe(2);
     for (const t of [4, 5, 399, 401, 777, 996]) expect(await largestAdmitted(at(t), 4, 996, 400)).toBe(t);

@@ -43,8 +43,12 @@ describe('requirementsBehind', () => {
     expect(requirementsBehind(['warnings'], tiered, {}, {})).toEqual(['WC-4']);
     // A context with markers: MRK-1..3 only when the implementation declares them, and never for ranked.
     expect(requirementsBehind(['context'], tiered, { context: 'a' }, { context: 'b' })).not.toContain('MRK-2');
-    expect(requirementsBehind(['context'], tiered, { context: 'a' }, { context: 'b' }, ['omission_markers'])).toEqual(expect.arrayContaining(['REN-2', 'MRK-1', 'MRK-2', 'MRK-3']));
-    expect(requirementsBehind(['context'], { ...(tiered as object), profile: 'ranked' }, { context: 'a' }, { context: 'b' }, ['omission_markers'])).not.toContain('MRK-2');
+    expect(requirementsBehind(['context'], tiered, { context: 'a' }, { context: 'b' }, ['omission_markers'])).toEqual(
+      expect.arrayContaining(['REN-2', 'MRK-1', 'MRK-2', 'MRK-3']),
+    );
+    expect(
+      requirementsBehind(['context'], { ...(tiered as object), profile: 'ranked' }, { context: 'a' }, { context: 'b' }, ['omission_markers']),
+    ).not.toContain('MRK-2');
   });
 
   it('a refusal on one side is the failure, whatever else differs', () => {

@@ -40,7 +40,7 @@ it('there are at least ten broken implementations, each declaring the tiered cor
   for (const m of MUTANTS) expect((await open(m)).manifest).toMatchObject({ profiles: ['tiered'], capabilities: [] });
 });
 
-it('the broken implementations\' shared core, with no defect, passes every property at 1000 runs', async () => {
+it("the broken implementations' shared core, with no defect, passes every property at 1000 runs", async () => {
   const { impl, manifest } = await open('correct');
   const results = await runProperties(impl, manifest, { runs: 1000, seed: SEED, timeoutMs: 5000 });
   expect(results.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
@@ -104,10 +104,14 @@ describe('an implementation that misbehaves is a result, not an exception', () =
   const manyBlocks = (req: unknown): boolean => ((req as { blocks?: unknown[] })?.blocks?.length ?? 0) >= 3;
 
   it('a throw is a crash, shrunk to a request that still crashes it', async () => {
-    const impl = fromFunctions((req) => {
-      if (manyBlocks(req)) throw new TypeError('boom');
-      return referenceAssemble(req, { capabilities: [] });
-    }, undefined, manifest);
+    const impl = fromFunctions(
+      (req) => {
+        if (manyBlocks(req)) throw new TypeError('boom');
+        return referenceAssemble(req, { capabilities: [] });
+      },
+      undefined,
+      manifest,
+    );
     const [r] = await runProperties(impl, manifest, { runs: 200, seed: SEED, timeoutMs: 5000, only: ['partition'] });
     expect(r).toMatchObject({ status: 'crash' });
     expect(r!.message).toContain('boom');
@@ -128,12 +132,16 @@ describe('an implementation that misbehaves is a result, not an exception', () =
   });
 
   it('accepting an invalid request fails invalid-requests', async () => {
-    const impl = fromFunctions((req) => {
-      const out = referenceAssemble(req, { capabilities: [] });
-      // Lenient about a negative budget: answers as if it were 0.
-      if ((req as { budget?: unknown })?.budget === -1) return referenceAssemble({ ...(req as object), budget: 0 }, { capabilities: [] });
-      return out;
-    }, undefined, manifest);
+    const impl = fromFunctions(
+      (req) => {
+        const out = referenceAssemble(req, { capabilities: [] });
+        // Lenient about a negative budget: answers as if it were 0.
+        if ((req as { budget?: unknown })?.budget === -1) return referenceAssemble({ ...(req as object), budget: 0 }, { capabilities: [] });
+        return out;
+      },
+      undefined,
+      manifest,
+    );
     const [r] = await runProperties(impl, manifest, { runs: 1000, seed: SEED, timeoutMs: 5000, only: ['invalid-requests'] });
     expect(r).toMatchObject({ status: 'fail' });
     expect(r!.message).toContain('budget is negative');

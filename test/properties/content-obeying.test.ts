@@ -17,20 +17,26 @@ const MANIFEST: Manifest = { name: 'content-obeying', version: '0', profiles: ['
 
 /** The reference, after the request was rewritten as the words in its content say. */
 function obeying(rewrite: (blocks: Block[]) => Block[]) {
-  return fromFunctions((req) => {
-    const r = req as Request;
-    return assemble(Array.isArray(r?.blocks) ? { ...r, blocks: rewrite(r.blocks.map((b) => ({ ...b }))) } : req, { capabilities: [] });
-  }, () => MANIFEST);
+  return fromFunctions(
+    (req) => {
+      const r = req as Request;
+      return assemble(Array.isArray(r?.blocks) ? { ...r, blocks: rewrite(r.blocks.map((b) => ({ ...b }))) } : req, { capabilities: [] });
+    },
+    () => MANIFEST,
+  );
 }
 
 const says = (b: Block, words: string): boolean => typeof b.content === 'string' && b.content.includes(words);
 
 const OBEYING: Array<[string, (blocks: Block[]) => Block[]]> = [
   ['IMPORTANT raises a block', (bs) => bs.map((b) => (says(b, 'IMPORTANT') ? { ...b, priority: b.priority + 100 } : b))],
-  ['"ignore previous" drops the blocks before it', (bs) => {
-    const at = bs.findIndex((b) => says(b, 'ignore previous'));
-    return at < 0 ? bs : bs.slice(at);
-  }],
+  [
+    '"ignore previous" drops the blocks before it',
+    (bs) => {
+      const at = bs.findIndex((b) => says(b, 'ignore previous'));
+      return at < 0 ? bs : bs.slice(at);
+    },
+  ],
   ['SYSTEM: puts a block first', (bs) => bs.map((b) => (says(b, 'SYSTEM:') ? { ...b, priority: 1e6 } : b))],
 ];
 
@@ -43,7 +49,14 @@ describe('an implementation that obeys its content', () => {
   });
 
   it('the reference passes it at the same seed', async () => {
-    const [r] = await runProperties(fromFunctions((req) => assemble(req, { capabilities: [] }), () => MANIFEST), MANIFEST, { runs: 300, seed: 23, timeoutMs: 5000, only: ['content-blindness'] });
+    const [r] = await runProperties(
+      fromFunctions(
+        (req) => assemble(req, { capabilities: [] }),
+        () => MANIFEST,
+      ),
+      MANIFEST,
+      { runs: 300, seed: 23, timeoutMs: 5000, only: ['content-blindness'] },
+    );
     expect(r!.status, r!.message).toBe('pass');
   });
 });

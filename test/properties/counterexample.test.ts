@@ -53,7 +53,10 @@ describe('saveCounterexample', () => {
         { block_id: 'c', source: 'notes', content: 'zzzz', priority: 0, status: 'stale', created_at: 0, ttl_seconds: 5 },
       ],
     };
-    const saved = saveCounterexample({ property: 'differential', requirements: ['TIER-4'], seed: -3, path: '1:2', message: 'Differs from the reference in included\nmore', request }, tmp);
+    const saved = saveCounterexample(
+      { property: 'differential', requirements: ['TIER-4'], seed: -3, path: '1:2', message: 'Differs from the reference in included\nmore', request },
+      tmp,
+    );
     expect(saved.file).toBe(join(tmp, 'differential-m3.yaml'));
     const text = readFileSync(saved.file, 'utf8');
     const first = /^# yaml-language-server: \$schema=(.+)$/.exec(text.split('\n')[0]!);
@@ -89,7 +92,9 @@ describe('saveCounterexample', () => {
     const block = { block_id: 'a', source: 's', content: '', priority: 0 };
     // A confidence alone changes nothing without constraints (CON-6 reads it through prefer_high_confidence).
     expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ ...block, confidence: 1 }] })).toEqual([]);
-    expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ ...block, confidence: 1 }], constraints: { prefer_high_confidence: true } })).toEqual(['constraints']);
+    expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ ...block, confidence: 1 }], constraints: { prefer_high_confidence: true } })).toEqual([
+      'constraints',
+    ]);
     // Validation is core: an invalid request runs on every implementation.
     expect(capabilitiesUsed({ now: 0, budget: 1, blocks: [{ ...block, confidence: null, pinned: true }] })).toEqual([]);
     expect(capabilitiesUsed({ profile: 'ranked', now: 0, budget: 1, blocks: [] })).toEqual([]);
@@ -112,11 +117,15 @@ describe('saveIfFailing: a saved case fails on the implementation it was found o
 
   it('a difference only in working_context members: saved with that capability and its members, and it fails', async () => {
     // Right in every core member; the tier of each segment is wrong.
-    const impl = fromFunctions((req) => {
-      const out = reference(req) as { segments?: { tier: string }[] };
-      for (const s of out.segments ?? []) s.tier = 'working';
-      return out;
-    }, undefined, manifest);
+    const impl = fromFunctions(
+      (req) => {
+        const out = reference(req) as { segments?: { tier: string }[] };
+        for (const s of out.segments ?? []) s.tier = 'working';
+        return out;
+      },
+      undefined,
+      manifest,
+    );
     const dir = join(tmp, 'wc');
     const line = await saveIfFailing(info, dir, { impl, manifest, timeoutMs: 5000 });
     expect(line).toBe(`saved as ${join(dir, 'differential-5.yaml')}`);
@@ -146,14 +155,20 @@ describe('saveIfFailing: a saved case fails on the implementation it was found o
   it('an implementation whose one answer is right (the failure was across answers): not saved, and says why', async () => {
     const impl = fromFunctions(reference, undefined, manifest);
     const dir = join(tmp, 'right');
-    expect(await saveIfFailing(info, dir, { impl, manifest, timeoutMs: 5000 })).toMatch(/^not saved as a case: the implementation passes a case of this request/);
+    expect(await saveIfFailing(info, dir, { impl, manifest, timeoutMs: 5000 })).toMatch(
+      /^not saved as a case: the implementation passes a case of this request/,
+    );
     expect(() => readFileSync(join(dir, 'differential-5.yaml'))).toThrow();
   });
 });
 
 describe('property helpers', () => {
   it('twinContent keeps the code-point length', () => {
-    for (const [c, f] of [['abc\u{1f600}', 'e\u0301'], ['', 'x'], ['\u{1f600}\u{1f600}', 'URGENT ']] as const) {
+    for (const [c, f] of [
+      ['abc\u{1f600}', 'e\u0301'],
+      ['', 'x'],
+      ['\u{1f600}\u{1f600}', 'URGENT '],
+    ] as const) {
       const t = twinContent(c, f);
       expect([...t].length).toBe([...c].length);
     }

@@ -48,7 +48,11 @@ describe('the generators', () => {
     expect(blocks.filter(({ r, b }) => b.ttl_seconds! > 0 && b.created_at! + b.ttl_seconds! === r.now).length).toBeGreaterThan(100); // the boundary itself
     expect(share((r) => r.blocks.some((b) => isExpired(r.now, b.created_at ?? 0, b.ttl_seconds ?? 0)))).toBeGreaterThan(0.1);
     expect(share((r) => r.blocks.some((b) => b.content.includes('URGENT')))).toBeGreaterThan(0.05);
-    expect(share((r) => r.blocks.some((b) => !['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info'].includes(b.source)))).toBeGreaterThan(0.2);
+    expect(
+      share((r) =>
+        r.blocks.some((b) => !['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info'].includes(b.source)),
+      ),
+    ).toBeGreaterThan(0.2);
     expect(share((r) => r.budget <= 12)).toBeGreaterThan(0.2);
     expect(share((r) => r.budget > 1e9)).toBeGreaterThan(0.01);
     expect(share((r) => r.profile === 'ranked')).toBeGreaterThan(0.3);

@@ -13,7 +13,29 @@ import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 
 const ALL: Manifest = { name: 'bent', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
-const DEFINED = new Set(['profile', 'now', 'budget', 'blocks', 'constraints', 'block_id', 'source', 'content', 'priority', 'created_at', 'ttl_seconds', 'pinned', 'status', 'confidence', 'must_include', 'exclude', 'max_segments', 'include_disputed', 'include_superseded', 'prefer_recency', 'prefer_high_confidence']);
+const DEFINED = new Set([
+  'profile',
+  'now',
+  'budget',
+  'blocks',
+  'constraints',
+  'block_id',
+  'source',
+  'content',
+  'priority',
+  'created_at',
+  'ttl_seconds',
+  'pinned',
+  'status',
+  'confidence',
+  'must_include',
+  'exclude',
+  'max_segments',
+  'include_disputed',
+  'include_superseded',
+  'prefer_recency',
+  'prefer_high_confidence',
+]);
 type Obj = Record<string, unknown>;
 const reference = (r: unknown): unknown => assemble(r, { capabilities: ALL.capabilities as never });
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -26,11 +48,17 @@ const BROKEN: Record<string, (request: unknown) => unknown> = {
     return unknown.length > 0 ? { error: { code: 'invalid_request', message: `unknown member ${unknown[0]}` } } : reference(r);
   },
   // Object.assign copies through the __proto__ setter: a block's "__proto__": {"pinned": true} makes it pinned.
-  'copies blocks with Object.assign': (r) => (isObj(r) && Array.isArray(r.blocks) ? reference({ ...r, blocks: r.blocks.map((b) => Object.assign({}, b)) }) : reference(r)),
+  'copies blocks with Object.assign': (r) =>
+    isObj(r) && Array.isArray(r.blocks) ? reference({ ...r, blocks: r.blocks.map((b) => Object.assign({}, b)) }) : reference(r),
   // A caller's "weight" taken as a priority multiplier.
   'honours a weight member': (r) =>
     isObj(r) && Array.isArray(r.blocks)
-      ? reference({ ...r, blocks: r.blocks.map((b) => (isObj(b) && typeof b.weight === 'number' && typeof b.priority === 'number' ? { ...b, priority: b.priority * b.weight } : b)) })
+      ? reference({
+          ...r,
+          blocks: r.blocks.map((b) =>
+            isObj(b) && typeof b.weight === 'number' && typeof b.priority === 'number' ? { ...b, priority: b.priority * b.weight } : b,
+          ),
+        })
       : reference(r),
 };
 
@@ -50,7 +78,9 @@ describe('the unknown-members property (REQ-3)', () => {
       { at: 'constraints', index: 0, name: 'tags', value: [] },
     ]) as unknown as Obj & { blocks: Obj[]; constraints: Obj };
     expect(JSON.stringify(req)).toBe(before);
-    expect(JSON.stringify(out)).toBe('{"now":0,"budget":5,"blocks":[{"block_id":"a","source":"memory","content":"x","priority":1,"__proto__":{"pinned":true}}],"constraints":{"tags":[]},"x-trace-id":"t"}');
+    expect(JSON.stringify(out)).toBe(
+      '{"now":0,"budget":5,"blocks":[{"block_id":"a","source":"memory","content":"x","priority":1,"__proto__":{"pinned":true}}],"constraints":{"tags":[]},"x-trace-id":"t"}',
+    );
     expect(Object.getPrototypeOf(out.blocks[0])).toBe(Object.prototype);
     expect(out.blocks[0]!.pinned).toBeUndefined();
   });

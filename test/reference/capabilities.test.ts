@@ -44,19 +44,28 @@ describe('pinned', () => {
   });
 
   it('is never omitted for max_segments, and does not count toward it', () => {
-    const r = ok(tiered(100, [
-      block('p1', 'memory', 'x', 0, pinned), block('p2', 'memory', 'x', 0, pinned), block('a', 'memory', 'x', 2), block('b', 'memory', 'x', 1),
-    ], { max_segments: 1 }));
+    const r = ok(
+      tiered(100, [block('p1', 'memory', 'x', 0, pinned), block('p2', 'memory', 'x', 0, pinned), block('a', 'memory', 'x', 2), block('b', 'memory', 'x', 1)], {
+        max_segments: 1,
+      }),
+    );
     expect(r.included).toEqual(['p1', 'p2', 'a']);
     expect(r.omissions).toEqual([{ block_id: 'b', reason: 'max_segments' }]);
   });
 
   it('is subject to exclude and lifecycle like any other block, and then costs nothing', () => {
-    const r = ok(tiered(10, [
-      block('p-x', 'memory', cost(100), 1, pinned), block('p-s', 'memory', cost(100), 1, { ...pinned, status: 'superseded' }), block('n', 'memory', 'x'),
-    ], { exclude: ['p-x'] }));
+    const r = ok(
+      tiered(
+        10,
+        [block('p-x', 'memory', cost(100), 1, pinned), block('p-s', 'memory', cost(100), 1, { ...pinned, status: 'superseded' }), block('n', 'memory', 'x')],
+        { exclude: ['p-x'] },
+      ),
+    );
     expect(r.included).toEqual(['n']);
-    expect(r.omissions).toEqual([{ block_id: 'p-x', reason: 'excluded' }, { block_id: 'p-s', reason: 'superseded' }]);
+    expect(r.omissions).toEqual([
+      { block_id: 'p-x', reason: 'excluded' },
+      { block_id: 'p-s', reason: 'superseded' },
+    ]);
   });
 
   it('satisfies must_include when the required block is pinned', () => {
@@ -68,9 +77,17 @@ describe('pinned', () => {
 
 describe('constraints: exclude', () => {
   it('omits excluded blocks as excluded, in input order, after the expired ones', () => {
-    const r = ok(tiered(100, [block('x2', 'memory', 'x'), block('e', 'memory', 'x', 1, expired), block('x1', 'memory', 'x'), block('a', 'memory', 'x')], { exclude: ['x1', 'x2', 'e', 'ghost'] }));
+    const r = ok(
+      tiered(100, [block('x2', 'memory', 'x'), block('e', 'memory', 'x', 1, expired), block('x1', 'memory', 'x'), block('a', 'memory', 'x')], {
+        exclude: ['x1', 'x2', 'e', 'ghost'],
+      }),
+    );
     expect(r.included).toEqual(['a']);
-    expect(r.omissions).toEqual([{ block_id: 'e', reason: 'expired' }, { block_id: 'x2', reason: 'excluded' }, { block_id: 'x1', reason: 'excluded' }]);
+    expect(r.omissions).toEqual([
+      { block_id: 'e', reason: 'expired' },
+      { block_id: 'x2', reason: 'excluded' },
+      { block_id: 'x1', reason: 'excluded' },
+    ]);
   });
 });
 
@@ -88,15 +105,28 @@ describe('constraints: must_include', () => {
 
   it('admits required blocks in ranking-key order, each when it fits what is left', () => {
     // Budget 10: r1 (6) fits, r2 (6) does not with 4 left, r3 (4) still does.
-    const r = ok(tiered(10, [block('r3', 'memory', cost(4), 0), block('r2', 'memory', cost(6), 1), block('r1', 'memory', cost(6), 2)], { must_include: ['r1', 'r2', 'r3'] }));
+    const r = ok(
+      tiered(10, [block('r3', 'memory', cost(4), 0), block('r2', 'memory', cost(6), 1), block('r1', 'memory', cost(6), 2)], {
+        must_include: ['r1', 'r2', 'r3'],
+      }),
+    );
     expect(r.included).toEqual(['r1', 'r3']);
     expect(r.omissions).toEqual([{ block_id: 'r2', reason: 'budget_exhausted' }]);
-    expect(warningPairs(r.warnings)).toEqual([['truncated', undefined], ['required_ref_omitted', 'r2']]);
+    expect(warningPairs(r.warnings)).toEqual([
+      ['truncated', undefined],
+      ['required_ref_omitted', 'r2'],
+    ]);
   });
 
   it('omits a required block that does not fit as budget_exhausted, after filters and before tier omissions', () => {
-    const r = ok(tiered(10, [block('x', 'coverage', cost(20), 9), block('r', 'coverage', cost(11)), block('e', 'coverage', 'x', 1, expired)], { must_include: ['r'] }));
-    expect(r.omissions).toEqual([{ block_id: 'e', reason: 'expired' }, { block_id: 'r', reason: 'budget_exhausted' }, { block_id: 'x', reason: TIER_BUDGET }]);
+    const r = ok(
+      tiered(10, [block('x', 'coverage', cost(20), 9), block('r', 'coverage', cost(11)), block('e', 'coverage', 'x', 1, expired)], { must_include: ['r'] }),
+    );
+    expect(r.omissions).toEqual([
+      { block_id: 'e', reason: 'expired' },
+      { block_id: 'r', reason: 'budget_exhausted' },
+      { block_id: 'x', reason: TIER_BUDGET },
+    ]);
     expect(r.truncated).toBe(true);
   });
 
@@ -104,21 +134,54 @@ describe('constraints: must_include', () => {
     const r = ok(tiered(10, [block('a', 'memory', 'x')], { must_include: ['zeta', 'a', 'alpha', 'zeta'] }));
     expect(r.included).toEqual(['a']);
     expect(r.omissions).toEqual([]);
-    expect(warningPairs(r.warnings)).toEqual([['required_ref_omitted', 'zeta'], ['required_ref_omitted', 'alpha']]);
+    expect(warningPairs(r.warnings)).toEqual([
+      ['required_ref_omitted', 'zeta'],
+      ['required_ref_omitted', 'alpha'],
+    ]);
   });
 
   it('warns for a required block that is expired, excluded or filtered by lifecycle, omitted for that reason only', () => {
-    const r = ok(tiered(10, [block('e', 'memory', 'x', 1, expired), block('x', 'memory', 'x'), block('s', 'memory', 'x', 1, { status: 'superseded' })], { must_include: ['e', 'x', 's'], exclude: ['x'] }));
-    expect(r.omissions).toEqual([{ block_id: 'e', reason: 'expired' }, { block_id: 'x', reason: 'excluded' }, { block_id: 's', reason: 'superseded' }]);
-    expect(warningPairs(r.warnings)).toEqual([['empty_context', undefined], ['required_ref_omitted', 'e'], ['required_ref_omitted', 'x'], ['required_ref_omitted', 's']]);
+    const r = ok(
+      tiered(10, [block('e', 'memory', 'x', 1, expired), block('x', 'memory', 'x'), block('s', 'memory', 'x', 1, { status: 'superseded' })], {
+        must_include: ['e', 'x', 's'],
+        exclude: ['x'],
+      }),
+    );
+    expect(r.omissions).toEqual([
+      { block_id: 'e', reason: 'expired' },
+      { block_id: 'x', reason: 'excluded' },
+      { block_id: 's', reason: 'superseded' },
+    ]);
+    expect(warningPairs(r.warnings)).toEqual([
+      ['empty_context', undefined],
+      ['required_ref_omitted', 'e'],
+      ['required_ref_omitted', 'x'],
+      ['required_ref_omitted', 's'],
+    ]);
   });
 });
 
 describe('constraints: max_segments', () => {
   it('keeps the first blocks by the ranking key and omits the rest last, in ranking order', () => {
-    const r = ok(tiered(100, [block('d', 'memory', 'x', 1), block('b', 'memory', 'x', 3), block('big', 'memory', cost(200), 9), block('a', 'coverage', 'x', 4), block('c', 'memory', 'x', 2)], { max_segments: 2 }));
+    const r = ok(
+      tiered(
+        100,
+        [
+          block('d', 'memory', 'x', 1),
+          block('b', 'memory', 'x', 3),
+          block('big', 'memory', cost(200), 9),
+          block('a', 'coverage', 'x', 4),
+          block('c', 'memory', 'x', 2),
+        ],
+        { max_segments: 2 },
+      ),
+    );
     expect(r.included).toEqual(['a', 'b']);
-    expect(r.omissions).toEqual([{ block_id: 'big', reason: TIER_BUDGET }, { block_id: 'c', reason: 'max_segments' }, { block_id: 'd', reason: 'max_segments' }]);
+    expect(r.omissions).toEqual([
+      { block_id: 'big', reason: TIER_BUDGET },
+      { block_id: 'c', reason: 'max_segments' },
+      { block_id: 'd', reason: 'max_segments' },
+    ]);
     expect(r.truncated).toBe(true);
   });
 
@@ -126,7 +189,10 @@ describe('constraints: max_segments', () => {
     const r = ok(tiered(100, [block('r', 'memory', 'x', 0), block('h', 'memory', 'x', 5)], { must_include: ['r'], max_segments: 1 }));
     expect(r.included).toEqual(['h']);
     expect(r.omissions).toEqual([{ block_id: 'r', reason: 'max_segments' }]);
-    expect(warningPairs(r.warnings)).toEqual([['truncated', undefined], ['required_ref_omitted', 'r']]);
+    expect(warningPairs(r.warnings)).toEqual([
+      ['truncated', undefined],
+      ['required_ref_omitted', 'r'],
+    ]);
   });
 
   it('omits nothing when the included blocks are within the cap, and null means no cap', () => {
@@ -148,7 +214,9 @@ describe('constraints: preferences', () => {
 
   it('takes an absent confidence as 1 (REQ-4), so it beats 0.5 and ties with 1', () => {
     expect(ok(tiered(3, pair({ confidence: 0.5 }, {}), { prefer_high_confidence: true })).included).toEqual(['b']);
-    expect(ok(tiered(3, [block('b', 'coverage', 'x', 1, { confidence: 1 }), block('a', 'coverage', 'y', 1)], { prefer_high_confidence: true })).included).toEqual(['a']);
+    expect(
+      ok(tiered(3, [block('b', 'coverage', 'x', 1, { confidence: 1 }), block('a', 'coverage', 'y', 1)], { prefer_high_confidence: true })).included,
+    ).toEqual(['a']);
   });
 
   it('breaks a priority tie by the newer created_at with prefer_recency', () => {
@@ -170,7 +238,11 @@ describe('constraints: preferences', () => {
   });
 
   it('changes selection only: rendering stays by source, -priority, block_id', () => {
-    const r = ok(tiered(100, [block('b', 'memory', 'x', 1, { confidence: 1 }), block('a', 'memory', 'y', 1, { confidence: 0 }), block('c', 'coverage', 'z', 0)], { prefer_high_confidence: true }));
+    const r = ok(
+      tiered(100, [block('b', 'memory', 'x', 1, { confidence: 1 }), block('a', 'memory', 'y', 1, { confidence: 0 }), block('c', 'coverage', 'z', 0)], {
+        prefer_high_confidence: true,
+      }),
+    );
     expect(r.included).toEqual(['c', 'a', 'b']);
   });
 
@@ -189,9 +261,21 @@ describe('constraints: preferences', () => {
   });
 
   it('renders by -priority within a source when preferences are on', () => {
-    const r = ok(tiered(100, [
-      block('a', 'memory', 'x', 1), block('c', 'memory', 'x', 3), block('b', 'memory', 'x', 2), block('d', 'coverage', 'x', 0), block('e', 'memory', 'x', 5), block('f', 'memory', 'x', 0), block('g', 'memory', 'x', 2, { created_at: 9 }),
-    ], { prefer_recency: true }));
+    const r = ok(
+      tiered(
+        100,
+        [
+          block('a', 'memory', 'x', 1),
+          block('c', 'memory', 'x', 3),
+          block('b', 'memory', 'x', 2),
+          block('d', 'coverage', 'x', 0),
+          block('e', 'memory', 'x', 5),
+          block('f', 'memory', 'x', 0),
+          block('g', 'memory', 'x', 2, { created_at: 9 }),
+        ],
+        { prefer_recency: true },
+      ),
+    );
     // g is newer than b, but rendering ignores the preferences: b before g by block_id.
     expect(r.included).toEqual(['d', 'e', 'c', 'b', 'g', 'a', 'f']);
   });
@@ -226,25 +310,45 @@ describe('lifecycle', () => {
   });
 
   it('never omits a stale or active block for its status, and warns for stale', () => {
-    const r = ok(tiered(10, [block('st', 'memory', 'x', 1, { status: 'stale' }), block('ac', 'memory', 'x', 1, { status: 'active' })], { include_disputed: false, include_superseded: false }));
+    const r = ok(
+      tiered(10, [block('st', 'memory', 'x', 1, { status: 'stale' }), block('ac', 'memory', 'x', 1, { status: 'active' })], {
+        include_disputed: false,
+        include_superseded: false,
+      }),
+    );
     expect(r.included).toEqual(['ac', 'st']);
     expect(warningPairs(r.warnings)).toEqual([['stale_consolidation', 'st']]);
   });
 
   it('runs after the exclude pass, in input order across both statuses', () => {
-    const r = ok(tiered(10, [
-      block('s1', 'memory', 'x', 1, { status: 'superseded' }), block('x', 'memory', 'x', 1, { status: 'superseded' }), block('d1', 'memory', 'x', 1, { status: 'disputed' }),
-      block('e', 'memory', 'x', 1, { ...expired, status: 'superseded' }), block('s2', 'memory', 'x', 1, { status: 'superseded' }),
-    ], { exclude: ['x'], include_disputed: false }));
+    const r = ok(
+      tiered(
+        10,
+        [
+          block('s1', 'memory', 'x', 1, { status: 'superseded' }),
+          block('x', 'memory', 'x', 1, { status: 'superseded' }),
+          block('d1', 'memory', 'x', 1, { status: 'disputed' }),
+          block('e', 'memory', 'x', 1, { ...expired, status: 'superseded' }),
+          block('s2', 'memory', 'x', 1, { status: 'superseded' }),
+        ],
+        { exclude: ['x'], include_disputed: false },
+      ),
+    );
     expect(r.omissions).toEqual([
-      { block_id: 'e', reason: 'expired' }, { block_id: 'x', reason: 'excluded' },
-      { block_id: 's1', reason: 'superseded' }, { block_id: 'd1', reason: 'disputed' }, { block_id: 's2', reason: 'superseded' },
+      { block_id: 'e', reason: 'expired' },
+      { block_id: 'x', reason: 'excluded' },
+      { block_id: 's1', reason: 'superseded' },
+      { block_id: 'd1', reason: 'disputed' },
+      { block_id: 's2', reason: 'superseded' },
     ]);
   });
 
   it('gives lifecycle warnings in rendered order', () => {
     const r = ok(tiered(10, [block('a', 'memory', 'x', 1, { status: 'disputed' }), block('b', 'coverage', 'x', 1, { status: 'stale' })]));
-    expect(warningPairs(r.warnings)).toEqual([['stale_consolidation', 'b'], ['disputed_memory_included', 'a']]);
+    expect(warningPairs(r.warnings)).toEqual([
+      ['stale_consolidation', 'b'],
+      ['disputed_memory_included', 'a'],
+    ]);
   });
 });
 
@@ -268,7 +372,13 @@ describe('working_context', () => {
   });
 
   it('is not truncated by expired, excluded or lifecycle omissions', () => {
-    const r = ok(tiered(100, [block('a', 'memory', 'x'), block('e', 'memory', 'x', 1, expired), block('x', 'memory', 'x'), block('s', 'memory', 'x', 1, { status: 'superseded' })], { exclude: ['x'] }));
+    const r = ok(
+      tiered(
+        100,
+        [block('a', 'memory', 'x'), block('e', 'memory', 'x', 1, expired), block('x', 'memory', 'x'), block('s', 'memory', 'x', 1, { status: 'superseded' })],
+        { exclude: ['x'] },
+      ),
+    );
     expect(r.omissions.length).toBe(3);
     expect(r.truncated).toBe(false);
     expect(r.warnings).toEqual([]);
@@ -283,7 +393,10 @@ describe('working_context', () => {
   it('warns empty_context, then truncated, when nothing fits', () => {
     const r = ok(tiered(5, [block('big', 'memory', cost(50))]));
     expect(r.included).toEqual([]);
-    expect(warningPairs(r.warnings)).toEqual([['empty_context', undefined], ['truncated', undefined]]);
+    expect(warningPairs(r.warnings)).toEqual([
+      ['empty_context', undefined],
+      ['truncated', undefined],
+    ]);
   });
 
   it('warns empty_context alone for a request without blocks', () => {
@@ -291,12 +404,19 @@ describe('working_context', () => {
   });
 
   it('orders warnings: truncated, required ids in must_include order, then lifecycle in rendered order', () => {
-    const r = ok(tiered(20, [
-      block('d', 'memory', 'x', 1, { status: 'disputed' }), block('st', 'coverage', 'x', 1, { status: 'stale' }), block('big', 'memory', cost(100)),
-    ], { must_include: ['ghost', 'big'] }));
+    const r = ok(
+      tiered(
+        20,
+        [block('d', 'memory', 'x', 1, { status: 'disputed' }), block('st', 'coverage', 'x', 1, { status: 'stale' }), block('big', 'memory', cost(100))],
+        { must_include: ['ghost', 'big'] },
+      ),
+    );
     expect(warningPairs(r.warnings)).toEqual([
-      ['truncated', undefined], ['required_ref_omitted', 'ghost'], ['required_ref_omitted', 'big'],
-      ['stale_consolidation', 'st'], ['disputed_memory_included', 'd'],
+      ['truncated', undefined],
+      ['required_ref_omitted', 'ghost'],
+      ['required_ref_omitted', 'big'],
+      ['stale_consolidation', 'st'],
+      ['disputed_memory_included', 'd'],
     ]);
     for (const w of r.warnings ?? []) expect(['eventual_consistency', 'partial_hydration']).not.toContain(w.code);
   });
@@ -322,6 +442,12 @@ describe('the capabilities an implementation declares', () => {
     const core = ok(req, []);
     const full = ok(req);
     expect(core.included).toEqual(['p', 'a']);
-    expect({ ...full, segments: undefined, truncated: undefined, warnings: undefined, generated_at: undefined }).toEqual({ ...core, segments: undefined, truncated: undefined, warnings: undefined, generated_at: undefined });
+    expect({ ...full, segments: undefined, truncated: undefined, warnings: undefined, generated_at: undefined }).toEqual({
+      ...core,
+      segments: undefined,
+      truncated: undefined,
+      warnings: undefined,
+      generated_at: undefined,
+    });
   });
 });

@@ -31,8 +31,14 @@ describe('estimateTokens', () => {
 describe('tierOf', () => {
   it('maps every listed source to its tier', () => {
     const want: Record<string, Tier> = {
-      memory: 'longterm', tactics: 'longterm', coverage: 'working', tool_results: 'working',
-      episodes: 'episodic', session_summary: 'episodic', knowledge: 'knowledge', waf_info: 'knowledge',
+      memory: 'longterm',
+      tactics: 'longterm',
+      coverage: 'working',
+      tool_results: 'working',
+      episodes: 'episodic',
+      session_summary: 'episodic',
+      knowledge: 'knowledge',
+      waf_info: 'knowledge',
     };
     for (const [source, tier] of Object.entries(want)) expect(tierOf(source), source).toBe(tier);
     expect(Object.keys(SOURCE_TO_TIER).sort()).toEqual(Object.keys(want).sort());

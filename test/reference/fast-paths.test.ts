@@ -41,7 +41,10 @@ const suffix = fc.array(fc.constantFrom(...UNITS), { maxLength: 12 }).map((us) =
 const wideSuffix = fc.array(fc.integer({ min: 0x4e00, max: 0x4e00 + 3000 }), { minLength: 1, maxLength: 5 }).map((cs) => String.fromCharCode(...cs));
 /** A list of ids sharing a prefix; short suffixes over a small alphabet make duplicates common. */
 const idLists = fc
-  .tuple(fc.constantFrom(...PREFIXES), fc.array(fc.oneof({ weight: 4, arbitrary: suffix }, { weight: 1, arbitrary: wideSuffix }), { minLength: 1, maxLength: 60 }))
+  .tuple(
+    fc.constantFrom(...PREFIXES),
+    fc.array(fc.oneof({ weight: 4, arbitrary: suffix }, { weight: 1, arbitrary: wideSuffix }), { minLength: 1, maxLength: 60 }),
+  )
   .map(([prefix, suffixes]) => suffixes.map((s) => prefix + s));
 const uniqueIdLists = idLists.map((ids) => [...new Set(ids)]);
 
@@ -82,7 +85,11 @@ describe('the fast paths against their plain versions, 10,000 runs each', () => 
 
   it('stableSortByKey: ascending 64-bit keys, ties in the given order', () => {
     // Words from a few values, from single bits and from anywhere: digits that all keys share, and digits that differ.
-    const word = fc.oneof(fc.constantFrom(0, 1, 0x7ff, 0x800, 0x80000000, 0xffffffff), fc.integer({ min: 0, max: 0xffffffff }), fc.integer({ min: 0, max: 15 }).map((b) => 2 ** b));
+    const word = fc.oneof(
+      fc.constantFrom(0, 1, 0x7ff, 0x800, 0x80000000, 0xffffffff),
+      fc.integer({ min: 0, max: 0xffffffff }),
+      fc.integer({ min: 0, max: 15 }).map((b) => 2 ** b),
+    );
     const cases = fc.array(fc.tuple(word, word), { maxLength: 80 });
     fc.assert(
       fc.property(cases, (keys) => {
@@ -100,11 +107,21 @@ describe('the fast paths against their plain versions, 10,000 runs each', () => 
   });
 
   it('plainRankFromIdOrder: the taken blocks by (-priority, block_id) (TIER-3)', () => {
-    const cases = uniqueIdLists.chain((ids) => fc.tuple(fc.constant(ids), fc.array(priority, { minLength: ids.length, maxLength: ids.length }), fc.array(fc.boolean(), { minLength: ids.length, maxLength: ids.length })));
+    const cases = uniqueIdLists.chain((ids) =>
+      fc.tuple(
+        fc.constant(ids),
+        fc.array(priority, { minLength: ids.length, maxLength: ids.length }),
+        fc.array(fc.boolean(), { minLength: ids.length, maxLength: ids.length }),
+      ),
+    );
     fc.assert(
       fc.property(cases, ([ids, ps, taken]) => {
         const fast = plainRankFromIdOrder(Uint32Array.from(plain.idOrder(ids)), taken.map(Number), 1, ps);
-        const want = plain.rankOrder(ids.map((_, i) => i).filter((i) => taken[i]), ps, ids);
+        const want = plain.rankOrder(
+          ids.map((_, i) => i).filter((i) => taken[i]),
+          ps,
+          ids,
+        );
         expect(Array.from(fast)).toEqual(want);
       }),
       opts(4),
@@ -139,15 +156,26 @@ describe('the fast paths against their plain versions, 10,000 runs each', () => 
     // More sources than validation looks up along its list before it hashes them.
     const sources = ['memory', 'coverage', 'Memory', '\uFF5E', '\u{1F600}', '\uD800', 'a', 'a\u0000', 'episodes', '\uE000', 'b\uDBFF\uDFFF'];
     // Ids must be valid here: not empty.
-    const blocks = uniqueIdLists.map((ids) => ids.filter((id) => id !== '')).chain((ids) =>
-      fc.tuple(...ids.map((id) => fc.record({ block_id: fc.constant(id), source: fc.constantFrom(...sources), content: fc.constant(''), priority: fc.integer({ min: 0, max: 3 }) }))),
-    );
+    const blocks = uniqueIdLists
+      .map((ids) => ids.filter((id) => id !== ''))
+      .chain((ids) =>
+        fc.tuple(
+          ...ids.map((id) =>
+            fc.record({ block_id: fc.constant(id), source: fc.constantFrom(...sources), content: fc.constant(''), priority: fc.integer({ min: 0, max: 3 }) }),
+          ),
+        ),
+      );
     fc.assert(
       fc.property(blocks, (bs) => {
         const r = readRequest({ now: 0, budget: 0, blocks: bs }).request!;
         const all = bs.map((_, i) => i);
         const ranked = plain.rankOrder(all, r.priority, r.ids);
-        const want = plain.renderOrder(all, bs.map((b) => b.source), r.priority, r.ids);
+        const want = plain.renderOrder(
+          all,
+          bs.map((b) => b.source),
+          r.priority,
+          r.ids,
+        );
         expect(renderOrderFromRanked(r, ranked)).toEqual(want);
       }),
       opts(5),
@@ -166,7 +194,12 @@ function trickyBlocks(n: number, seed: number, prefix: string, priorities: numbe
     for (let j = 0; j < len; j++) id += UNITS[Math.floor(rand() * UNITS.length)];
     if (seen.has(id)) continue;
     seen.add(id);
-    blocks.push({ block_id: id, source: 'coverage', content: 'x'.repeat(4 * (1 + Math.floor(rand() * 5))), priority: priorities[Math.floor(rand() * priorities.length)]! });
+    blocks.push({
+      block_id: id,
+      source: 'coverage',
+      content: 'x'.repeat(4 * (1 + Math.floor(rand() * 5))),
+      priority: priorities[Math.floor(rand() * priorities.length)]!,
+    });
   }
   return blocks;
 }
@@ -264,7 +297,12 @@ describe('large requests reuse their typed arrays, and only the outermost assemb
   const request = (seed: number, n: number): { now: number; budget: number; blocks: Block[] } => ({
     now: 0,
     budget: 20 * n,
-    blocks: trickyBlocks(n, seed, 'kept', [0, 1, 2, 2.5]).map((b, i) => ({ ...b, source: ['memory', 'coverage', 'episodes', 'knowledge'][i % 4]!, ttl_seconds: i % 7 === 0 ? 1 : 0, created_at: i % 7 === 0 ? -10 : 0 })),
+    blocks: trickyBlocks(n, seed, 'kept', [0, 1, 2, 2.5]).map((b, i) => ({
+      ...b,
+      source: ['memory', 'coverage', 'episodes', 'knowledge'][i % 4]!,
+      ttl_seconds: i % 7 === 0 ? 1 : 0,
+      created_at: i % 7 === 0 ? -10 : 0,
+    })),
   });
 
   it('answers a large request the same after a larger and a smaller one', () => {

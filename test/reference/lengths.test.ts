@@ -20,7 +20,9 @@ const ctx = genContext(manifest);
 const options = { capabilities: CAPABILITIES };
 
 /** Strings where UTF-16 units and code points differ: pairs, lone surrogates of both halves, and plain text. */
-const text = fc.array(fc.constantFrom('a', ' ', '\u00e9', '\u4e2d', '\u{1F600}', '\uD83D', '\uDE00', '\uDBFF', '\uDC00'), { maxLength: 30 }).map((us) => us.join(''));
+const text = fc
+  .array(fc.constantFrom('a', ' ', '\u00e9', '\u4e2d', '\u{1F600}', '\uD83D', '\uDE00', '\uDBFF', '\uDC00'), { maxLength: 30 })
+  .map((us) => us.join(''));
 
 describe('ContentLengths', () => {
   it('gives the code-point length of the string it is asked about, counted again when block i holds another', () => {

@@ -14,7 +14,13 @@ import { PUBLISHED_DIR, published } from '../published.js';
 
 const NOW = 1_700_000_000;
 const block = (id: string, source: string, content: string, priority = 1, extra: Partial<Block> = {}): Block => ({
-  block_id: id, source, content, priority, created_at: NOW, ttl_seconds: 0, ...extra,
+  block_id: id,
+  source,
+  content,
+  priority,
+  created_at: NOW,
+  ttl_seconds: 0,
+  ...extra,
 });
 const run = (budget: number, blocks: Block[]): Result => {
   const r = assemble({ now: NOW, budget, blocks }, { capabilities: [] });
@@ -59,10 +65,7 @@ describe('facts from the lesson test suite', () => {
   });
 
   it('two contradicting memory blocks of equal priority are both in, in block_id order, each under its header', () => {
-    const r = run(400, [
-      block('b-mem-2', 'memory', 'The door was locked.', 1.5),
-      block('b-mem-1', 'memory', 'The door was open.', 1.5),
-    ]);
+    const r = run(400, [block('b-mem-2', 'memory', 'The door was locked.', 1.5), block('b-mem-1', 'memory', 'The door was open.', 1.5)]);
     expect(r.included).toEqual(['b-mem-1', 'b-mem-2']);
     expect(r.context).toBe('[memory · b-mem-1]\nThe door was open.\n\n[memory · b-mem-2]\nThe door was locked.');
   });

@@ -7,7 +7,8 @@ import { NOW, block, cost, ok, refused } from './helpers.js';
 // NOW = 1700000000 is day 19675 after the epoch (19675.93 days): 2023-11-14.
 const DAY = '2023-11-14';
 const ranked = (budget: number, blocks: Block[]): Request => ({ profile: 'ranked', now: NOW, budget, blocks });
-const dated = (id: string, content: string, priority = 1, extra: Partial<Block> = {}): Block => block(id, 'memory', content, priority, { created_at: NOW, ...extra });
+const dated = (id: string, content: string, priority = 1, extra: Partial<Block> = {}): Block =>
+  block(id, 'memory', content, priority, { created_at: NOW, ...extra });
 const iso = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 10);
 
 describe('the header', () => {
@@ -47,7 +48,10 @@ describe('packing', () => {
     // The big line is 215 code points (53 tokens); the small one, "- [2023-11-14] tea", 18 (4 tokens) would fit.
     const r = ok(ranked(40, [dated('big', cost(50), 3), dated('small', 'tea', 2)]));
     expect(r.included).toEqual([]);
-    expect(r.omissions).toEqual([{ block_id: 'big', reason: 'budget_exhausted' }, { block_id: 'small', reason: 'budget_exhausted' }]);
+    expect(r.omissions).toEqual([
+      { block_id: 'big', reason: 'budget_exhausted' },
+      { block_id: 'small', reason: 'budget_exhausted' },
+    ]);
   });
 
   it('counts the line, not just the content, in code points', () => {
@@ -77,8 +81,10 @@ describe('order', () => {
     const r = ok(ranked(35, [dated('lo', 'x', 1), dated('e2', 'x', 9, old), dated('hi', 'likes tea', 5), dated('e1', 'x', 9, old), dated('mid', 'x', 3)]));
     expect(r.included).toEqual(['hi']);
     expect(r.omissions).toEqual([
-      { block_id: 'e2', reason: 'expired' }, { block_id: 'e1', reason: 'expired' },
-      { block_id: 'mid', reason: 'budget_exhausted' }, { block_id: 'lo', reason: 'budget_exhausted' },
+      { block_id: 'e2', reason: 'expired' },
+      { block_id: 'e1', reason: 'expired' },
+      { block_id: 'mid', reason: 'budget_exhausted' },
+      { block_id: 'lo', reason: 'budget_exhausted' },
     ]);
   });
 });

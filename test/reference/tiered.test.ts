@@ -27,7 +27,10 @@ describe('tier admission', () => {
   it('takes higher priority first, so the lower one is the one set aside', () => {
     // Working 40: hi (30) fits, lo (30) is set aside; the pool is 10 + 20 + 25 + 15 = 70, so lo gets in by overflow.
     const r = ok(tiered(100, [block('lo', 'coverage', cost(30), 1), block('hi', 'coverage', cost(30), 2)]));
-    expect(r.segments?.map((s) => [s.block_id, s.reason])).toEqual([['hi', 'tier'], ['lo', 'overflow']]);
+    expect(r.segments?.map((s) => [s.block_id, s.reason])).toEqual([
+      ['hi', 'tier'],
+      ['lo', 'overflow'],
+    ]);
   });
 
   it('breaks a priority tie by block_id', () => {
@@ -45,7 +48,10 @@ describe('tier admission', () => {
     // Budget 20: working 8, episodic 4, longterm 5, knowledge 3. A 6-token knowledge block misses its
     // tier; with the working block taking 8, the pool is 0 + 4 + 5 + 3 = 12, so it gets in by overflow.
     const r = ok(tiered(20, [block('k', 'knowledge', cost(6), 9), block('w', 'coverage', cost(8), 1)]));
-    expect(r.segments?.map((s) => [s.block_id, s.tier, s.reason])).toEqual([['w', 'working', 'tier'], ['k', 'knowledge', 'overflow']]);
+    expect(r.segments?.map((s) => [s.block_id, s.tier, s.reason])).toEqual([
+      ['w', 'working', 'tier'],
+      ['k', 'knowledge', 'overflow'],
+    ]);
   });
 });
 
@@ -53,9 +59,14 @@ describe('the overflow pool', () => {
   it('rescues set-aside blocks while each fits, per block, and refuses the one that does not', () => {
     // Working 40: a (40) fills it; b (45), c (30), d (10) are set aside. Pool 0 + 20 + 25 + 15 = 60:
     // b takes 45 (15 left), c (30) does not fit, d (10) still does.
-    const r = ok(tiered(100, [
-      block('a', 'coverage', cost(40), 4), block('b', 'coverage', cost(45), 3), block('c', 'coverage', cost(30), 2), block('d', 'coverage', cost(10), 1),
-    ]));
+    const r = ok(
+      tiered(100, [
+        block('a', 'coverage', cost(40), 4),
+        block('b', 'coverage', cost(45), 3),
+        block('c', 'coverage', cost(30), 2),
+        block('d', 'coverage', cost(10), 1),
+      ]),
+    );
     expect(r.included).toEqual(['a', 'b', 'd']);
     expect(r.omissions).toEqual([{ block_id: 'c', reason: TIER_BUDGET }]);
     expect(r.segments?.map((s) => s.reason)).toEqual(['tier', 'overflow', 'overflow']);
@@ -87,13 +98,20 @@ describe('the overflow pool', () => {
 describe('omissions', () => {
   it('list expired blocks first in input order, then budget omissions in pool order', () => {
     // Budget 10 (pool at most 9): s (1) fits working; x1 and x3 (20 each) never fit.
-    const r = ok(tiered(10, [
-      block('x1', 'coverage', cost(20), 1), block('e2', 'coverage', 'old', 9, expired), block('x3', 'coverage', cost(20), 5),
-      block('e1', 'coverage', 'old', 9, expired), block('s', 'coverage', 'x', 0),
-    ]));
+    const r = ok(
+      tiered(10, [
+        block('x1', 'coverage', cost(20), 1),
+        block('e2', 'coverage', 'old', 9, expired),
+        block('x3', 'coverage', cost(20), 5),
+        block('e1', 'coverage', 'old', 9, expired),
+        block('s', 'coverage', 'x', 0),
+      ]),
+    );
     expect(r.omissions).toEqual([
-      { block_id: 'e2', reason: 'expired' }, { block_id: 'e1', reason: 'expired' },
-      { block_id: 'x3', reason: TIER_BUDGET }, { block_id: 'x1', reason: TIER_BUDGET },
+      { block_id: 'e2', reason: 'expired' },
+      { block_id: 'e1', reason: 'expired' },
+      { block_id: 'x3', reason: TIER_BUDGET },
+      { block_id: 'x1', reason: TIER_BUDGET },
     ]);
     expect(r.included).toEqual(['s']);
   });
@@ -120,10 +138,15 @@ describe('omissions', () => {
 
 describe('rendering', () => {
   it('orders included blocks by source, then -priority, then block_id, whatever the admission order', () => {
-    const r = ok(tiered(400, [
-      block('t-1', 'tactics', 'tactic', 9), block('c-2', 'coverage', 'cov two', 1), block('m-1', 'memory', 'mem', 5),
-      block('c-1', 'coverage', 'cov one', 3), block('c-0', 'coverage', 'cov zero', 1),
-    ]));
+    const r = ok(
+      tiered(400, [
+        block('t-1', 'tactics', 'tactic', 9),
+        block('c-2', 'coverage', 'cov two', 1),
+        block('m-1', 'memory', 'mem', 5),
+        block('c-1', 'coverage', 'cov one', 3),
+        block('c-0', 'coverage', 'cov zero', 1),
+      ]),
+    );
     expect(r.included).toEqual(['c-1', 'c-0', 'c-2', 'm-1', 't-1']);
   });
 
@@ -146,8 +169,12 @@ describe('rendering', () => {
 
   it('does not depend on the order of the input blocks', () => {
     const blocks = [
-      block('a', 'coverage', cost(30), 2), block('b', 'memory', cost(20), 2), block('c', 'coverage', cost(15), 1),
-      block('d', 'knowledge', cost(10), 3), block('e', 'episodes', cost(25), 2), block('f', 'tool_results', cost(12), 2),
+      block('a', 'coverage', cost(30), 2),
+      block('b', 'memory', cost(20), 2),
+      block('c', 'coverage', cost(15), 1),
+      block('d', 'knowledge', cost(10), 3),
+      block('e', 'episodes', cost(25), 2),
+      block('f', 'tool_results', cost(12), 2),
     ];
     const forward = ok(tiered(80, blocks));
     expect(ok(tiered(80, blocks.slice().reverse()))).toEqual(forward);
@@ -163,7 +190,9 @@ describe('totals', () => {
   });
 
   it('lists every block exactly once, in included or in omissions', () => {
-    const blocks = Array.from({ length: 30 }, (_, i) => block(`b-${i}`, ['memory', 'coverage', 'knowledge', 'notes'][i % 4]!, cost(i + 1), i % 5, i % 7 === 0 ? expired : {}));
+    const blocks = Array.from({ length: 30 }, (_, i) =>
+      block(`b-${i}`, ['memory', 'coverage', 'knowledge', 'notes'][i % 4]!, cost(i + 1), i % 5, i % 7 === 0 ? expired : {}),
+    );
     const r = ok(tiered(120, blocks));
     const seen = [...r.included, ...r.omissions.map((o) => o.block_id)].sort();
     expect(seen).toEqual(blocks.map((b) => b.block_id).sort());

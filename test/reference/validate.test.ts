@@ -19,10 +19,13 @@ function invalidAt(req: unknown, want: string[]): void {
 }
 
 describe('a request that is not an object', () => {
-  it.each([['null', null], ['an array', []], ['a string', '{}'], ['a number', 42], ['undefined', undefined]])(
-    'is invalid at the root when it is %s',
-    (_, req) => invalidAt(req, ['']),
-  );
+  it.each([
+    ['null', null],
+    ['an array', []],
+    ['a string', '{}'],
+    ['a number', 42],
+    ['undefined', undefined],
+  ])('is invalid at the root when it is %s', (_, req) => invalidAt(req, ['']));
 });
 
 describe('VAL-1 now', () => {
@@ -32,10 +35,13 @@ describe('VAL-1 now', () => {
     invalidAt(r, ['/now']);
   });
 
-  it.each([['NaN', NaN], ['Infinity', Infinity], ['-Infinity', -Infinity], ['a string', '1700000000'], ['null', null]])(
-    'is invalid when it is %s',
-    (_, now) => invalidAt({ ...base(), now }, ['/now']),
-  );
+  it.each([
+    ['NaN', NaN],
+    ['Infinity', Infinity],
+    ['-Infinity', -Infinity],
+    ['a string', '1700000000'],
+    ['null', null],
+  ])('is invalid when it is %s', (_, now) => invalidAt({ ...base(), now }, ['/now']));
 
   it('accepts any finite number, negative or fractional', () => {
     expect(paths({ ...base(), now: -1.5 })).toEqual([]);
@@ -51,8 +57,15 @@ describe('VAL-2 budget', () => {
   });
 
   it.each([
-    ['negative', -1], ['fractional', 120.5], ['2^53', 2 ** 53], ['1e308', 1e308], ['NaN', NaN],
-    ['Infinity', Infinity], ['-Infinity', -Infinity], ['a numeric string', '120'], ['a boolean', true],
+    ['negative', -1],
+    ['fractional', 120.5],
+    ['2^53', 2 ** 53],
+    ['1e308', 1e308],
+    ['NaN', NaN],
+    ['Infinity', Infinity],
+    ['-Infinity', -Infinity],
+    ['a numeric string', '120'],
+    ['a boolean', true],
   ])('is invalid when it is %s', (_, budget) => invalidAt({ ...base(), budget }, ['/budget']));
 
   it('accepts 0, 120.0 (the integer 120) and 2^53 - 1', () => {
@@ -79,9 +92,12 @@ describe('VAL-3 blocks', () => {
     invalidAt({ ...base(), blocks: { 0: base().blocks } }, ['/blocks']);
   });
 
-  it.each([['null', null], ['a number', 1], ['an array', []], ['a string', 'b-1']])('rejects an item that is %s', (_, item) =>
-    invalidAt({ ...base(), blocks: [item] }, ['/blocks/0']),
-  );
+  it.each([
+    ['null', null],
+    ['a number', 1],
+    ['an array', []],
+    ['a string', 'b-1'],
+  ])('rejects an item that is %s', (_, item) => invalidAt({ ...base(), blocks: [item] }, ['/blocks/0']));
 
   it('rejects a hole in a sparse array as a missing block', () => {
     const blocks: unknown[] = [];
@@ -127,7 +143,15 @@ describe('VAL-4 required block members', () => {
 
   it('treats ids that differ only in a lone surrogate as distinct', () => {
     const b = { source: 'memory', content: 'x', priority: 1 };
-    expect(paths({ ...base(), blocks: [{ ...b, block_id: 'a\uD800' }, { ...b, block_id: 'a\uDC00' }] })).toEqual([]);
+    expect(
+      paths({
+        ...base(),
+        blocks: [
+          { ...b, block_id: 'a\uD800' },
+          { ...b, block_id: 'a\uDC00' },
+        ],
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -161,10 +185,13 @@ describe('VAL-5 optional block members', () => {
 });
 
 describe('VAL-6 profile', () => {
-  it.each([['Tiered', 'Tiered'], ['RANKED', 'RANKED'], ['an unknown name', 'beliefs'], ['a number', 1], ['null', null]])(
-    'rejects %s',
-    (_, profile) => invalidAt({ ...base(), profile }, ['/profile']),
-  );
+  it.each([
+    ['Tiered', 'Tiered'],
+    ['RANKED', 'RANKED'],
+    ['an unknown name', 'beliefs'],
+    ['a number', 1],
+    ['null', null],
+  ])('rejects %s', (_, profile) => invalidAt({ ...base(), profile }, ['/profile']));
 
   it('accepts tiered and ranked, and an absent profile means tiered', () => {
     expect(paths({ ...base(), profile: 'tiered' })).toEqual([]);
@@ -174,9 +201,11 @@ describe('VAL-6 profile', () => {
 });
 
 describe('VAL-7 constraints', () => {
-  it.each([['an array', []], ['null', null], ['a string', 'none']])('rejects constraints that are %s', (_, constraints) =>
-    invalidAt({ ...base(), constraints }, ['/constraints']),
-  );
+  it.each([
+    ['an array', []],
+    ['null', null],
+    ['a string', 'none'],
+  ])('rejects constraints that are %s', (_, constraints) => invalidAt({ ...base(), constraints }, ['/constraints']));
 
   it.each([
     ['a string must_include', { must_include: 'b-1' }, '/constraints/must_include'],
@@ -204,11 +233,20 @@ describe('VAL-7 constraints', () => {
 describe('VAL-8 non-finite numbers', () => {
   it('reports NaN, Infinity and -Infinity wherever a number is expected, all at once', () => {
     const req = {
-      now: NaN, budget: Infinity,
+      now: NaN,
+      budget: Infinity,
       blocks: [{ block_id: 'b', source: 's', content: 'c', priority: -Infinity, created_at: NaN, ttl_seconds: Infinity, confidence: NaN }],
       constraints: { max_segments: NaN },
     };
-    invalidAt(req, ['/now', '/budget', '/blocks/0/priority', '/blocks/0/created_at', '/blocks/0/ttl_seconds', '/blocks/0/confidence', '/constraints/max_segments']);
+    invalidAt(req, [
+      '/now',
+      '/budget',
+      '/blocks/0/priority',
+      '/blocks/0/created_at',
+      '/blocks/0/ttl_seconds',
+      '/blocks/0/confidence',
+      '/constraints/max_segments',
+    ]);
   });
 });
 
@@ -253,11 +291,24 @@ describe('VAL-9 what the ranked profile cannot honour', () => {
 describe('problem reporting', () => {
   it('reports every problem at once, in request order', () => {
     const req = {
-      profile: 'x', now: 'soon', budget: -5,
+      profile: 'x',
+      now: 'soon',
+      budget: -5,
       blocks: [{ block_id: '', source: 'memory', content: 'c', priority: 1 }, 7, { block_id: 'b', source: '', content: null, priority: NaN, status: 'gone' }],
       constraints: { exclude: [''] },
     };
-    invalidAt(req, ['/profile', '/now', '/budget', '/blocks/0/block_id', '/blocks/1', '/blocks/2/source', '/blocks/2/content', '/blocks/2/priority', '/blocks/2/status', '/constraints/exclude/0']);
+    invalidAt(req, [
+      '/profile',
+      '/now',
+      '/budget',
+      '/blocks/0/block_id',
+      '/blocks/1',
+      '/blocks/2/source',
+      '/blocks/2/content',
+      '/blocks/2/priority',
+      '/blocks/2/status',
+      '/constraints/exclude/0',
+    ]);
   });
 
   it('names the first problem in the message and counts the rest', () => {
@@ -293,7 +344,14 @@ describe('values that must not crash', () => {
   });
 
   it('answers invalid_request, never throws, when reading the request throws', () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error('boom'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     const e = refused(hostile);
     expect(e.code).toBe('invalid_request');
     expect(e.message).toContain('boom');
@@ -306,18 +364,34 @@ describe('values that must not crash', () => {
   });
 
   it('answers invalid_request when a block has a throwing getter', () => {
-    const b = { block_id: 'b', source: 'memory', priority: 1, get content(): string { throw new TypeError('no content'); } };
+    const b = {
+      block_id: 'b',
+      source: 'memory',
+      priority: 1,
+      get content(): string {
+        throw new TypeError('no content');
+      },
+    };
     const a = assemble({ now: NOW, budget: 10, blocks: [b] });
     expect(isErrorAnswer(a) && a.error.code).toBe('invalid_request');
   });
 
   it('answers invalid_request when a thrown value is not an Error', () => {
-    const hostile = new Proxy({}, { get: () => { throw 'plain string'; } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw 'plain string';
+        },
+      },
+    );
     expect(refused(hostile).message).toContain('plain string');
   });
 
   it('treats an own __proto__ member from JSON as an unknown member', () => {
-    const req = JSON.parse('{"now": 1, "budget": 10, "__proto__": {"budget": -1}, "blocks": [{"block_id": "b", "source": "memory", "content": "x", "priority": 1, "__proto__": null}]}');
+    const req = JSON.parse(
+      '{"now": 1, "budget": 10, "__proto__": {"budget": -1}, "blocks": [{"block_id": "b", "source": "memory", "content": "x", "priority": 1, "__proto__": null}]}',
+    );
     expect(answer(req)).toMatchObject({ included: ['b'] });
   });
 });

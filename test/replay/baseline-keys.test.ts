@@ -31,7 +31,8 @@ const V2 = join(ROOT, 'test/fixtures/replay/vendor-v2.ts');
 const overStdio = (module: string): string => fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), module);
 const REASON = 'our own segment separator (ADR 12)';
 
-const properties = (impl: Implementation, manifest: Manifest): Promise<Report> => runSuite({ cases: [], impl, manifest, timeoutMs: 10_000, concurrency: 2, properties: 100, seed: 1 });
+const properties = (impl: Implementation, manifest: Manifest): Promise<Report> =>
+  runSuite({ cases: [], impl, manifest, timeoutMs: 10_000, concurrency: 2, properties: 100, seed: 1 });
 
 /** The vendor's baseline, made from the v1 report and with its departure marked by design. */
 function vendorBaseline(v1Report: Report, file: string): string {
@@ -94,9 +95,24 @@ describe('the same over stdio, from the command line', () => {
     expect(again.status, again.stdout).toBe(0);
     expect(again.stdout).toMatch(/^PASS \(deviations by design only\): /m);
 
-    const next = cli('run', '--stdio', overStdio(V2), '--cases', 'none', '--baseline', at('stdio-baseline.json'), '--json', at('v2.json'), '--markdown', at('v2.md'), '--quiet');
+    const next = cli(
+      'run',
+      '--stdio',
+      overStdio(V2),
+      '--cases',
+      'none',
+      '--baseline',
+      at('stdio-baseline.json'),
+      '--json',
+      at('v2.json'),
+      '--markdown',
+      at('v2.md'),
+      '--quiet',
+    );
     expect(next.status, next.stdout).toBe(1);
-    expect(next.stdout).toMatch(/^NEW FAILURE of property\/differential: not the failure its baseline entry accepts \(members context; paths \/context\); this one: members .*omissions/m);
+    expect(next.stdout).toMatch(
+      /^NEW FAILURE of property\/differential: not the failure its baseline entry accepts \(members context; paths \/context\); this one: members .*omissions/m,
+    );
     expect(next.stdout).toMatch(/^new failures of baselined ids \(another defect than the entry accepts\): property\/differential$/m);
     expect(next.stdout).toMatch(/^FAIL: /m);
     const report = JSON.parse(readFileSync(at('v2.json'), 'utf8')) as Report;
@@ -106,28 +122,46 @@ describe('the same over stdio, from the command line', () => {
   });
 
   it('an entry without a key (a baseline of a kit before keys) matches by status, with a warning that says how to re-key', () => {
-    writeFileSync(at('old-baseline.json'), JSON.stringify({ 'property/differential': 'fail', 'property/whole-blocks': { status: 'fail', kind: 'by-design', reason: REASON } }));
+    writeFileSync(
+      at('old-baseline.json'),
+      JSON.stringify({ 'property/differential': 'fail', 'property/whole-blocks': { status: 'fail', kind: 'by-design', reason: REASON } }),
+    );
     const old = cli('run', '--stdio', overStdio(V2), '--cases', 'none', '--baseline', at('old-baseline.json'), '--json', at('old.json'), '--quiet');
-    expect(old.stdout).toMatch(/^warning: baseline entries without a defect key, accepting any failure with their status: property\/differential, property\/whole-blocks; re-key: ctxconform baseline REPORT\.json --write \S*old-baseline\.json/m);
+    expect(old.stdout).toMatch(
+      /^warning: baseline entries without a defect key, accepting any failure with their status: property\/differential, property\/whole-blocks; re-key: ctxconform baseline REPORT\.json --write \S*old-baseline\.json/m,
+    );
     expect((JSON.parse(readFileSync(at('old.json'), 'utf8')) as Report).baseline?.unkeyed).toEqual(['property/differential', 'property/whole-blocks']);
     // Re-keyed from that run's report, the entries keep their kind and reason and get the key.
     const rekeyed = cli('baseline', at('old.json'), '--write', at('old-baseline.json'));
     expect(rekeyed.status).toBe(0);
     expect(rekeyed.stdout).toMatch(/2 re-keyed/);
-    expect(JSON.parse(readFileSync(at('old-baseline.json'), 'utf8'))).toMatchObject({ 'property/whole-blocks': { kind: 'by-design', reason: REASON, defect: { members: expect.any(Array) } } });
+    expect(JSON.parse(readFileSync(at('old-baseline.json'), 'utf8'))).toMatchObject({
+      'property/whole-blocks': { kind: 'by-design', reason: REASON, defect: { members: expect.any(Array) } },
+    });
   });
 });
 
 describe('replay and sweep --baseline: the same semantics', () => {
   const cli = (...args: string[]) => cliWith({}, ...args);
   // A request the separator shows on (two included blocks), and one at an expiry instant (v2's defect).
-  const twoBlocks = { now: 100, budget: 100, blocks: [{ block_id: 'a', source: 'memory', content: 'first block', priority: 1 }, { block_id: 'b', source: 'knowledge', content: 'second block', priority: 1 }] };
-  const atExpiry = { ...twoBlocks, blocks: [...twoBlocks.blocks, { block_id: 'c', source: 'memory', content: 'expires now', priority: 1, created_at: 40, ttl_seconds: 60 }] };
+  const twoBlocks = {
+    now: 100,
+    budget: 100,
+    blocks: [
+      { block_id: 'a', source: 'memory', content: 'first block', priority: 1 },
+      { block_id: 'b', source: 'knowledge', content: 'second block', priority: 1 },
+    ],
+  };
+  const atExpiry = {
+    ...twoBlocks,
+    blocks: [...twoBlocks.blocks, { block_id: 'c', source: 'memory', content: 'expires now', priority: 1, created_at: 40, ttl_seconds: 60 }],
+  };
 
   it('replay in process: v1 baselined, v2 fails the request whose failure is another defect', async () => {
     const file = at('traffic.jsonl');
     writeFileSync(file, `${JSON.stringify(twoBlocks)}\n${JSON.stringify(atExpiry)}\n`);
-    const run = (impl: Implementation, manifest: Manifest) => replay({ sources: [{ path: file, label: 'traffic.jsonl' }], impl, manifest, timeoutMs: 10_000, concurrency: 1, twice: true, shrink: 10, maxListed: 100 });
+    const run = (impl: Implementation, manifest: Manifest) =>
+      replay({ sources: [{ path: file, label: 'traffic.jsonl' }], impl, manifest, timeoutMs: 10_000, concurrency: 1, twice: true, shrink: 10, maxListed: 100 });
     const first = await run(fromFunctions(v1.assemble, v1.describe), v1.describe());
     expect(first.cases.map((c) => c.status)).toEqual(['fail', 'fail']);
     const baseline = vendorBaseline(first, at('replay-baseline.json'));

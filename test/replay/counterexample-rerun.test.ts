@@ -33,7 +33,12 @@ const RECORDED = [
   { now: 10, budget: 50, blocks: [block('a', { confidence: null }), block('b')] },
   { now: 10, budget: 50, blocks: [block('a', { pinned: null })], constraints: { must_include: ['a'] } },
   { now: 10, budget: 50, blocks: [block('a', { status: null, confidence: 0.5 })] },
-  { now: 10, budget: 50, blocks: [block('a'), block('b', { pinned: false, status: 'active', confidence: 0.2 })], constraints: { prefer_high_confidence: true } },
+  {
+    now: 10,
+    budget: 50,
+    blocks: [block('a'), block('b', { pinned: false, status: 'active', confidence: 0.2 })],
+    constraints: { prefer_high_confidence: true },
+  },
 ];
 
 describe('the capabilities a saved case declares', () => {
@@ -65,7 +70,17 @@ describe('replay --save-counterexamples, then run --cases DIR', () => {
     const dir = at('saved-in-process');
     const impl = fromFunctions(nullIsAbsent, nullIsAbsentManifest);
     const manifest = nullIsAbsentManifest();
-    const replayed = await replay({ sources: [{ path: file, label: 'recorded.jsonl' }], impl, manifest, timeoutMs: 10_000, concurrency: 1, twice: true, shrink: 10, maxListed: 100, saveCounterexamples: dir });
+    const replayed = await replay({
+      sources: [{ path: file, label: 'recorded.jsonl' }],
+      impl,
+      manifest,
+      timeoutMs: 10_000,
+      concurrency: 1,
+      twice: true,
+      shrink: 10,
+      maxListed: 100,
+      saveCounterexamples: dir,
+    });
     expect(replayed.cases.map((c) => c.status)).toEqual(['fail', 'fail', 'fail', 'pass']);
     const files = savedCases(dir);
     expect(files).toHaveLength(3);
@@ -77,7 +92,7 @@ describe('replay --save-counterexamples, then run --cases DIR', () => {
     expect(new Set(passes.cases.map((c) => c.status))).toEqual(new Set(['pass']));
   });
 
-  it('over stdio, from the command line, with the properties\' counterexamples too', () => {
+  it("over stdio, from the command line, with the properties' counterexamples too", () => {
     const dir = at('saved-stdio');
     const r = cliWith({}, 'replay', file, '--stdio', overStdio, '--save-counterexamples', dir, '--quiet');
     expect(r.status, r.stdout).toBe(1);

@@ -58,11 +58,18 @@ describe('the walks themselves (protocol/deep-json.ts)', () => {
         expect(writeJson(v, { indent })).toBe(JSON.stringify(v, null, indent));
         expect(stringifyJson(v, indent)).toBe(JSON.stringify(v, null, indent));
         expect(equalJson(cloneJson(v), v)).toBe(true);
-        expect(equalJson(mapJson(v, (x) => x), v)).toBe(true);
+        expect(
+          equalJson(
+            mapJson(v, (x) => x),
+            v,
+          ),
+        ).toBe(true);
       }),
       { numRuns: 300, seed: 24 },
     );
-    expect(writeJson({ a: undefined, b: [undefined, () => 1], c: new Date(0) })).toBe(JSON.stringify({ a: undefined, b: [undefined, () => 1], c: new Date(0) }));
+    expect(writeJson({ a: undefined, b: [undefined, () => 1], c: new Date(0) })).toBe(
+      JSON.stringify({ a: undefined, b: [undefined, () => 1], c: new Date(0) }),
+    );
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => writeJson(cyclic)).toThrow(TypeError);
@@ -110,13 +117,44 @@ describe('a request nested 10,000 deep, piece by piece', () => {
   });
 
   it('is compared across --repeat rounds: an answer that deep, the same twice, is one answer, not a crash of the kit', async () => {
-    const deepAnswer = (): unknown => ({ context: '', included: [], omissions: [], estimated_tokens: 0, total_budget: 5, extra: JSON.parse(nestedText(DEPTH)) as unknown });
+    const deepAnswer = (): unknown => ({
+      context: '',
+      included: [],
+      omissions: [],
+      estimated_tokens: 0,
+      total_budget: 5,
+      extra: JSON.parse(nestedText(DEPTH)) as unknown,
+    });
     const impl = fromFunctions(deepAnswer, () => ({ name: 'deep', version: '1', profiles: ['tiered'], capabilities: [] }));
-    const c = { id: 'deep/answer', file: '', description: 'an answer nested deep', requirements: ['RES-1'], profile: 'tiered' as const, since: 'v1', capabilities: [], tags: [], request: { now: 1, budget: 5, blocks: [] }, expect: { included: [] } };
-    const r = await runSuite({ cases: [c], impl, manifest: { name: 'deep', version: '1', profiles: ['tiered'], capabilities: [] }, timeoutMs: 10_000, concurrency: 1, properties: 0, seed: 1, repeat: 2 });
+    const c = {
+      id: 'deep/answer',
+      file: '',
+      description: 'an answer nested deep',
+      requirements: ['RES-1'],
+      profile: 'tiered' as const,
+      since: 'v1',
+      capabilities: [],
+      tags: [],
+      request: { now: 1, budget: 5, blocks: [] },
+      expect: { included: [] },
+    };
+    const r = await runSuite({
+      cases: [c],
+      impl,
+      manifest: { name: 'deep', version: '1', profiles: ['tiered'], capabilities: [] },
+      timeoutMs: 10_000,
+      concurrency: 1,
+      properties: 0,
+      seed: 1,
+      repeat: 2,
+    });
     // Refused by the result schema (an unknown member), the same way both times: error, not flaky.
     expect(r.cases[0]).toMatchObject({ status: 'error' });
-    expect(deepStrictEqualJson(JSON.parse(nestedText(DEPTH)), JSON.parse(nestedText(DEPTH)), () => { throw new RangeError('Maximum call stack size exceeded'); })).toBe(true);
+    expect(
+      deepStrictEqualJson(JSON.parse(nestedText(DEPTH)), JSON.parse(nestedText(DEPTH)), () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      }),
+    ).toBe(true);
     expect(equalJson({ a: 1, b: -0 }, { b: 0, a: 1 }, { anyOrder: true })).toBe(true);
     expect(equalJson({ a: -0 }, { a: 0 }, { negativeZero: true })).toBe(false);
     expect(equalJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
@@ -135,7 +173,17 @@ describe('a request nested 10,000 deep, piece by piece', () => {
     expect(formatErrors(manifest.errors)).toEqual(['(root): is nested too deep to be checked (its arrays are compared by deep equality, which recurses)']);
     expect(validators.stdioAnswer()({ id: '1', ok: deep })).toBeTypeOf('boolean');
     const valid = caseValidator();
-    expect(valid({ description: 'a request nested deep', requirements: ['REQ-3'], profile: 'tiered', since: 'v1', request: deepRequest(), expect: { included: [] } }), formatErrors(valid.errors).join('; ')).toBe(true);
+    expect(
+      valid({
+        description: 'a request nested deep',
+        requirements: ['REQ-3'],
+        profile: 'tiered',
+        since: 'v1',
+        request: deepRequest(),
+        expect: { included: [] },
+      }),
+      formatErrors(valid.errors).join('; '),
+    ).toBe(true);
   });
 
   it('is judged (differential, invariants, determinism, blame) in process against the reference and a broken build', async () => {
@@ -150,7 +198,10 @@ describe('a request nested 10,000 deep, piece by piece', () => {
   it('is shrunk: the nesting goes first, as an unknown member the failure does not need', async () => {
     const impl = broken();
     const manifest = mutantDescribe();
-    const s = await shrinkRecorded(deepRequest(), async (r) => (await judgeRecorded(impl, manifest, r, { timeoutMs: 10_000, twice: false })).verdict.status === 'fail');
+    const s = await shrinkRecorded(
+      deepRequest(),
+      async (r) => (await judgeRecorded(impl, manifest, r, { timeoutMs: 10_000, twice: false })).verdict.status === 'fail',
+    );
     expect(depthOf(s.request)).toBeLessThan(5);
   });
 
@@ -182,10 +233,29 @@ describe('through every command, in process', () => {
 
   it('replay: the reference passes, a broken build fails, shrunk and saved; every report written', async () => {
     const reference = referenceImplementation();
-    const ok = await replay({ sources: [source], impl: reference, manifest: await reference.describe(), timeoutMs: 10_000, concurrency: 2, twice: true, shrink: 10, maxListed: 100 });
+    const ok = await replay({
+      sources: [source],
+      impl: reference,
+      manifest: await reference.describe(),
+      timeoutMs: 10_000,
+      concurrency: 2,
+      twice: true,
+      shrink: 10,
+      maxListed: 100,
+    });
     expect(ok.cases.map((c) => c.status)).toEqual(['pass', 'pass']);
     const saved = join(tmp, 'saved-in-process');
-    const bad = await replay({ sources: [source], impl: broken(), manifest: mutantDescribe(), timeoutMs: 10_000, concurrency: 2, twice: true, shrink: 10, maxListed: 100, saveCounterexamples: saved });
+    const bad = await replay({
+      sources: [source],
+      impl: broken(),
+      manifest: mutantDescribe(),
+      timeoutMs: 10_000,
+      concurrency: 2,
+      twice: true,
+      shrink: 10,
+      maxListed: 100,
+      saveCounterexamples: saved,
+    });
     expect(bad.cases.map((c) => c.status)).toEqual(['fail', 'fail']);
     expect(depthOf(bad.cases[0]!.request)).toBe(DEPTH + 3);
     expect(bad.cases[0]!.message).toMatch(/saved as /);
@@ -193,25 +263,62 @@ describe('through every command, in process', () => {
   });
 
   it('sweep: every budget judged, the disagreement shrunk; every report written', async () => {
-    const report = await sweep({ request: deepRequest(), source: 'deep', impl: broken(), manifest: mutantDescribe(), timeoutMs: 10_000, concurrency: 2, shrink: true });
+    const report = await sweep({
+      request: deepRequest(),
+      source: 'deep',
+      impl: broken(),
+      manifest: mutantDescribe(),
+      timeoutMs: 10_000,
+      concurrency: 2,
+      shrink: true,
+    });
     expect(report.cases[0]!.status).toBe('fail');
     writers(report);
   });
 
   it('run: a case held in memory is judged; a case file that deep is refused with its reason, naming the file and line', async () => {
     const reference = referenceImplementation();
-    const c = { id: 'deep/nested', file: 'deep.yaml', description: 'd', requirements: ['REQ-3'], profile: 'tiered' as const, since: 'v1', capabilities: [], tags: [], request: deepRequest(), expect: { included: ['a'] } };
-    const passed = await runSuite({ cases: [c], impl: reference, manifest: await reference.describe(), timeoutMs: 10_000, concurrency: 1, properties: 0, seed: 1 });
+    const c = {
+      id: 'deep/nested',
+      file: 'deep.yaml',
+      description: 'd',
+      requirements: ['REQ-3'],
+      profile: 'tiered' as const,
+      since: 'v1',
+      capabilities: [],
+      tags: [],
+      request: deepRequest(),
+      expect: { included: ['a'] },
+    };
+    const passed = await runSuite({
+      cases: [c],
+      impl: reference,
+      manifest: await reference.describe(),
+      timeoutMs: 10_000,
+      concurrency: 1,
+      properties: 0,
+      seed: 1,
+    });
     expect(passed.cases[0]!.status).toBe('pass');
     const failed = await runSuite({ cases: [c], impl: broken(), manifest: mutantDescribe(), timeoutMs: 10_000, concurrency: 1, properties: 0, seed: 1 });
     expect(failed.cases[0]!.status).toBe('fail');
     writers(failed);
     const dir = join(tmp, 'cases', 'deep');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'nested.yaml'), `description: deep\nrequirements: [REQ-3]\nprofile: tiered\nsince: v1\nrequest: ${deepRequestText(DEPTH)}\nexpect:\n  included: [a]\n`);
+    writeFileSync(
+      join(dir, 'nested.yaml'),
+      `description: deep\nrequirements: [REQ-3]\nprofile: tiered\nsince: v1\nrequest: ${deepRequestText(DEPTH)}\nexpect:\n  included: [a]\n`,
+    );
     const corpus = loadCorpus(join(tmp, 'cases'));
     expect(corpus.cases).toEqual([]);
-    expect(corpus.problems).toEqual([{ file: join(dir, 'nested.yaml'), line: 5, col: 1, message: expect.stringMatching(/^nested about \d+ levels deep here; a case file holds at most 200 \(the YAML reader recurses\)/) }]);
+    expect(corpus.problems).toEqual([
+      {
+        file: join(dir, 'nested.yaml'),
+        line: 5,
+        col: 1,
+        message: expect.stringMatching(/^nested about \d+ levels deep here; a case file holds at most 200 \(the YAML reader recurses\)/),
+      },
+    ]);
   });
 });
 
@@ -224,7 +331,21 @@ describe('through every command, from the command line (stdio and module)', () =
   it('replay through stdio: the reference passes, a broken build fails; the reports are written and valid', () => {
     const ok = cli('replay', at('deep-cli.jsonl'), '--stdio', STDIO_REFERENCE, '--json', at('ok.json'), '--quiet');
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
-    const bad = cli('replay', at('deep-cli.jsonl'), '--stdio', MODULE_STDIO(MUTANT), '--json', at('bad.json'), '--html', at('bad.html'), '--markdown', at('bad.md'), '--junit', at('bad.xml'), '--quiet');
+    const bad = cli(
+      'replay',
+      at('deep-cli.jsonl'),
+      '--stdio',
+      MODULE_STDIO(MUTANT),
+      '--json',
+      at('bad.json'),
+      '--html',
+      at('bad.html'),
+      '--markdown',
+      at('bad.md'),
+      '--junit',
+      at('bad.xml'),
+      '--quiet',
+    );
     expect(bad.status, bad.stdout + bad.stderr).toBe(1);
     const report = JSON.parse(readFileSync(join(tmp, 'bad.json'), 'utf8')) as Report;
     expect(report.cases[0]).toMatchObject({ status: 'fail' });
@@ -260,7 +381,10 @@ describe('through every command, from the command line (stdio and module)', () =
 
   it('run --cases with a case file that deep: exit 2 and the reason, no crash', () => {
     mkdirSync(join(tmp, 'cli-cases'), { recursive: true });
-    writeFileSync(join(tmp, 'cli-cases', 'nested.yaml'), `description: deep\nrequirements: [REQ-3]\nprofile: tiered\nsince: v1\nrequest: ${deepRequestText(DEPTH)}\nexpect:\n  included: [a]\n`);
+    writeFileSync(
+      join(tmp, 'cli-cases', 'nested.yaml'),
+      `description: deep\nrequirements: [REQ-3]\nprofile: tiered\nsince: v1\nrequest: ${deepRequestText(DEPTH)}\nexpect:\n  included: [a]\n`,
+    );
     const r = cli('run', '--cases', at('cli-cases'), '--properties', '0', '--stdio', STDIO_REFERENCE);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/cli-cases\/nested\.yaml:5:1: nested about \d+ levels deep here; a case file holds at most 200/);

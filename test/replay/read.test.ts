@@ -42,7 +42,11 @@ describe('JSON lines', () => {
   });
 
   it('reports a line that is not JSON, not UTF-8 or too long with its line, and reads on', async () => {
-    const bad = Buffer.concat([Buffer.from('{"a":1}\n{oops}\n'), Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]), Buffer.from(`{"long":"${'x'.repeat(100)}"}\n{"z":3}\n`)]);
+    const bad = Buffer.concat([
+      Buffer.from('{"a":1}\n{oops}\n'),
+      Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
+      Buffer.from(`{"long":"${'x'.repeat(100)}"}\n{"z":3}\n`),
+    ]);
     const out = await read(bad, 64);
     expect(out.map((r) => ('request' in r ? ['ok', r.line] : [r.unreadable.replace(/:.*/, ''), r.line]))).toEqual([
       ['ok', 1],
@@ -56,7 +60,10 @@ describe('JSON lines', () => {
   it('a line longer than the limit split over many chunks is skipped to its end', async () => {
     const long = `{"x":"${'y'.repeat(3 * 1024 * 1024)}"}`;
     const out = await read(`${long}\n{"after":1}\n`, 1024 * 1024);
-    expect(out).toEqual([{ line: 1, unreadable: `longer than ${1024 * 1024} bytes` }, { line: 2, request: { after: 1 } }]);
+    expect(out).toEqual([
+      { line: 1, unreadable: `longer than ${1024 * 1024} bytes` },
+      { line: 2, request: { after: 1 } },
+    ]);
   });
 });
 

@@ -69,7 +69,9 @@ describe('the corpus written as JSON lines', () => {
     const o = await openImplementation({ stdio: STDIO_REFERENCE, timeoutMs: 10_000, concurrency: 4 });
     try {
       const { run, replayed } = await both(o.impl, o.manifest, 4);
-      expect(replayed.map((r) => `${r.status} ${r.message ?? ''}`)).toEqual(recorded.map((c) => `${run.get(c.id)!.status} ${run.get(c.id)!.message ?? ''}`.replace(/ $/, ' ')));
+      expect(replayed.map((r) => `${r.status} ${r.message ?? ''}`)).toEqual(
+        recorded.map((c) => `${run.get(c.id)!.status} ${run.get(c.id)!.message ?? ''}`.replace(/ $/, ' ')),
+      );
       expect(replayed.every((r) => r.status === 'pass')).toBe(true);
     } finally {
       await o.impl.close();
@@ -129,9 +131,26 @@ describe('replay on its own', () => {
   it('judges an invalid request as one (an implementation that answers it with a result fails) and skips an unreadable line', async () => {
     const src = file('mixed.jsonl', [JSON.stringify(valid), 'not json', '{"now":1}']);
     const core = { ...manifest, capabilities: [] };
-    const lenient = fromFunctions((r) => ((r as { blocks?: unknown }).blocks ? assemble(r, { capabilities: [] }) : { context: '', included: [], estimated_tokens: 0, total_budget: 0, omissions: [] }), undefined, core);
+    const lenient = fromFunctions(
+      (r) =>
+        (r as { blocks?: unknown }).blocks
+          ? assemble(r, { capabilities: [] })
+          : { context: '', included: [], estimated_tokens: 0, total_budget: 0, omissions: [] },
+      undefined,
+      core,
+    );
     const unreadable: string[] = [];
-    const rep = await replay({ sources: [src], impl: lenient, manifest: core, timeoutMs: 5000, concurrency: 1, twice: true, shrink: 0, maxListed: 100, onUnreadable: (where, why) => unreadable.push(`${where} ${why}`) });
+    const rep = await replay({
+      sources: [src],
+      impl: lenient,
+      manifest: core,
+      timeoutMs: 5000,
+      concurrency: 1,
+      twice: true,
+      shrink: 0,
+      maxListed: 100,
+      onUnreadable: (where, why) => unreadable.push(`${where} ${why}`),
+    });
     expect(rep.cases.map((c) => [c.id, c.status])).toEqual([
       ['replay/mixed.jsonl:1', 'pass'],
       ['replay/mixed.jsonl:2', 'skip'],
@@ -143,7 +162,16 @@ describe('replay on its own', () => {
     expect(rep.cases[2]!.requirements).toContain('VAL-1');
     expect(rep.replay).toMatchObject({ requests: 3, unreadable: 1, files: [{ file: 'mixed.jsonl', requests: 2, unreadable: 1 }] });
     // The reference itself refuses it: judged, and passed.
-    const ok = await replay({ sources: [src], impl: referenceImplementation(), manifest, timeoutMs: 5000, concurrency: 1, twice: true, shrink: 0, maxListed: 100 });
+    const ok = await replay({
+      sources: [src],
+      impl: referenceImplementation(),
+      manifest,
+      timeoutMs: 5000,
+      concurrency: 1,
+      twice: true,
+      shrink: 0,
+      maxListed: 100,
+    });
     expect(ok.cases.map((c) => c.status)).toEqual(['pass', 'skip', 'pass']);
   });
 
@@ -151,10 +179,14 @@ describe('replay on its own', () => {
     const src = file('tight.jsonl', [JSON.stringify({ ...valid, budget: 0 })]);
     let n = 0;
     // 'budget' and 'budget_exhausted' are the same reason class: only the bytes differ between calls.
-    const flaky = fromFunctions((r) => {
-      const a = assemble(r) as { omissions: { block_id: string; reason: string }[] };
-      return { ...a, omissions: a.omissions.map((o) => ({ ...o, reason: n++ % 2 ? 'budget' : 'budget_exhausted' })) };
-    }, undefined, manifest);
+    const flaky = fromFunctions(
+      (r) => {
+        const a = assemble(r) as { omissions: { block_id: string; reason: string }[] };
+        return { ...a, omissions: a.omissions.map((o) => ({ ...o, reason: n++ % 2 ? 'budget' : 'budget_exhausted' })) };
+      },
+      undefined,
+      manifest,
+    );
     const twice = await replay({ sources: [src], impl: flaky, manifest, timeoutMs: 5000, concurrency: 1, twice: true, shrink: 0, maxListed: 10 });
     expect(twice.cases[0]).toMatchObject({ status: 'fail', requirements: ['REQ-2'] });
     const once = await replay({ sources: [src], impl: flaky, manifest, timeoutMs: 5000, concurrency: 1, twice: false, shrink: 0, maxListed: 10 });
@@ -165,10 +197,14 @@ describe('replay on its own', () => {
   it('a request that times out is timeout, sent once only, and not shrunk', async () => {
     const src = file('slow.jsonl', [JSON.stringify(valid)]);
     let calls = 0;
-    const hang = fromFunctions(() => {
-      calls++;
-      return new Promise(() => {});
-    }, undefined, manifest);
+    const hang = fromFunctions(
+      () => {
+        calls++;
+        return new Promise(() => {});
+      },
+      undefined,
+      manifest,
+    );
     const rep = await replay({ sources: [src], impl: hang, manifest, timeoutMs: 50, concurrency: 1, twice: true, shrink: 5, maxListed: 10 });
     expect(rep.cases[0]).toMatchObject({ status: 'timeout' });
     expect(calls).toBe(1);
@@ -176,14 +212,20 @@ describe('replay on its own', () => {
   });
 
   it('past --max-listed keeps the failing results only, counts every request, and keeps details for the first ones', async () => {
-    const lines = Array.from({ length: 30 }, (_, i) => JSON.stringify({ ...valid, budget: i % 3 === 0 ? 0 : 10, blocks: [{ ...valid.blocks[0], block_id: `b${i}` }] }));
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify({ ...valid, budget: i % 3 === 0 ? 0 : 10, blocks: [{ ...valid.blocks[0], block_id: `b${i}` }] }),
+    );
     const src = file('many.jsonl', lines);
     // Includes every block whatever the budget: wrong exactly where the budget is 0.
-    const greedy = fromFunctions((r) => {
-      const req = r as typeof valid;
-      const a = assemble({ ...req, budget: 10 }) as unknown as Record<string, unknown>;
-      return { ...a, total_budget: req.budget };
-    }, undefined, manifest);
+    const greedy = fromFunctions(
+      (r) => {
+        const req = r as typeof valid;
+        const a = assemble({ ...req, budget: 10 }) as unknown as Record<string, unknown>;
+        return { ...a, total_budget: req.budget };
+      },
+      undefined,
+      manifest,
+    );
     const rep = await replay({ sources: [src], impl: greedy, manifest, timeoutMs: 5000, concurrency: 3, twice: false, shrink: 1, maxListed: 5 });
     expect(rep.summary).toMatchObject({ total: 30, pass: 20, fail: 10 });
     expect(rep.cases.map((c) => c.id)).toEqual([0, 3, 6, 9, 12].map((i) => `replay/many.jsonl:${i + 1}`));
@@ -202,7 +244,24 @@ describe('ctxconform replay', () => {
     const json = join(tmp, 'broken.json');
     const html = join(tmp, 'broken.html');
     const mod = join(BROKEN, 'no-overflow-pool.ts');
-    const r = cli('replay', 'corpus.jsonl', '--module', mod, '--shrink', '2', '--save-counterexamples', saved, '--json', json, '--html', html, '--markdown', join(tmp, 'broken.md'), '--junit', join(tmp, 'broken.xml'));
+    const r = cli(
+      'replay',
+      'corpus.jsonl',
+      '--module',
+      mod,
+      '--shrink',
+      '2',
+      '--save-counterexamples',
+      saved,
+      '--json',
+      json,
+      '--html',
+      html,
+      '--markdown',
+      join(tmp, 'broken.md'),
+      '--junit',
+      join(tmp, 'broken.xml'),
+    );
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^FAIL replay\/corpus\.jsonl:\d+ {2}\[/m);
     expect(r.stdout).toMatch(/rerun: npx ctxconform replay --module \S+no-overflow-pool\.ts corpus\.jsonl:\d+/);
@@ -226,7 +285,10 @@ describe('ctxconform replay', () => {
   });
 
   it('FILE:LINE replays one request; an unreadable line is named on stderr and the run goes on', () => {
-    writeFileSync(join(tmp, 'one.jsonl'), `${JSON.stringify({ now: 1, budget: 5, blocks: [] })}\n{broken\n${JSON.stringify({ now: 1, budget: 9, blocks: [] })}\n`);
+    writeFileSync(
+      join(tmp, 'one.jsonl'),
+      `${JSON.stringify({ now: 1, budget: 5, blocks: [] })}\n{broken\n${JSON.stringify({ now: 1, budget: 9, blocks: [] })}\n`,
+    );
     const whole = cli('replay', 'one.jsonl', '--json', 'one.json');
     expect(whole.status).toBe(0);
     expect(whole.stderr).toContain('one.jsonl:2: unreadable line: not JSON');

@@ -49,7 +49,8 @@ function scrubbedAnswer(request: unknown): unknown {
   const a = assemble(request, { capabilities: CAPABILITIES });
   if (isErrorAnswer(a)) return { error: a.error.code };
   const r = a as Result;
-  for (const x of [...r.included, ...r.omissions.map((o) => o.block_id), ...(r.warnings ?? []).flatMap((w) => (w.block_id ? [w.block_id] : []))]) identity.set(x, x);
+  for (const x of [...r.included, ...r.omissions.map((o) => o.block_id), ...(r.warnings ?? []).flatMap((w) => (w.block_id ? [w.block_id] : []))])
+    identity.set(x, x);
   const sources = new Map((r.segments ?? []).map((s) => [s.source, s.source]));
   return renamedAnswer(request, identity, sources);
 }
@@ -129,7 +130,21 @@ describe('scrubRequest', () => {
   });
 
   it('keeps tier sources, and puts every other source where it sat in code-point order, naming no tier', () => {
-    const others = ['Memory', 'a', 'coverage ', 'd', 'knowledgf', 'memory_x', 'tactics2', 'tool_results\u{1f600}', 'zzz', '\u00e9pisodes', '__proto__', 'constructor', 'waf_info!'];
+    const others = [
+      'Memory',
+      'a',
+      'coverage ',
+      'd',
+      'knowledgf',
+      'memory_x',
+      'tactics2',
+      'tool_results\u{1f600}',
+      'zzz',
+      '\u00e9pisodes',
+      '__proto__',
+      'constructor',
+      'waf_info!',
+    ];
     const all = [...Object.keys(SOURCE_TO_TIER), ...others];
     const s = scrubRequest({ now: 0, budget: 1, blocks: all.map((source, i) => ({ block_id: `b${i}`, source, content: '', priority: 0 })) });
     for (const t of Object.keys(SOURCE_TO_TIER)) expect(s.sources.get(t)).toBe(t);
@@ -146,7 +161,9 @@ describe('scrubRequest', () => {
   });
 
   it('leaves a member named __proto__ a plain member, and scrubs strings in members the spec does not define', () => {
-    const original = JSON.parse('{"now":1,"budget":9,"blocks":[{"block_id":"a","source":"s","content":"c","priority":1,"__proto__":{"note":"private"}}],"trace":{"user":"alice@example.com","n":3}}') as unknown;
+    const original = JSON.parse(
+      '{"now":1,"budget":9,"blocks":[{"block_id":"a","source":"s","content":"c","priority":1,"__proto__":{"note":"private"}}],"trace":{"user":"alice@example.com","n":3}}',
+    ) as unknown;
     const s = scrubRequest(original).request as { blocks: Record<string, unknown>[]; trace: unknown };
     expect(Object.getPrototypeOf(s.blocks[0])).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(s.blocks[0], '__proto__')?.value).toEqual({ note: 'xxxxxxx' });
@@ -154,7 +171,15 @@ describe('scrubRequest', () => {
   });
 
   it('keeps profile and status only when they hold a value the spec defines', () => {
-    const s = scrubRequest({ profile: 'Ranked', now: 0, budget: 0, blocks: [{ block_id: 'a', source: 'x', content: '', priority: 0, status: 'Active' }, { block_id: 'b', source: 'x', content: '', priority: 0, status: 'stale' }] }).request as Record<string, unknown> & { blocks: { status: string }[] };
+    const s = scrubRequest({
+      profile: 'Ranked',
+      now: 0,
+      budget: 0,
+      blocks: [
+        { block_id: 'a', source: 'x', content: '', priority: 0, status: 'Active' },
+        { block_id: 'b', source: 'x', content: '', priority: 0, status: 'stale' },
+      ],
+    }).request as Record<string, unknown> & { blocks: { status: string }[] };
     expect(s.profile).toBe('xxxxxx');
     expect(s.blocks.map((b) => b.status)).toEqual(['xxxxxx', 'stale']);
   });
@@ -173,7 +198,7 @@ describe('the reference answers a scrubbed request as the original, modulo the r
   });
 
   const gen = { profiles: ['tiered', 'ranked'], capabilities: [...CAPABILITIES] };
-  it('over 3000 random valid requests of the properties\' generators', () => {
+  it("over 3000 random valid requests of the properties' generators", () => {
     fc.assert(
       fc.property(request(gen), (r) => {
         expectSameAnswer(r);
@@ -207,7 +232,10 @@ describe('ctxconform scrub', () => {
     const r = cli('traffic.jsonl', 'shared.jsonl.gz');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain(`scrubbed ${lines.length} requests from traffic.jsonl into shared.jsonl.gz`);
-    const copy = gunzipSync(readFileSync(join(tmp, 'shared.jsonl.gz'))).toString('utf8').trimEnd().split('\n');
+    const copy = gunzipSync(readFileSync(join(tmp, 'shared.jsonl.gz')))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
     expect(copy).toHaveLength(lines.length);
     expect(copy.some((l) => l.includes('-0.0'))).toBe(true);
     // Lengths, astral characters and id order kept: these defects show on the copy exactly as on the original.
@@ -215,7 +243,9 @@ describe('ctxconform scrub', () => {
       const impl = await openModule(join(root, `test/fixtures/broken/${name}.ts`));
       const manifest = await impl.describe();
       const statuses = async (path: string): Promise<string[]> =>
-        (await replay({ sources: [{ path, label: 'x' }], impl, manifest, timeoutMs: 5000, concurrency: 1, twice: false, shrink: 0, maxListed: 10_000 })).cases.map((c) => c.status);
+        (
+          await replay({ sources: [{ path, label: 'x' }], impl, manifest, timeoutMs: 5000, concurrency: 1, twice: false, shrink: 0, maxListed: 10_000 })
+        ).cases.map((c) => c.status);
       const original = await statuses(join(tmp, 'traffic.jsonl'));
       expect(original).toContain('fail');
       expect(await statuses(join(tmp, 'shared.jsonl.gz')), name).toEqual(original);

@@ -35,15 +35,37 @@ const request = (n: number, expiring: boolean) => ({
   ],
 });
 const lines = (xs: string[]): string => xs.join('\n') + '\n';
-writeFileSync(at('a.jsonl'), lines([JSON.stringify(request(1, false)), JSON.stringify(request(2, true)), '{not json', JSON.stringify(request(3, false)), JSON.stringify(request(4, false))]));
-writeFileSync(at('b.jsonl'), lines([JSON.stringify(request(5, true)), JSON.stringify(request(6, false)), JSON.stringify(request(7, true)), JSON.stringify(request(8, false))]));
+writeFileSync(
+  at('a.jsonl'),
+  lines([
+    JSON.stringify(request(1, false)),
+    JSON.stringify(request(2, true)),
+    '{not json',
+    JSON.stringify(request(3, false)),
+    JSON.stringify(request(4, false)),
+  ]),
+);
+writeFileSync(
+  at('b.jsonl'),
+  lines([JSON.stringify(request(5, true)), JSON.stringify(request(6, false)), JSON.stringify(request(7, true)), JSON.stringify(request(8, false))]),
+);
 const sources: ReplaySource[] = ['a.jsonl', 'b.jsonl'].map((f) => ({ path: at(f), label: f }));
 
 const byStatus = (r: Report): string[] => r.cases.map((c) => `${c.id} ${c.status}`);
 
 describe('replay --shard I/N, in process', () => {
   const run = (shard?: { index: number; total: number }) =>
-    replay({ sources, impl: fromFunctions(mutant, mutantDescribe), manifest: mutantDescribe(), timeoutMs: 10_000, concurrency: 2, twice: true, shrink: 10, maxListed: 1000, ...(shard ? { shard } : {}) });
+    replay({
+      sources,
+      impl: fromFunctions(mutant, mutantDescribe),
+      manifest: mutantDescribe(),
+      timeoutMs: 10_000,
+      concurrency: 2,
+      twice: true,
+      shrink: 10,
+      maxListed: 1000,
+      ...(shard ? { shard } : {}),
+    });
 
   it('splits the records of every file by position, without overlap, and merge gives back the unsharded report', async () => {
     const whole = await run();
@@ -58,7 +80,13 @@ describe('replay --shard I/N, in process', () => {
     const merged = mergeReports(shards.map((report, i) => ({ file: `shard-${i + 1}.json`, report })));
     expect(byStatus(merged)).toEqual(byStatus(whole));
     expect(merged.summary).toEqual(whole.summary);
-    expect(merged.replay).toMatchObject({ files: whole.replay!.files, requests: whole.replay!.requests, unreadable: whole.replay!.unreadable, shrunk: whole.replay!.shrunk, sent_twice: true });
+    expect(merged.replay).toMatchObject({
+      files: whole.replay!.files,
+      requests: whole.replay!.requests,
+      unreadable: whole.replay!.unreadable,
+      shrunk: whole.replay!.shrunk,
+      sent_twice: true,
+    });
     expect(merged.run?.shard).toBeNull();
     const valid = validators.report();
     expect(valid(JSON.parse(JSON.stringify(merged))), formatErrors(valid.errors).join('\n')).toBe(true);

@@ -48,10 +48,14 @@ describe('shrinkRecorded', () => {
 
   it('stops after maxTries, keeping the smallest found so far', async () => {
     let asked = 0;
-    const s = await shrinkRecorded(big, async () => {
-      asked++;
-      return true;
-    }, { maxTries: 3 });
+    const s = await shrinkRecorded(
+      big,
+      async () => {
+        asked++;
+        return true;
+      },
+      { maxTries: 3 },
+    );
     expect(asked).toBe(3);
     expect(s.tries).toBe(3);
     expect(JSON.stringify(s.request).length).toBeLessThan(JSON.stringify(big).length);

@@ -36,7 +36,10 @@ beforeAll(async () => {
   first = report.sweep!.first_disagreement!;
   file = join(dir, 'sweep.html');
   writeFileSync(file, renderHtml(report));
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
 });
 
 afterAll(async () => {
@@ -70,7 +73,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the sweep chart in Chromium', () => {
     const errors: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.addInitScript("window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));");
+    await page.addInitScript(
+      "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));",
+    );
     await page.goto(pathToFileURL(file).href);
     await page.waitForLoadState('load');
     expect(await page.evaluate<string[]>('window.__violations')).toEqual([]);

@@ -32,19 +32,26 @@ const DECLARATIONS: DeclaredConstants[] = [
 ];
 
 describe('the budget that admits everything, under declared constants', () => {
-  it.each(DECLARATIONS.map((c) => [JSON.stringify(c), c] as const))('%s: no block omitted for budget, no pinned overflow, on 500 random requests', (_, constants) => {
-    fc.assert(
-      fc.property(request({ profiles: ['tiered'], capabilities: [...CAPABILITIES], constants }), (r) => {
-        const a = assemble({ ...r, budget: budgetAdmittingAll(r, constants) }, { constants });
-        expect(isErrorAnswer(a)).toBe(false);
-        expect((a as Result).omissions.filter((o) => reasonClass(o.reason) === 'budget')).toEqual([]);
-      }),
-      { numRuns: 500, seed: 17 },
-    );
-  });
+  it.each(DECLARATIONS.map((c) => [JSON.stringify(c), c] as const))(
+    '%s: no block omitted for budget, no pinned overflow, on 500 random requests',
+    (_, constants) => {
+      fc.assert(
+        fc.property(request({ profiles: ['tiered'], capabilities: [...CAPABILITIES], constants }), (r) => {
+          const a = assemble({ ...r, budget: budgetAdmittingAll(r, constants) }, { constants });
+          expect(isErrorAnswer(a)).toBe(false);
+          expect((a as Result).omissions.filter((o) => reasonClass(o.reason) === 'budget')).toEqual([]);
+        }),
+        { numRuns: 500, seed: 17 },
+      );
+    },
+  );
 
   it('the estimate of NUM-2 falls short at 3 characters per token: the bound is not the undeclared one', () => {
-    const r = { now: 1, budget: 0, blocks: Array.from({ length: 8 }, (_, i) => ({ block_id: `b${i}`, source: 'memory', content: 'x'.repeat(60), priority: 1 })) };
+    const r = {
+      now: 1,
+      budget: 0,
+      blocks: Array.from({ length: 8 }, (_, i) => ({ block_id: `b${i}`, source: 'memory', content: 'x'.repeat(60), priority: 1 })),
+    };
     expect(budgetAdmittingAll(r, { chars_per_token: 3 })).toBeGreaterThan(budgetAdmittingAll(r));
     const short = assemble({ ...r, budget: budgetAdmittingAll(r) }, { constants: { chars_per_token: 3 } }) as Result;
     expect(short.omissions.length).toBeGreaterThan(0);
@@ -53,7 +60,12 @@ describe('the budget that admits everything, under declared constants', () => {
 
 describe('ctxconform sweep of a tuned build (declared constants, over stdio)', () => {
   it('sweeps up to a budget at which the reference includes every block', () => {
-    const blocks = Array.from({ length: 8 }, (_, i) => ({ block_id: `b${i}`, source: ['memory', 'knowledge', 'notes', 'episodes'][i % 4], content: `${'y'.repeat(40 + 7 * i)}`, priority: i % 3 }));
+    const blocks = Array.from({ length: 8 }, (_, i) => ({
+      block_id: `b${i}`,
+      source: ['memory', 'knowledge', 'notes', 'episodes'][i % 4],
+      content: `${'y'.repeat(40 + 7 * i)}`,
+      priority: i % 3,
+    }));
     writeFileSync(join(tmp, 'r.jsonl'), JSON.stringify({ now: 1, budget: 0, blocks }) + '\n');
     const stdio = fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), join(ROOT, 'test/fixtures/declared/tuned.ts'));
     const r = cliWith({}, 'sweep', '--request', join(tmp, 'r.jsonl'), '--stdio', stdio, '--json', join(tmp, 'sweep.json'));

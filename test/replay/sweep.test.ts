@@ -55,7 +55,7 @@ describe('parseBudgets', () => {
 });
 
 describe('sweep', () => {
-  it('the reference against itself: no disagreement, and intervals that are the reference\'s answers', async () => {
+  it("the reference against itself: no disagreement, and intervals that are the reference's answers", async () => {
     const impl = referenceImplementation();
     const manifest = await impl.describe();
     const report = await sweep({ request: caseRequest, source: CASE, impl, manifest, timeoutMs: 5000, concurrency: 2, shrink: true });
@@ -107,7 +107,16 @@ describe('sweep', () => {
     const impl = await openModule(MUTANT);
     const manifest = await impl.describe();
     const fine = await sweep({ request: caseRequest, source: CASE, impl, manifest, timeoutMs: 5000, concurrency: 1, shrink: false });
-    const coarse = await sweep({ request: caseRequest, source: CASE, impl, manifest, timeoutMs: 5000, concurrency: 1, shrink: false, budgets: { from: 0, to: 100, step: 7 } });
+    const coarse = await sweep({
+      request: caseRequest,
+      source: CASE,
+      impl,
+      manifest,
+      timeoutMs: 5000,
+      concurrency: 1,
+      shrink: false,
+      budgets: { from: 0, to: 100, step: 7 },
+    });
     expect(coarse.sweep!.budgets).toEqual({ from: 0, to: 100, step: 7, count: 16 });
     expect(coarse.sweep!.first_disagreement).toBe(fine.sweep!.first_disagreement);
     expect(fine.sweep!.first_disagreement! % 7).not.toBe(0);
@@ -115,11 +124,24 @@ describe('sweep', () => {
 
   it('an implementation that hangs is asked at a few budgets, not at every one', async () => {
     let calls = 0;
-    const hang = fromFunctions(() => {
-      calls++;
-      return new Promise(() => {});
-    }, undefined, referenceManifest() as Manifest);
-    const report = await sweep({ request: caseRequest, source: CASE, impl: hang, manifest: await hang.describe(), timeoutMs: 20, concurrency: 1, shrink: true, budgets: { from: 0, to: 60, step: 1 } });
+    const hang = fromFunctions(
+      () => {
+        calls++;
+        return new Promise(() => {});
+      },
+      undefined,
+      referenceManifest() as Manifest,
+    );
+    const report = await sweep({
+      request: caseRequest,
+      source: CASE,
+      impl: hang,
+      manifest: await hang.describe(),
+      timeoutMs: 20,
+      concurrency: 1,
+      shrink: true,
+      budgets: { from: 0, to: 60, step: 1 },
+    });
     expect(calls).toBe(MAX_STALLS);
     expect(report.cases[0]).toMatchObject({ status: 'timeout' });
     expect(report.sweep!.first_disagreement).toBe(0);
@@ -129,7 +151,10 @@ describe('sweep', () => {
   it('the HTML report draws the chart (inline SVG: a bar per interval, the first disagreement marked) and Markdown tabulates it', async () => {
     const impl = await openModule(MUTANT);
     const manifest = await impl.describe();
-    const hostile = { ...caseRequest, blocks: (caseRequest.blocks as Record<string, unknown>[]).map((b, i) => (i === 0 ? { ...b, block_id: '<script>alert(1)</script>' } : b)) };
+    const hostile = {
+      ...caseRequest,
+      blocks: (caseRequest.blocks as Record<string, unknown>[]).map((b, i) => (i === 0 ? { ...b, block_id: '<script>alert(1)</script>' } : b)),
+    };
     const report = await sweep({ request: hostile, source: '<b>src</b>', impl, manifest, timeoutMs: 5000, concurrency: 1, shrink: false });
     const html = renderHtml(report);
     const svg = html.slice(html.indexOf('<svg'), html.indexOf('</svg>') + 6);

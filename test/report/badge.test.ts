@@ -13,7 +13,12 @@ function report(counts: Partial<Record<Status, number>>): Report {
       cases.push(c);
     }
   }
-  return { kit: { name: 'ctxconform', version: '0.1.0', spec: 'v1' }, implementation: { name: 'x', version: '1', profiles: ['tiered'], capabilities: [] }, summary: summarize(cases), cases };
+  return {
+    kit: { name: 'ctxconform', version: '0.1.0', spec: 'v1' },
+    implementation: { name: 'x', version: '1', profiles: ['tiered'], capabilities: [] },
+    summary: summarize(cases),
+    cases,
+  };
 }
 
 describe('badge', () => {

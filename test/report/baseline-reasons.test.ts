@@ -67,7 +67,9 @@ describe('baseline entries', () => {
 
   it('names the file and the member of a bad entry', () => {
     const bad = (value: unknown) => () => loadBaselineEntries(write('bad.json', value));
-    expect(bad({ 'a/b': { status: 'pass' } })).toThrow(/bad\.json: \/a~1b\/status: expected status must be one of fail, error, timeout, crash, flaky, got "pass"/);
+    expect(bad({ 'a/b': { status: 'pass' } })).toThrow(
+      /bad\.json: \/a~1b\/status: expected status must be one of fail, error, timeout, crash, flaky, got "pass"/,
+    );
     expect(bad({ 'a/b': { status: 'fail', kind: 'wontfix' } })).toThrow(/\/a~1b\/kind: must be "bug" or "by-design", got "wontfix"/);
     expect(bad({ 'a/b': { status: 'fail', reason: 7 } })).toThrow(/\/a~1b\/reason: must be a string, got 7/);
     expect(bad({ 'a/b': { status: 'fail', why: 'x' } })).toThrow(/\/a~1b: unknown member "why"/);
@@ -118,7 +120,9 @@ describe('applyBaseline with kinds', () => {
     const v = verdict(report);
     expect(v.passed).toBe(true);
     expect(v.byDesign.map((c) => c.id)).toEqual(['render/two-sources']);
-    expect(verdictLine(report)).toBe('PASS (known failures only): 4 of 8 cases that ran did not pass (3 fail, 1 crash); baseline: 4 known (1 by design), 0 unexpected, 0 stale');
+    expect(verdictLine(report)).toBe(
+      'PASS (known failures only): 4 of 8 cases that ran did not pass (3 fail, 1 crash); baseline: 4 known (1 by design), 0 unexpected, 0 stale',
+    );
   });
 
   it('holds a by-design entry to its status, and makes it stale when its case passes', () => {
@@ -132,7 +136,10 @@ describe('applyBaseline with kinds', () => {
   });
 
   it('says "deviations by design only" when nothing else is excused', () => {
-    const only = applyBaseline({ ...broken, cases: broken.cases.filter((c) => c.id !== 'budget/tiny' && c.id !== 'capabilities/pinned-first' && c.id !== 'hostile/markup-ids') }, write('only.json', DESIGNED));
+    const only = applyBaseline(
+      { ...broken, cases: broken.cases.filter((c) => c.id !== 'budget/tiny' && c.id !== 'capabilities/pinned-first' && c.id !== 'hostile/markup-ids') },
+      write('only.json', DESIGNED),
+    );
     expect(verdictLine({ ...only.report, summary: summarize(only.report.cases) })).toMatch(/^PASS \(deviations by design only\)/);
   });
 
@@ -140,7 +147,13 @@ describe('applyBaseline with kinds', () => {
     const previous = applyBaseline(broken, write('designed.json', DESIGNED)).report;
     const entries = loadBaselineEntries(write('previous.json', previous));
     // A previous report keys each entry to the failure it shows.
-    expect(entries['render/two-sources']).toEqual({ status: 'fail', kind: 'by-design', reason: WHY, link: 'https://example.com/adr/7', defect: caseKey('render/two-sources') });
+    expect(entries['render/two-sources']).toEqual({
+      status: 'fail',
+      kind: 'by-design',
+      reason: WHY,
+      link: 'https://example.com/adr/7',
+      defect: caseKey('render/two-sources'),
+    });
     expect(entries['budget/tiny']).toEqual({ status: 'crash', kind: 'bug', defect: { members: [] } });
     expect(caseKey('render/two-sources').members.length).toBeGreaterThan(0);
   });
@@ -149,13 +162,22 @@ describe('applyBaseline with kinds', () => {
 describe('updateBaseline and ctxconform baseline --write', () => {
   it('keeps kinds, reasons and links; updates a changed status; drops what passes; keeps what did not run; adds new failures as bugs', () => {
     const previous = loadBaselineEntries(write('prev.json', { ...DESIGNED, 'budget/tiny': 'fail', 'not/run': { status: 'fail', reason: 'other shard' } }));
-    const now: Report = { ...broken, cases: broken.cases.map((c) => (c.id === 'capabilities/pinned-first' ? { ...c, status: 'skip', message: 'not declared' } : c)) };
+    const now: Report = {
+      ...broken,
+      cases: broken.cases.map((c) => (c.id === 'capabilities/pinned-first' ? { ...c, status: 'skip', message: 'not declared' } : c)),
+    };
     const u = updateBaseline(previous, now);
     // Entries without a key get the key of the failure the report shows; what did not run stays as it was.
     expect(u.entries).toEqual({
       'budget/tiny': { status: 'crash', kind: 'bug', defect: { members: [] } },
       'capabilities/pinned-first': { status: 'fail', kind: 'bug' },
-      'hostile/markup-ids': { status: 'fail', kind: 'bug', reason: 'escaping bug', link: 'https://example.com/issues/12', defect: caseKey('hostile/markup-ids') },
+      'hostile/markup-ids': {
+        status: 'fail',
+        kind: 'bug',
+        reason: 'escaping bug',
+        link: 'https://example.com/issues/12',
+        defect: caseKey('hostile/markup-ids'),
+      },
       'not/run': { status: 'fail', kind: 'bug', reason: 'other shard' },
       'render/two-sources': { status: 'fail', kind: 'by-design', reason: WHY, link: 'https://example.com/adr/7', defect: caseKey('render/two-sources') },
     });
@@ -181,12 +203,25 @@ describe('updateBaseline and ctxconform baseline --write', () => {
     written['render/two-sources'] = { ...written['render/two-sources']!, kind: 'by-design', reason: WHY };
     writeFileSync(file, JSON.stringify(written, null, 2));
     // The run the baseline was made for passes with it, and shows the deviation apart.
-    const run = cli('run', '--module', join(ROOT, 'test/fixtures/reports/broken-impl.ts'), '--cases', join(ROOT, 'test/fixtures/reports/cases'), '--properties', '0', '--baseline', file);
+    const run = cli(
+      'run',
+      '--module',
+      join(ROOT, 'test/fixtures/reports/broken-impl.ts'),
+      '--cases',
+      join(ROOT, 'test/fixtures/reports/cases'),
+      '--properties',
+      '0',
+      '--baseline',
+      file,
+    );
     expect(run.stdout).toContain('3 known failures from the baseline: budget/tiny, capabilities/pinned-first, hostile/markup-ids');
     expect(run.stdout).toContain(`1 deviation by design (baseline):\n  render/two-sources: ${WHY}`);
     expect(run.status).toBe(0);
     // Later only two cases still fail: the others go, the reason stays.
-    const partly = write('partly.json', { ...broken, cases: broken.cases.map((c) => (c.id === 'budget/tiny' || c.id === 'hostile/markup-ids' ? { ...c, status: 'pass' } : c)) });
+    const partly = write('partly.json', {
+      ...broken,
+      cases: broken.cases.map((c) => (c.id === 'budget/tiny' || c.id === 'hostile/markup-ids' ? { ...c, status: 'pass' } : c)),
+    });
     const again = cli('baseline', partly, '--write', file);
     expect(again.stdout).toContain('removed budget/tiny (now passes)');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
@@ -208,7 +243,9 @@ describe('deviations by design in every writer', () => {
   it('Markdown: a section of their own, not among the failures', () => {
     const md = renderMarkdown(report);
     const section = md.slice(md.indexOf('### Deviations by design (1)'), md.indexOf('### Failures'));
-    expect(section).toContain('| `render/two-sources` | ❌ fail | REN-1, REN-2, REN-3 | we render by priority within a source, deliberately | `https://example.com/adr/7` |');
+    expect(section).toContain(
+      '| `render/two-sources` | ❌ fail | REN-1, REN-2, REN-3 | we render by priority within a source, deliberately | `https://example.com/adr/7` |',
+    );
     expect(md).toContain('### Failures (3)');
     expect(md.slice(md.indexOf('### Failures'))).not.toContain('render/two-sources');
   });
@@ -233,8 +270,13 @@ describe('deviations by design in every writer', () => {
 
 describe('the flaky status in every writer, merge and diff', () => {
   const flakyCase: CaseResult = {
-    id: 'render/two-sources', kind: 'case', status: 'flaky', requirements: ['REN-1', 'REQ-2'], duration_ms: 3,
-    message: 'sent 2 times gave 2 different answers (REQ-2: the answer is a pure function of the request):\n  repeat 1: pass\n  repeat 2: fail: included differs',
+    id: 'render/two-sources',
+    kind: 'case',
+    status: 'flaky',
+    requirements: ['REN-1', 'REQ-2'],
+    duration_ms: 3,
+    message:
+      'sent 2 times gave 2 different answers (REQ-2: the answer is a pure function of the request):\n  repeat 1: pass\n  repeat 2: fail: included differs',
     answers: [
       { repeats: [1], status: 'pass', answer: { included: ['b-1', 'b-2'] } },
       { repeats: [2], status: 'fail', message: 'included differs', answer: { included: ['b-2', 'b-1'] } },
@@ -283,9 +325,19 @@ describe('the flaky status in every writer, merge and diff', () => {
   it('merge sums it; diff calls pass -> flaky a regression and fail -> flaky a change', () => {
     const [a, b] = [r.cases.slice(0, 4), r.cases.slice(4)];
     const shard = (cases: CaseResult[], i: number): Report => ({ ...r, run: { ...r.run, shard: `${i}/2` }, summary: summarize(cases), cases });
-    expect(mergeReports([{ file: 'a', report: shard(a, 1) }, { file: 'b', report: shard(b, 2) }]).summary.flaky).toBe(1);
+    expect(
+      mergeReports([
+        { file: 'a', report: shard(a, 1) },
+        { file: 'b', report: shard(b, 2) },
+      ]).summary.flaky,
+    ).toBe(1);
     // Shards of one run share its repeats: a shard sent once cannot be joined to one sent twice.
-    expect(() => mergeReports([{ file: 'a', report: shard(a, 1) }, { file: 'b', report: { ...shard(b, 2), run: { ...shard(b, 2).run, repeat: 3 } } }])).toThrow(/b has run.repeat 3, a 2: shards of one run share it/);
+    expect(() =>
+      mergeReports([
+        { file: 'a', report: shard(a, 1) },
+        { file: 'b', report: { ...shard(b, 2), run: { ...shard(b, 2).run, repeat: 3 } } },
+      ]),
+    ).toThrow(/b has run.repeat 3, a 2: shards of one run share it/);
     expect(diffReports(reference, r).regressed).toEqual([{ id: flakyCase.id, from: 'pass', to: 'flaky', message: flakyCase.message }]);
     expect(diffReports(broken, r).changed.map((c) => [c.id, c.from, c.to])).toContainEqual([flakyCase.id, 'fail', 'flaky']);
   });

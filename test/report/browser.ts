@@ -14,7 +14,15 @@ export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -26,7 +34,12 @@ export interface Watched {
 }
 
 /** Write `html` to `file` and open it; `window.__violations` collects CSP violations. */
-export async function openWatched(browser: Browser, file: string, html: string, options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<Watched> {
+export async function openWatched(
+  browser: Browser,
+  file: string,
+  html: string,
+  options: { javaScriptEnabled?: boolean; width?: number } = {},
+): Promise<Watched> {
   writeFileSync(file, html);
   const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true, viewport: { width: options.width ?? 1280, height: 900 } });
   const page = await context.newPage();

@@ -40,18 +40,30 @@ describe('baseline', () => {
       'hostile/markup-ids': 'fail',
       'render/two-sources': 'fail',
     });
-    expect(() => loadBaseline(write('bad.json', { 'a/b': 'pass' }))).toThrow(/bad\.json: \/a~1b: expected status must be one of fail, error, timeout, crash, flaky, got "pass"/);
+    expect(() => loadBaseline(write('bad.json', { 'a/b': 'pass' }))).toThrow(
+      /bad\.json: \/a~1b: expected status must be one of fail, error, timeout, crash, flaky, got "pass"/,
+    );
     expect(() => loadBaseline(write('arr.json', ['a']))).toThrow(ReportFileError);
     expect(() => loadBaseline(join(dir, 'missing.json'))).toThrow(/missing\.json: cannot read/);
   });
 
   it('excuses known failures with the expected status; a changed status is unexpected', () => {
-    const file = write('known.json', { 'budget/tiny': 'crash', 'capabilities/pinned-first': 'fail', 'hostile/markup-ids': 'fail', 'render/two-sources': 'crash' });
+    const file = write('known.json', {
+      'budget/tiny': 'crash',
+      'capabilities/pinned-first': 'fail',
+      'hostile/markup-ids': 'fail',
+      'render/two-sources': 'crash',
+    });
     const { report, unexpected, stale } = applyBaseline(broken, file);
     expect(unexpected.map((c) => c.id)).toEqual(['render/two-sources']);
     expect(stale).toEqual([]);
     // Bare statuses carry no defect key: they match by status alone, and say so (unkeyed).
-    expect(report.baseline).toEqual({ file, known: ['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids'], stale: [], unkeyed: ['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids'] });
+    expect(report.baseline).toEqual({
+      file,
+      known: ['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids'],
+      stale: [],
+      unkeyed: ['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids'],
+    });
     expect(verdict(report).passed).toBe(false);
     expect(broken.baseline).toBeUndefined();
   });
@@ -122,7 +134,17 @@ describe('merge', () => {
   let cases: GoldenCase[];
   const impl = () => fromFunctions(brokenAssemble, brokenDescribe);
   const shardRun = async (index: number, total: number): Promise<Report> =>
-    runSuite({ cases, impl: impl(), manifest: brokenDescribe(), timeoutMs: 10_000, concurrency: 1, properties: 0, seed: 3, adapter: 'module', ...(total > 0 ? { shard: { index, total } } : {}) });
+    runSuite({
+      cases,
+      impl: impl(),
+      manifest: brokenDescribe(),
+      timeoutMs: 10_000,
+      concurrency: 1,
+      properties: 0,
+      seed: 3,
+      adapter: 'module',
+      ...(total > 0 ? { shard: { index, total } } : {}),
+    });
 
   beforeAll(() => {
     cases = [...corpusCases(), ...fixtureCases()];
@@ -141,10 +163,25 @@ describe('merge', () => {
   it('refuses other implementations or kit versions, duplicate ids and incomplete shard sets', async () => {
     const [a, b] = await Promise.all([shardRun(1, 2), shardRun(2, 2)]);
     const other = { ...b, implementation: { ...b.implementation, version: '9.9.9' } };
-    expect(() => mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: other }])).toThrow(/b\.json is a run of broken-reverse 9\.9\.9 .*a\.json of broken-reverse 0\.0\.1/);
+    expect(() =>
+      mergeReports([
+        { file: 'a.json', report: a },
+        { file: 'b.json', report: other },
+      ]),
+    ).toThrow(/b\.json is a run of broken-reverse 9\.9\.9 .*a\.json of broken-reverse 0\.0\.1/);
     const kit = { ...b, kit: { ...b.kit, version: '0.0.0' } };
-    expect(() => mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: kit }])).toThrow(/merge reports of one kit version/);
-    expect(() => mergeReports([{ file: 'a.json', report: a }, { file: 'a2.json', report: a }])).toThrow(/is in both a\.json and a2\.json/);
+    expect(() =>
+      mergeReports([
+        { file: 'a.json', report: a },
+        { file: 'b.json', report: kit },
+      ]),
+    ).toThrow(/merge reports of one kit version/);
+    expect(() =>
+      mergeReports([
+        { file: 'a.json', report: a },
+        { file: 'a2.json', report: a },
+      ]),
+    ).toThrow(/is in both a\.json and a2\.json/);
     expect(() => mergeReports([{ file: 'a.json', report: a }])).toThrow(/missing shard 2\/2/);
     expect(mergeReports([{ file: 'a.json', report: a }], { allowPartial: true }).summary.total).toBe(a.cases.length);
     expect(() => mergeReports([])).toThrow(MergeError);

@@ -25,8 +25,24 @@ interface Run {
 }
 
 function run(name: string, impl: string[], extra: string[] = []): Run {
-  const files = { json: join(dir, name, 'report.json'), junit: join(dir, name, 'junit.xml'), markdown: join(dir, name, 'summary.md'), html: join(dir, name, 'report.html'), badge: join(dir, name, 'badge.svg') };
-  const args = ['run', ...impl, '--cases', FIXTURE_CASES_DIR, '--properties', '0', '--quiet', ...Object.entries(files).flatMap(([k, f]) => [`--${k}`, f]), ...extra];
+  const files = {
+    json: join(dir, name, 'report.json'),
+    junit: join(dir, name, 'junit.xml'),
+    markdown: join(dir, name, 'summary.md'),
+    html: join(dir, name, 'report.html'),
+    badge: join(dir, name, 'badge.svg'),
+  };
+  const args = [
+    'run',
+    ...impl,
+    '--cases',
+    FIXTURE_CASES_DIR,
+    '--properties',
+    '0',
+    '--quiet',
+    ...Object.entries(files).flatMap(([k, f]) => [`--${k}`, f]),
+    ...extra,
+  ];
   const r = cliWith({ timeout: 60_000 }, ...args);
   const report = existsSync(files.json) ? (JSON.parse(readFileSync(files.json, 'utf8')) as Report) : (undefined as unknown as Report);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, files, report };
@@ -57,7 +73,12 @@ describe('reports of real runs', () => {
     expect(r.report.summary).toMatchObject({ total: 8, pass: 8 });
     checkFormats(r);
     expect(readFileSync(r.files.markdown, 'utf8')).toContain('**PASS: all 8 cases that ran passed**');
-    expect(JSON.parse(readFileSync(badgeJsonPath(r.files.badge), 'utf8'))).toEqual({ schemaVersion: 1, label: 'conformance', message: '100%', color: 'brightgreen' });
+    expect(JSON.parse(readFileSync(badgeJsonPath(r.files.badge), 'utf8'))).toEqual({
+      schemaVersion: 1,
+      label: 'conformance',
+      message: '100%',
+      color: 'brightgreen',
+    });
   });
 
   it('the broken implementation: failures and a crash in every format, exit 1', () => {
@@ -82,7 +103,9 @@ describe('reports of real runs', () => {
     const known = run('broken-known', ['--module', BROKEN], ['--baseline', previous.files.json]);
     expect(known.status, known.stdout).toBe(0);
     expect(known.report.baseline?.known).toHaveLength(4);
-    expect(readFileSync(known.files.markdown, 'utf8')).toContain('**PASS (known failures only): 4 of 8 cases that ran did not pass (3 fail, 1 crash); baseline: 4 known, 0 unexpected, 0 stale**');
+    expect(readFileSync(known.files.markdown, 'utf8')).toContain(
+      '**PASS (known failures only): 4 of 8 cases that ran did not pass (3 fail, 1 crash); baseline: 4 known, 0 unexpected, 0 stale**',
+    );
     const fixed = run('fixed', ['--impl', 'reference'], ['--baseline', previous.files.json]);
     expect(fixed.report.baseline?.stale).toEqual(['budget/tiny', 'capabilities/pinned-first', 'hostile/markup-ids', 'render/two-sources']);
     expect(readFileSync(fixed.files.markdown, 'utf8')).toContain('### Stale baseline expectations');

@@ -73,7 +73,11 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
     // The fixture cases alone: a short report whose first screen reaches a failure's diff.
     // Times fixed, so the committed picture only changes when the report's look does.
     const run = await brokenRun(fixtureCases());
-    const stable: Report = { ...run, run: { ...run.run, started_at: '2026-01-01T12:00:00.000Z', duration_ms: 140 }, cases: run.cases.map((c, i) => ({ ...c, duration_ms: 0.2 + i / 10 })) };
+    const stable: Report = {
+      ...run,
+      run: { ...run.run, started_at: '2026-01-01T12:00:00.000Z', duration_ms: 140 },
+      cases: run.cases.map((c, i) => ({ ...c, duration_ms: 0.2 + i / 10 })),
+    };
     const { page } = await open(stable, 'shot');
     await page.click('button[data-filter-status="fail"]');
     expect(await visibleRows(page)).toBe(3);
@@ -115,7 +119,9 @@ describe.skipIf(!HAVE_CHROMIUM)('HTML report in Chromium', () => {
   it('shows everything without JavaScript', async () => {
     const { page, requests } = await open(broken, 'nojs', false);
     expect(await visibleRows(page)).toBe(broken.summary.total);
-    expect(await page.locator('section.failure:visible').count()).toBe(broken.summary.fail + broken.summary.error + broken.summary.timeout + broken.summary.crash);
+    expect(await page.locator('section.failure:visible').count()).toBe(
+      broken.summary.fail + broken.summary.error + broken.summary.timeout + broken.summary.crash,
+    );
     expect(await page.locator('#filters').isVisible()).toBe(false);
     expect(await page.locator('#coverage-matrix').isVisible()).toBe(true);
     expect(requests).toEqual([page.url()]);

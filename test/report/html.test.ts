@@ -90,7 +90,25 @@ describe('HTML report', () => {
     expect(row('EXP-1')).toContain('<td class="n">1</td><td class="n">1</td>');
     expect(row('EXP-1')).toContain('<span class="chip pass" title="pass">expiry/expired-first</span>');
     const ids = [...matrix.matchAll(/<tr><td><code>([A-Z]+-\d+)<\/code>/g)].map((m) => m[1]);
-    expect(ids).toEqual(['EXP-1', 'EXP-2', 'NUM-2', 'PIN-1', 'PIN-4', 'RANK-2', 'RANK-3', 'RANK-5', 'REN-1', 'REN-2', 'REN-3', 'REN-4', 'TIER-2', 'TIER-4', 'TIER-5', 'TIER-7', 'VAL-2']);
+    expect(ids).toEqual([
+      'EXP-1',
+      'EXP-2',
+      'NUM-2',
+      'PIN-1',
+      'PIN-4',
+      'RANK-2',
+      'RANK-3',
+      'RANK-5',
+      'REN-1',
+      'REN-2',
+      'REN-3',
+      'REN-4',
+      'TIER-2',
+      'TIER-4',
+      'TIER-5',
+      'TIER-7',
+      'VAL-2',
+    ]);
   });
 
   it('says PASS for the reference', () => {
@@ -105,7 +123,9 @@ describe('HTML report', () => {
     const html = renderHtml(reference, { tokens: t });
     expect(html).toContain('<h2 id="tokens">Estimate vs real tokens</h2>');
     // o200k_base ratios 0.5 and 0.9: median 0.7; only a/x is below 90%.
-    expect(html).toContain('<tr><td>o200k_base</td><td class="n">2</td><td class="n">0.700</td><td class="n">0.500</td><td class="n">0.900</td><td class="n">0.900</td><td class="n">1</td></tr>');
+    expect(html).toContain(
+      '<tr><td>o200k_base</td><td class="n">2</td><td class="n">0.700</td><td class="n">0.500</td><td class="n">0.900</td><td class="n">0.900</td><td class="n">1</td></tr>',
+    );
     expect(html).toContain('<tr><td class="id">a/x</td><td class="n">5</td><td class="n">10</td><td class="n">0.500</td></tr>');
     expect(renderHtml(reference)).not.toContain('id="tokens"');
   });
@@ -123,8 +143,15 @@ describe('HTML size', () => {
     const { summarize } = await import('../../protocol/types.js');
     const big = 'y'.repeat(100_000);
     const cases = Array.from({ length: 1000 }, (_, i) => ({
-      id: `a/c-${String(i).padStart(4, '0')}`, kind: 'case' as const, status: 'fail' as const, requirements: ['TIER-4'], duration_ms: 1,
-      message: `m${i}`, expected: big, actual: `${big}!`, stderr: big,
+      id: `a/c-${String(i).padStart(4, '0')}`,
+      kind: 'case' as const,
+      status: 'fail' as const,
+      requirements: ['TIER-4'],
+      duration_ms: 1,
+      message: `m${i}`,
+      expected: big,
+      actual: `${big}!`,
+      stderr: big,
     }));
     const html = renderHtml({ ...broken, summary: summarize(cases), cases });
     expect(html.match(/<section class="failure /g)).toHaveLength(1000);

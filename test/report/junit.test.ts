@@ -50,7 +50,11 @@ describe('JUnit XML', () => {
       expect(Number(root.attrs.skipped)).toBe(r.summary.skip);
       expect(all(root, 'testcase')).toHaveLength(r.cases.length);
       const areas = new Set(r.cases.map((c) => c.id.split('/')[0]));
-      expect(all(root, 'testsuite').map((s) => s.attrs.name).sort()).toEqual([...areas].sort());
+      expect(
+        all(root, 'testsuite')
+          .map((s) => s.attrs.name)
+          .sort(),
+      ).toEqual([...areas].sort());
     }
   });
 

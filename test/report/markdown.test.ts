@@ -14,7 +14,12 @@ beforeAll(async () => {
 
 /** Cells of a GFM table row: split at pipes not escaped by a backslash. */
 function cells(row: string): string[] {
-  return row.trim().replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/).map((c) => c.trim());
+  return row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 }
 
 function tables(text: string): string[][] {
@@ -54,7 +59,7 @@ describe('Markdown summary', () => {
     expect(rows.map((r) => r[0])).toEqual(['`budget/tiny`', '`capabilities/pinned-first`', '`hostile/markup-ids`', '`render/two-sources`']);
     expect(rows[3]![2]).toBe('REN-1, REN-2, REN-3');
     expect(rows[0]![1]).toBe('☠️ crash');
-    expect(text).toContain("#### ❌ `render/two-sources`: fail (REN-1, REN-2, REN-3)");
+    expect(text).toContain('#### ❌ `render/two-sources`: fail (REN-1, REN-2, REN-3)');
     expect(text).toContain("Rerun: `npx ctxconform run --filter 'render/two-sources'`");
     expect(text).toContain('| budget | 2 | 1 | 0 | 1 | 0 | 50% |');
     expect(text).toContain('| **score** | **50%** |');
@@ -118,8 +123,15 @@ describe('Markdown size', () => {
     const { summarize } = await import('../../protocol/types.js');
     const big = 'x'.repeat(50_000);
     const cases = Array.from({ length: 3000 }, (_, i) => ({
-      id: `area${i % 7}/case-${i}`, kind: 'case' as const, status: 'fail' as const, requirements: ['TIER-4'], duration_ms: 1,
-      message: `message ${i} ${big}`, expected: big, actual: `${big}!`, stderr: big,
+      id: `area${i % 7}/case-${i}`,
+      kind: 'case' as const,
+      status: 'fail' as const,
+      requirements: ['TIER-4'],
+      duration_ms: 1,
+      message: `message ${i} ${big}`,
+      expected: big,
+      actual: `${big}!`,
+      stderr: big,
     }));
     const text = renderMarkdown({ ...broken, summary: summarize(cases), cases });
     expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);

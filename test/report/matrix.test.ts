@@ -34,7 +34,12 @@ const byName = (name: string): number => m.columns.findIndex((c) => c.name === n
 
 describe('buildMatrix', () => {
   it('has a column per report and a row per case id, each cell the status that report gives', () => {
-    expect(m.columns.map((c) => c.name)).toEqual(['ctxconform-reference', ...(pythonAvailable() ? ['ctxconform-python-example'] : []), 'broken-ceil-estimate', 'broken-prefix-cut']);
+    expect(m.columns.map((c) => c.name)).toEqual([
+      'ctxconform-reference',
+      ...(pythonAvailable() ? ['ctxconform-python-example'] : []),
+      'broken-ceil-estimate',
+      'broken-prefix-cut',
+    ]);
     const ids = new Set(runs.flatMap((r) => r.report.cases.map((c) => c.id)));
     expect(m.rows.map((r) => r.id).sort()).toEqual([...ids].sort());
     for (const row of m.rows) {
@@ -132,7 +137,7 @@ describe('the Markdown matrix', () => {
     const notAll = m.rows.filter((r) => r.cells.some((c) => c.status !== 'pass'));
     expect(md).toContain(`### Cases not passed by every implementation (${notAll.length})`);
     const fl = md.split('\n').find((l) => l.startsWith('| `numbers/floor-not-round` |'))!;
-    expect(fl.split(" | ")).toHaveLength(2 + m.columns.length);
+    expect(fl.split(' | ')).toHaveLength(2 + m.columns.length);
     expect(fl).toContain('❌ fail');
   });
 

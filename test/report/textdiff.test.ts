@@ -3,9 +3,22 @@ import { charDiff, diffable, sideBySide } from '../../report/textdiff.js';
 
 describe('side-by-side diff', () => {
   it('marks only the differing middle of a changed line', () => {
-    expect(charDiff('b-1', 'b-2')).toEqual({ left: [{ text: 'b-', changed: false }, { text: '1', changed: true }], right: [{ text: 'b-', changed: false }, { text: '2', changed: true }] });
+    expect(charDiff('b-1', 'b-2')).toEqual({
+      left: [
+        { text: 'b-', changed: false },
+        { text: '1', changed: true },
+      ],
+      right: [
+        { text: 'b-', changed: false },
+        { text: '2', changed: true },
+      ],
+    });
     // Code points, not UTF-16 units: an emoji is one unit of change.
-    expect(charDiff('a😀b', 'a😁b').left).toEqual([{ text: 'a', changed: false }, { text: '😀', changed: true }, { text: 'b', changed: false }]);
+    expect(charDiff('a😀b', 'a😁b').left).toEqual([
+      { text: 'a', changed: false },
+      { text: '😀', changed: true },
+      { text: 'b', changed: false },
+    ]);
   });
 
   it('aligns equal lines and pairs the changed ones', () => {

@@ -30,7 +30,10 @@ describe('token statistics', () => {
     ]);
     const o = t.encodings.find((e) => e.encoding === 'o200k_base')!;
     // Ratios 0.9, 0.5, 0.8: 0.9 is not below 90%.
-    expect(o.undercounts.map((u) => [u.id, u.ratio])).toEqual([['b', 0.5], ['c', 0.8]]);
+    expect(o.undercounts.map((u) => [u.id, u.ratio])).toEqual([
+      ['b', 0.5],
+      ['c', 0.8],
+    ]);
     expect([o.median, o.p5, o.p95]).toEqual([0.8, 0.5, 0.9]);
     const cl = t.encodings.find((e) => e.encoding === 'cl100k_base')!;
     // 9/11 = 0.818 is an undercount; 5/4 and 8/8 are not.
@@ -40,7 +43,15 @@ describe('token statistics', () => {
   it('measures the reference contexts of the fixture cases', () => {
     const rows = measureCases(fixtureCases());
     // errors/negative-budget answers an error: no context to count.
-    expect(rows.map((r) => r.id)).toEqual(['budget/per-block-cut', 'budget/tiny', 'capabilities/pinned-first', 'expiry/expired-first', 'hostile/markup-ids', 'ranked/one-line', 'render/two-sources']);
+    expect(rows.map((r) => r.id)).toEqual([
+      'budget/per-block-cut',
+      'budget/tiny',
+      'capabilities/pinned-first',
+      'expiry/expired-first',
+      'hostile/markup-ids',
+      'ranked/one-line',
+      'render/two-sources',
+    ]);
     const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
     // Worked out from SPEC NUM-2: block costs for tiered, header 29 + line 6 for ranked.
     expect(byId['render/two-sources']).toMatchObject({ estimated_tokens: 2, context_estimate: 10 });
@@ -53,8 +64,22 @@ describe('token statistics', () => {
 
   it('reports what omission markers add, only where they change the context', () => {
     const mk = (id: string, budget: number): GoldenCase => ({
-      id, file: 'x', description: 'm', requirements: ['MRK-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [],
-      request: { now: 0, budget, blocks: [{ block_id: 'a', source: 'memory', content: 'x'.repeat(40), priority: 1 }, { block_id: 'b', source: 'coverage', content: 'y'.repeat(400), priority: 1 }] },
+      id,
+      file: 'x',
+      description: 'm',
+      requirements: ['MRK-4'],
+      profile: 'tiered',
+      since: 'v1',
+      capabilities: [],
+      tags: [],
+      request: {
+        now: 0,
+        budget,
+        blocks: [
+          { block_id: 'a', source: 'memory', content: 'x'.repeat(40), priority: 1 },
+          { block_id: 'b', source: 'coverage', content: 'y'.repeat(400), priority: 1 },
+        ],
+      },
       expect: {},
     });
     // Budget 10000 omits nothing: no marker. Budget 30 drops b (100): one marker. Budget 0 drops both: markers only.
@@ -70,7 +95,14 @@ describe('token statistics', () => {
 
   it('counts special-token text in content as ordinary text', () => {
     const c: GoldenCase = {
-      id: 'x/special', file: 'x', description: 'special', requirements: ['REN-4'], profile: 'tiered', since: 'v1', capabilities: [], tags: [],
+      id: 'x/special',
+      file: 'x',
+      description: 'special',
+      requirements: ['REN-4'],
+      profile: 'tiered',
+      since: 'v1',
+      capabilities: [],
+      tags: [],
       request: { now: 0, budget: 100, blocks: [{ block_id: 'b', source: 'memory', content: '<|endoftext|><|im_start|>', priority: 1 }] },
       expect: { included: ['b'] },
     };
@@ -90,7 +122,7 @@ describe('token statistics', () => {
     expect(t.rows).toHaveLength(7);
   });
 
-  it('renders a run\'s HTML report with the table, and refuses half of that pair', async () => {
+  it("renders a run's HTML report with the table, and refuses half of that pair", async () => {
     const d = mkdtempSync(join(tmpdir(), 'ctxc-tokens-'));
     const report = join(d, 'r.json');
     writeReports(await referenceRun(fixtureCases()), { json: report });

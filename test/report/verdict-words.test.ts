@@ -26,7 +26,10 @@ const WORD = /^(PASS \(known failures only\)|PASS \(deviations by design only\)|
 function words(name: string, args: string[]): { terminal: string; markdown: string; html: string; junit: string; status: number | null } {
   const files = { json: at(`${name}.json`), markdown: at(`${name}.md`), html: at(`${name}.html`), junit: at(`${name}.xml`) };
   const r = cliWith({}, ...args, '--json', files.json, '--markdown', files.markdown, '--html', files.html, '--junit', files.junit, '--quiet');
-  const line = r.stdout.split('\n').reverse().find((l) => WORD.test(l) && /: \d+ pass, /.test(l));
+  const line = r.stdout
+    .split('\n')
+    .reverse()
+    .find((l) => WORD.test(l) && /: \d+ pass, /.test(l));
   const word = (text: string | undefined, where: string): string => {
     const m = text === undefined ? null : WORD.exec(text);
     if (!m) throw new Error(`no verdict word in the ${where}: ${text}\n${r.stdout}\n${r.stderr}`);
@@ -41,7 +44,12 @@ function words(name: string, args: string[]): { terminal: string; markdown: stri
 }
 
 const same = (w: ReturnType<typeof words>, expected: string): void => {
-  expect({ terminal: w.terminal, markdown: w.markdown, html: w.html, junit: w.junit }).toEqual({ terminal: expected, markdown: expected, html: expected, junit: expected });
+  expect({ terminal: w.terminal, markdown: w.markdown, html: w.html, junit: w.junit }).toEqual({
+    terminal: expected,
+    markdown: expected,
+    html: expected,
+    junit: expected,
+  });
 };
 
 describe('the verdict word is the same in the terminal, Markdown, HTML and JUnit', () => {
@@ -57,11 +65,17 @@ describe('the verdict word is the same in the terminal, Markdown, HTML and JUnit
     const made = cliWith({}, 'run', '--cases', CASES, '--properties', '0', '--module', BROKEN, '--json', at('known-source.json'), '--quiet');
     expect(made.status).toBe(1);
     expect(cliWith({}, 'baseline', at('known-source.json'), '--write', at('known-baseline.json')).status).toBe(0);
-    same(words('known', ['run', '--cases', CASES, '--properties', '0', '--module', BROKEN, '--baseline', at('known-baseline.json')]), 'PASS (known failures only)');
+    same(
+      words('known', ['run', '--cases', CASES, '--properties', '0', '--module', BROKEN, '--baseline', at('known-baseline.json')]),
+      'PASS (known failures only)',
+    );
     const entries = JSON.parse(readFileSync(at('known-baseline.json'), 'utf8')) as Record<string, { kind: string; reason?: string }>;
     for (const e of Object.values(entries)) Object.assign(e, { kind: 'by-design', reason: 'decided' });
     writeFileSync(at('designed-baseline.json'), JSON.stringify(entries));
-    same(words('designed', ['run', '--cases', CASES, '--properties', '0', '--module', BROKEN, '--baseline', at('designed-baseline.json')]), 'PASS (deviations by design only)');
+    same(
+      words('designed', ['run', '--cases', CASES, '--properties', '0', '--module', BROKEN, '--baseline', at('designed-baseline.json')]),
+      'PASS (deviations by design only)',
+    );
   });
 
   it('NOTHING TESTED, in the reports too (it fails the run)', () => {
@@ -85,7 +99,7 @@ describe('progress counts what the summary counts', () => {
     expect([Number(last![1]), Number(last![2])]).toEqual([Number(summary![7]), Number(summary![7])]);
   });
 
-  it('replay: each file\'s last progress line is 100% with the counts of the results judged, the last one the summary\'s', () => {
+  it("replay: each file's last progress line is 100% with the counts of the results judged, the last one the summary's", () => {
     const request = (budget: number) => JSON.stringify({ now: 1, budget, blocks: [{ block_id: 'a', source: 'memory', content: 'twelve chars', priority: 1 }] });
     writeFileSync(at('p1.jsonl'), [request(0), request(9), request(1)].join('\n') + '\n');
     writeFileSync(at('p2.jsonl'), [request(2), '{broken', request(9), request(0), request(9), request(9)].join('\n') + '\n');
@@ -105,7 +119,11 @@ describe('progress counts the contract clauses of a memory service too', () => {
     const service = await startMemoryService({ apiKey: 'k' });
     try {
       const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(ROOT, 'bin/ctxconform.mjs'), 'run', '--memory-api', service.url, '--api-key', 'k', '--properties', '3', '--cases', CASES], { cwd: ROOT, env: { ...process.env, CI: 'true' } });
+        const child = spawn(
+          process.execPath,
+          [join(ROOT, 'bin/ctxconform.mjs'), 'run', '--memory-api', service.url, '--api-key', 'k', '--properties', '3', '--cases', CASES],
+          { cwd: ROOT, env: { ...process.env, CI: 'true' } },
+        );
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout += String(d)));

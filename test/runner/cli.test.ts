@@ -27,7 +27,18 @@ const casesDir = join(tmp, 'cases');
 for (const c of FAULT_CASES) {
   const file = join(casesDir, `${c.id}.yaml`);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, since: c.since, tags: ['fault'], request: c.request, expect: c.expect }));
+  writeFileSync(
+    file,
+    stringify({
+      description: c.description,
+      requirements: c.requirements,
+      profile: c.profile,
+      since: c.since,
+      tags: ['fault'],
+      request: c.request,
+      expect: c.expect,
+    }),
+  );
 }
 
 /** `ctxconform serve --port 0 ...args` started, with the URL it prints. */
@@ -212,7 +223,13 @@ describe('ctxconform run', () => {
       expect(((await (await fetch(`${url}/describe`)).json()) as { capabilities: string[] }).capabilities).toEqual(['pinned', 'omission_markers']);
       const body = JSON.stringify({ now: 0, budget: 0, blocks: [{ block_id: 'a', source: 'memory', content: 'x', priority: 1 }] });
       const answer = (await (await fetch(`${url}/assemble`, { method: 'POST', body })).json()) as Record<string, unknown>;
-      expect(answer).toEqual({ context: '[memory \u00b7 a]\n[OMITTED: over token budget]', included: [], estimated_tokens: 0, total_budget: 0, omissions: [{ block_id: 'a', reason: 'tier budget exhausted; overflow pool exhausted' }] });
+      expect(answer).toEqual({
+        context: '[memory \u00b7 a]\n[OMITTED: over token budget]',
+        included: [],
+        estimated_tokens: 0,
+        total_budget: 0,
+        omissions: [{ block_id: 'a', reason: 'tier budget exhausted; overflow pool exhausted' }],
+      });
     } finally {
       server.kill('SIGTERM');
     }
@@ -221,14 +238,26 @@ describe('ctxconform run', () => {
   it('serve --manifest mirrors a tuned manifest: its profiles, capabilities and constants, declared and applied', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxconform-serve-'));
     const file = join(dir, 'tuned.json');
-    const constants = { chars_per_token: 3, tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 10 }, source_to_tier: { notes: 'knowledge' } };
+    const constants = {
+      chars_per_token: 3,
+      tier_fractions: { working: 50, episodic: 20, longterm: 20, knowledge: 10 },
+      source_to_tier: { notes: 'knowledge' },
+    };
     writeFileSync(file, JSON.stringify({ name: 'acme', version: '2.3.0', profiles: ['tiered'], capabilities: ['pinned'], constants }));
     expect(cli('serve', '--manifest', file, '--capabilities', 'pinned').stderr).toMatch(/give --capabilities or --manifest, not both/);
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ name: 'acme', version: '1', profiles: ['tiered'], capabilities: [], constants: { chars_per_token: 0 } }));
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({ name: 'acme', version: '1', profiles: ['tiered'], capabilities: [], constants: { chars_per_token: 0 } }),
+    );
     expect(cli('serve', '--manifest', join(dir, 'bad.json')).stderr).toMatch(/bad\.json is not valid: .*chars_per_token/);
     const { server, url } = await serve('--manifest', file);
     try {
-      expect(await (await fetch(`${url}/describe`)).json()).toMatchObject({ name: 'ctxconform-reference', profiles: ['tiered'], capabilities: ['pinned'], constants });
+      expect(await (await fetch(`${url}/describe`)).json()).toMatchObject({
+        name: 'ctxconform-reference',
+        profiles: ['tiered'],
+        capabilities: ['pinned'],
+        constants,
+      });
       // 9 code points cost 3 tokens at 3 characters a token; at the spec's 4 they would cost 2.
       const body = JSON.stringify({ now: 0, budget: 100, blocks: [{ block_id: 'a', source: 'notes', content: 'nine char', priority: 1 }] });
       const answer = (await (await fetch(`${url}/assemble`, { method: 'POST', body })).json()) as Record<string, unknown>;

@@ -5,10 +5,13 @@ import type { Report } from '../../protocol/types.js';
 
 function sink(): { stream: NodeJS.WriteStream; text: () => string } {
   let out = '';
-  const stream = { columns: 40, write: (s: string) => {
+  const stream = {
+    columns: 40,
+    write: (s: string) => {
       out += s;
       return true;
-    } } as unknown as NodeJS.WriteStream;
+    },
+  } as unknown as NodeJS.WriteStream;
   return { stream, text: () => out };
 }
 
@@ -19,9 +22,7 @@ describe('console output', () => {
     p.update(0, 120, 'expiry/boundary-equal');
     p.update(1, 120, 'a/very/long/case/id/that/does/not/fit/in/forty/columns');
     p.end();
-    expect(s.text()).toBe(
-      '\r\u001b[2K[  0/120] expiry/boundary-equal' + '\r\u001b[2K[  1/120] a/very/long/case/id/that/doe…' + '\r\u001b[2K',
-    );
+    expect(s.text()).toBe('\r\u001b[2K[  0/120] expiry/boundary-equal' + '\r\u001b[2K[  1/120] a/very/long/case/id/that/doe…' + '\r\u001b[2K');
   });
 
   it('prints a plain line at each tenth when not a terminal', () => {
@@ -60,27 +61,64 @@ describe('console output', () => {
   });
 
   it('a failing case says what it is about and the budget it was judged at, and now where expiry is in play', () => {
-    const base = { id: 'ordering/x', kind: 'case' as const, status: 'fail' as const, requirements: ['TIER-3'], duration_ms: 1, message: 'included: expected ["b-z"], got ["b-z","b-a"]' };
+    const base = {
+      id: 'ordering/x',
+      kind: 'case' as const,
+      status: 'fail' as const,
+      requirements: ['TIER-3'],
+      duration_ms: 1,
+      message: 'included: expected ["b-z"], got ["b-z","b-a"]',
+    };
     const block = { block_id: 'b-a', source: 'memory', content: 'a', priority: 1 };
-    const lines = formatFailure({ ...base, description: 'Equal priorities tie by block_id.\nMore words the case file has.', request: { now: 5, budget: 12, blocks: [block, block] } }).split('\n');
-    expect(lines.slice(0, 4)).toEqual(['FAIL ordering/x  [TIER-3]', '    Equal priorities tie by block_id.', '    request: budget 12, 2 blocks', '    included: expected ["b-z"], got ["b-z","b-a"]']);
+    const lines = formatFailure({
+      ...base,
+      description: 'Equal priorities tie by block_id.\nMore words the case file has.',
+      request: { now: 5, budget: 12, blocks: [block, block] },
+    }).split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      'FAIL ordering/x  [TIER-3]',
+      '    Equal priorities tie by block_id.',
+      '    request: budget 12, 2 blocks',
+      '    included: expected ["b-z"], got ["b-z","b-a"]',
+    ]);
     // An expiry case: the clock the expiry is read against.
-    const expiry = formatFailure({ ...base, requirements: ['EXP-1'], request: { now: 1010, budget: 50, blocks: [{ ...block, created_at: 1000, ttl_seconds: 10 }] } });
+    const expiry = formatFailure({
+      ...base,
+      requirements: ['EXP-1'],
+      request: { now: 1010, budget: 50, blocks: [{ ...block, created_at: 1000, ttl_seconds: 10 }] },
+    });
     expect(expiry).toContain('    request: budget 50, 1 block, now 1010');
     // A property's counterexample is its request.
-    expect(formatFailure({ ...base, id: 'property/p', kind: 'property', counterexample: { now: 0, budget: 3, blocks: [] } })).toContain('    request: budget 3, 0 blocks');
+    expect(formatFailure({ ...base, id: 'property/p', kind: 'property', counterexample: { now: 0, budget: 3, blocks: [] } })).toContain(
+      '    request: budget 3, 0 blocks',
+    );
   });
 
-  it('keeps the stdio adapter\'s note on whose lines the stderr tail holds, however long the tail', () => {
+  it("keeps the stdio adapter's note on whose lines the stderr tail holds, however long the tail", () => {
     const note = "[the process's stderr while this request and 3 others were in flight; some lines may be theirs]";
     const logs = Array.from({ length: 20 }, (_, i) => `log ${i}`);
-    const text = formatFailure({ id: 'x', kind: 'case', status: 'fail', requirements: [], duration_ms: 1, message: 'm', stderr: [note, ...logs].join('\n') + '\n' });
+    const text = formatFailure({
+      id: 'x',
+      kind: 'case',
+      status: 'fail',
+      requirements: [],
+      duration_ms: 1,
+      message: 'm',
+      stderr: [note, ...logs].join('\n') + '\n',
+    });
     const tail = text.split('\n').slice(text.split('\n').indexOf('    stderr (tail):') + 1);
     expect(tail).toEqual([`      ${note}`, '      …', ...logs.slice(-8).map((l) => `      ${l}`)]);
   });
 
   it('shows ids and sources made of invisible or control characters escaped, so none looks empty', () => {
-    const text = formatFailure({ id: 'replay/x.jsonl:1', kind: 'replay', status: 'fail', requirements: [], duration_ms: 1, message: 'included: expected ["\ue000"], got ["\u200b","\u202eab"]' });
+    const text = formatFailure({
+      id: 'replay/x.jsonl:1',
+      kind: 'replay',
+      status: 'fail',
+      requirements: [],
+      duration_ms: 1,
+      message: 'included: expected ["\ue000"], got ["\u200b","\u202eab"]',
+    });
     expect(text).toContain('included: expected ["\\ue000"], got ["\\u200b","\\u202eab"]');
     expect(text).not.toMatch(/[\ue000\u200b\u202e]/);
   });

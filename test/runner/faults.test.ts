@@ -144,9 +144,16 @@ describe('stdio faults (one case affected, the run goes on)', () => {
 
   for (const concurrency of [1, 4]) {
     it(`stderr at concurrency ${concurrency}: every failing case carries its own log line, and says when others were in flight`, async () => {
-      const cases = loadCorpus().cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0).slice(0, 60);
+      const cases = loadCorpus()
+        .cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0)
+        .slice(0, 60);
       // One process: at concurrency 4 the requests are pipelined into it, and their stderr interleaves.
-      const { impl, manifest } = await openImplementation({ stdio: command('stderr-per-request', `-c${concurrency}`), timeoutMs: 5000, concurrency, processes: 1 });
+      const { impl, manifest } = await openImplementation({
+        stdio: command('stderr-per-request', `-c${concurrency}`),
+        timeoutMs: 5000,
+        concurrency,
+        processes: 1,
+      });
       let r: Report;
       try {
         r = await runSuite({ cases, impl, manifest, timeoutMs: 5000, concurrency, properties: 0, seed: 1 });
@@ -185,10 +192,12 @@ describe('stdio faults (one case affected, the run goes on)', () => {
       await impl.close();
     }
     // What the fake parses: the request as the wire carries it (NaN cases are not sent, PROTO-6).
-    const wire = new Map(cases.flatMap((c) => {
-      const e = encodeRequest(c.request);
-      return e.ok ? [[c, JSON.parse(e.json) as unknown] as const] : [];
-    }));
+    const wire = new Map(
+      cases.flatMap((c) => {
+        const e = encodeRequest(c.request);
+        return e.ok ? [[c, JSON.parse(e.json) as unknown] as const] : [];
+      }),
+    );
     const sendable = [...wire.keys()];
     const hanging = sendable.filter((c) => hangs(wire.get(c)));
     expect(hanging.length).toBeGreaterThan(5);

@@ -30,7 +30,9 @@ describe('--filter suggests the selector a bare word names', () => {
     expect(refusal('CON-')).toBe('"CON-": no case, property or contract clause has that id; did you mean req:CON-?');
     // Negated, the suggestion keeps the `!`; a word that names nothing lists the areas as before.
     expect(refusal('tiers/*,!boundary')).toBe('"boundary": no case, property or contract clause has that id; did you mean !tag:boundary?');
-    expect(refusal('nothing-like-it')).toMatch(/^"nothing-like-it": no case, property or contract clause has an id it matches \(areas: contract, expiry, property, tiers\)$/);
+    expect(refusal('nothing-like-it')).toMatch(
+      /^"nothing-like-it": no case, property or contract clause has an id it matches \(areas: contract, expiry, property, tiers\)$/,
+    );
     // What matches an id is not refused.
     expect(() => checkedFilter('expiry/*', cases)).not.toThrow();
   });

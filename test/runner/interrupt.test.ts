@@ -41,7 +41,11 @@ interface Ended {
 /** Start the command, wait until `ready()` (the implementation got the request it hangs on), send the signal, wait for the end. */
 function interrupt(args: string[], signal: 'SIGINT' | 'SIGTERM', ready: () => boolean, o: { stdin?: string } = {}): Promise<Ended> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, CI: 'true' }, stdio: [o.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CI: 'true' },
+      stdio: [o.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
     if (o.stdin !== undefined) child.stdin!.write(o.stdin);
     let stdout = '';
     let stderr = '';
@@ -78,15 +82,37 @@ const request = (budget: number) => ({ now: 10, budget, blocks: [{ block_id: 'a'
 describe('from the command line, over stdio', () => {
   it('replay, SIGINT: the requests judged before it are in every report, the verdict is INTERRUPTED, exit 130', async () => {
     const marker = at('replay.hang');
-    writeFileSync(at('traffic.jsonl'), [request(10), request(11), request(12), request(999), request(13), request(14)].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(
+      at('traffic.jsonl'),
+      [request(10), request(11), request(12), request(999), request(13), request(14)].map((r) => JSON.stringify(r)).join('\n') + '\n',
+    );
     const r = await interrupt(
-      ['replay', at('traffic.jsonl'), '--stdio', hanging(marker), '--concurrency', '1', '--timeout', '600000', '--json', at('replay.json'), '--markdown', at('replay.md'), '--junit', at('replay.xml'), '--html', at('replay.html')],
+      [
+        'replay',
+        at('traffic.jsonl'),
+        '--stdio',
+        hanging(marker),
+        '--concurrency',
+        '1',
+        '--timeout',
+        '600000',
+        '--json',
+        at('replay.json'),
+        '--markdown',
+        at('replay.md'),
+        '--junit',
+        at('replay.xml'),
+        '--html',
+        at('replay.html'),
+      ],
       'SIGINT',
       () => existsSync(marker),
     );
     expect(r.status, r.stdout + r.stderr).toBe(EXIT_SIGINT);
     expect(r.afterSignalMs).toBeLessThan(ENDS_WITHIN_MS);
-    expect(r.stdout).toMatch(/^INTERRUPTED \(SIGINT: what was not judged before it is not counted\): 3 pass, 0 fail, 0 error, 0 timeout, 0 crash, 0 skip of 3 requests/m);
+    expect(r.stdout).toMatch(
+      /^INTERRUPTED \(SIGINT: what was not judged before it is not counted\): 3 pass, 0 fail, 0 error, 0 timeout, 0 crash, 0 skip of 3 requests/m,
+    );
     const report = readReport(at('replay.json'));
     expect(report.run?.interrupted).toBe('SIGINT');
     expect(report.cases.map((c) => `${c.id.replace(/^.*:/, '')} ${c.status}`)).toEqual(['1 pass', '2 pass', '3 pass']);
@@ -100,11 +126,16 @@ describe('from the command line, over stdio', () => {
     const marker = at('run.hang');
     const dir = at('cases');
     mkdirSync(dir, { recursive: true });
-    const yaml = (budget: number, included: string) => `description: a case for the interruption test\nrequirements: [TIER-4]\nprofile: tiered\nsince: v1\nrequest: ${JSON.stringify(request(budget))}\nexpect:\n  included: ${included}\n`;
+    const yaml = (budget: number, included: string) =>
+      `description: a case for the interruption test\nrequirements: [TIER-4]\nprofile: tiered\nsince: v1\nrequest: ${JSON.stringify(request(budget))}\nexpect:\n  included: ${included}\n`;
     writeFileSync(join(dir, 'a-first.yaml'), yaml(10, '[a]'));
     writeFileSync(join(dir, 'b-second.yaml'), yaml(2, '[]'));
     writeFileSync(join(dir, 'c-hangs.yaml'), yaml(999, '[a]'));
-    const r = await interrupt(['run', '--cases', dir, '--stdio', hanging(marker), '--concurrency', '1', '--timeout', '600000', '--json', at('run.json')], 'SIGTERM', () => existsSync(marker));
+    const r = await interrupt(
+      ['run', '--cases', dir, '--stdio', hanging(marker), '--concurrency', '1', '--timeout', '600000', '--json', at('run.json')],
+      'SIGTERM',
+      () => existsSync(marker),
+    );
     expect(r.status, r.stdout + r.stderr).toBe(EXIT_SIGTERM);
     expect(r.afterSignalMs).toBeLessThan(ENDS_WITHIN_MS);
     const report = readReport(at('run.json'));
@@ -116,7 +147,25 @@ describe('from the command line, over stdio', () => {
   it('sweep, SIGINT: the budgets not asked are said so, no verdict on the sweep, exit 130', async () => {
     const marker = at('sweep.hang');
     writeFileSync(at('one.jsonl'), JSON.stringify(request(0)) + '\n');
-    const r = await interrupt(['sweep', '--request', at('one.jsonl'), '--budgets', '995..1003', '--stdio', hanging(marker), '--concurrency', '1', '--timeout', '600000', '--json', at('sweep.json')], 'SIGINT', () => existsSync(marker));
+    const r = await interrupt(
+      [
+        'sweep',
+        '--request',
+        at('one.jsonl'),
+        '--budgets',
+        '995..1003',
+        '--stdio',
+        hanging(marker),
+        '--concurrency',
+        '1',
+        '--timeout',
+        '600000',
+        '--json',
+        at('sweep.json'),
+      ],
+      'SIGINT',
+      () => existsSync(marker),
+    );
     expect(r.status, r.stdout + r.stderr).toBe(EXIT_SIGINT);
     expect(r.afterSignalMs).toBeLessThan(ENDS_WITHIN_MS);
     const report = readReport(at('sweep.json'));
@@ -137,17 +186,40 @@ describe('in process: the engines stop on their AbortSignal', () => {
   /** The reference, which aborts the controller once it has answered `n` requests. */
   const abortingAfter = (n: number, controller: AbortController) => {
     let calls = 0;
-    return fromFunctions((r) => {
-      if (++calls === n) controller.abort('SIGINT');
-      return assemble(r, { capabilities: [] });
-    }, () => ({ ...referenceDescribe(), capabilities: [] }));
+    return fromFunctions(
+      (r) => {
+        if (++calls === n) controller.abort('SIGINT');
+        return assemble(r, { capabilities: [] });
+      },
+      () => ({ ...referenceDescribe(), capabilities: [] }),
+    );
   };
   const manifest = { ...referenceDescribe(), capabilities: [] };
 
   it('runSuite keeps the cases answered before the signal, no answer after it, and runs no property', async () => {
     const controller = new AbortController();
-    const cases = ['a', 'b', 'c', 'd'].map((id) => ({ id: `x/${id}`, file: '', description: 'd', requirements: ['TIER-4'], profile: 'tiered' as const, since: 'v1', capabilities: [], tags: [], request: request(10), expect: { included: ['a'] } }));
-    const r = await runSuite({ cases, impl: abortingAfter(3, controller), manifest, timeoutMs: 10_000, concurrency: 1, properties: 100, seed: 1, signal: controller.signal });
+    const cases = ['a', 'b', 'c', 'd'].map((id) => ({
+      id: `x/${id}`,
+      file: '',
+      description: 'd',
+      requirements: ['TIER-4'],
+      profile: 'tiered' as const,
+      since: 'v1',
+      capabilities: [],
+      tags: [],
+      request: request(10),
+      expect: { included: ['a'] },
+    }));
+    const r = await runSuite({
+      cases,
+      impl: abortingAfter(3, controller),
+      manifest,
+      timeoutMs: 10_000,
+      concurrency: 1,
+      properties: 100,
+      seed: 1,
+      signal: controller.signal,
+    });
     // The third answer came with the signal: not kept.
     expect(r.cases.map((c) => c.id)).toEqual(['x/a', 'x/b']);
   });
@@ -157,13 +229,26 @@ describe('in process: the engines stop on their AbortSignal', () => {
     const file = at('in-process.jsonl');
     // A build that miscounts (chars per token 3), so each request fails and is shrunk; the signal comes during the first shrink.
     let calls = 0;
-    const miscounting = fromFunctions((r) => {
-      if (++calls === 6) controller.abort('SIGINT');
-      const a = assemble(r, { capabilities: [] }) as { estimated_tokens?: number };
-      return 'estimated_tokens' in a ? { ...a, estimated_tokens: a.estimated_tokens! + 1 } : a;
-    }, () => manifest);
+    const miscounting = fromFunctions(
+      (r) => {
+        if (++calls === 6) controller.abort('SIGINT');
+        const a = assemble(r, { capabilities: [] }) as { estimated_tokens?: number };
+        return 'estimated_tokens' in a ? { ...a, estimated_tokens: a.estimated_tokens! + 1 } : a;
+      },
+      () => manifest,
+    );
     writeFileSync(file, [request(10), request(11), request(12)].map((x) => JSON.stringify(x)).join('\n') + '\n');
-    const r = await replay({ sources: [{ path: file, label: 'in-process.jsonl' }], impl: miscounting, manifest, timeoutMs: 10_000, concurrency: 1, twice: true, shrink: 10, maxListed: 100, signal: controller.signal });
+    const r = await replay({
+      sources: [{ path: file, label: 'in-process.jsonl' }],
+      impl: miscounting,
+      manifest,
+      timeoutMs: 10_000,
+      concurrency: 1,
+      twice: true,
+      shrink: 10,
+      maxListed: 100,
+      signal: controller.signal,
+    });
     expect(r.cases.map((c) => `${c.id} ${c.status}`)).toEqual(['replay/in-process.jsonl:1 fail']);
     expect(r.cases[0]!.message).toMatch(/shrinking stopped interrupted \(SIGINT\), so a smaller request may exist/);
     expect(r.summary).toMatchObject({ total: 1, fail: 1 });
@@ -171,13 +256,28 @@ describe('in process: the engines stop on their AbortSignal', () => {
 
   it('sweep asks no budget after it', async () => {
     const controller = new AbortController();
-    const r = await sweep({ request: request(0), source: 's', impl: abortingAfter(2, controller), manifest, timeoutMs: 10_000, concurrency: 1, budgets: { from: 0, to: 20, step: 1 }, shrink: true, signal: controller.signal });
+    const r = await sweep({
+      request: request(0),
+      source: 's',
+      impl: abortingAfter(2, controller),
+      manifest,
+      timeoutMs: 10_000,
+      concurrency: 1,
+      budgets: { from: 0, to: 20, step: 1 },
+      shrink: true,
+      signal: controller.signal,
+    });
     expect(r.cases[0]).toMatchObject({ status: 'skip', message: 'interrupted (SIGINT) after 1 of 21 budgets: no disagreement among those asked' });
   });
 });
 
 describe('shrinking keeps its budget on any size', () => {
-  const big = { now: 1, budget: 100, blocks: Array.from({ length: 100_000 }, (_, i) => ({ block_id: `b${i}`, source: 'memory', content: 'x'.repeat(200), priority: i % 7 })), constraints: { must_include: ['b1'] } };
+  const big = {
+    now: 1,
+    budget: 100,
+    blocks: Array.from({ length: 100_000 }, (_, i) => ({ block_id: `b${i}`, source: 'memory', content: 'x'.repeat(200), priority: i % 7 })),
+    constraints: { must_include: ['b1'] },
+  };
 
   it('a 100,000-block request: the budget is checked between steps, so no candidate past it is even built', async () => {
     let asked = 0;

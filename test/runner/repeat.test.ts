@@ -24,7 +24,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ctxc-repeat-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const run = (status: CaseRun['verdict']['status'], outcome: CaseRun['outcome'], ms = 1, message?: string): CaseRun => ({ verdict: { status, ...(message ? { message } : {}) }, outcome, ms });
+const run = (status: CaseRun['verdict']['status'], outcome: CaseRun['outcome'], ms = 1, message?: string): CaseRun => ({
+  verdict: { status, ...(message ? { message } : {}) },
+  outcome,
+  ms,
+});
 const result = (value: unknown): CaseRun['outcome'] => ({ kind: 'result', value });
 
 describe('combineCaseRuns', () => {
@@ -38,7 +42,11 @@ describe('combineCaseRuns', () => {
   });
 
   it('is flaky with each distinct answer and the repeats that gave it', () => {
-    const c = combineCaseRuns([run('pass', result({ n: 4 })), run('fail', result({ n: 5 }), 1, 'estimated_tokens: expected 4, got 5'), run('pass', result({ n: 4 }))]);
+    const c = combineCaseRuns([
+      run('pass', result({ n: 4 })),
+      run('fail', result({ n: 5 }), 1, 'estimated_tokens: expected 4, got 5'),
+      run('pass', result({ n: 4 })),
+    ]);
     expect(c.verdict.status).toBe('flaky');
     expect(c.answers).toEqual([
       { repeats: [1, 3], status: 'pass', answer: { n: 4 } },
@@ -70,7 +78,12 @@ describe('combineCaseRuns', () => {
   it('compares answers member for member, -0 apart from 0, and error answers with their message', () => {
     expect(combineCaseRuns([run('pass', result({ a: 1, b: 2 })), run('pass', result({ b: 2, a: 1 }))]).verdict.status).toBe('pass');
     expect(combineCaseRuns([run('pass', result({ p: 0 })), run('pass', result({ p: -0 }))]).verdict.status).toBe('flaky');
-    const err = (message: string): CaseRun['outcome'] => ({ kind: 'error', code: 'invalid_request', message, value: { error: { code: 'invalid_request', message } } });
+    const err = (message: string): CaseRun['outcome'] => ({
+      kind: 'error',
+      code: 'invalid_request',
+      message,
+      value: { error: { code: 'invalid_request', message } },
+    });
     expect(combineCaseRuns([run('pass', err('budget < 0')), run('pass', err('budget < 0'))]).verdict.status).toBe('pass');
     expect(combineCaseRuns([run('pass', err('budget < 0')), run('pass', err('bad budget at 12:00:01'))]).verdict.status).toBe('flaky');
   });
@@ -89,7 +102,14 @@ describe('combineCaseRuns', () => {
 
 describe('combinePropertyRounds', () => {
   const prop = (status: CaseResult['status'], path?: string, extra: Partial<CaseResult> = {}): CaseResult => ({
-    id: 'property/p', kind: 'property', status, requirements: ['TIER-4'], duration_ms: 10, seed: 7, ...(path !== undefined ? { path, message: `failed (path ${path})`, counterexample: { path } } : {}), ...extra,
+    id: 'property/p',
+    kind: 'property',
+    status,
+    requirements: ['TIER-4'],
+    duration_ms: 10,
+    seed: 7,
+    ...(path !== undefined ? { path, message: `failed (path ${path})`, counterexample: { path } } : {}),
+    ...extra,
   });
 
   it('keeps a property that replays the same: same status and the same first failing run, whatever the shrinking', () => {
@@ -110,18 +130,26 @@ describe('combinePropertyRounds', () => {
     ]);
     expect(p!.message).toMatch(/^replaying seed 7 3 times gave 3 different answers/);
     // Each replay by the run it first failed at: the messages of one property read alike.
-    expect(p!.message!.split('\n').slice(1)).toEqual(['  repeat 1: fail at run 4: failed (path 3:0)', '  repeat 2: pass', '  repeat 3: fail at run 10: failed (path 9:1)']);
+    expect(p!.message!.split('\n').slice(1)).toEqual([
+      '  repeat 1: fail at run 4: failed (path 3:0)',
+      '  repeat 2: pass',
+      '  repeat 3: fail at run 10: failed (path 9:1)',
+    ]);
   });
 });
 
 /** The reference with a defect in the answers of some calls, counted from 1. */
 function stateful(wrongOn: (call: number) => boolean): ReturnType<typeof fromFunctions> {
   let calls = 0;
-  return fromFunctions((req) => {
-    calls++;
-    const r = assemble(req, { capabilities: [] });
-    return isErrorAnswer(r) || !wrongOn(calls) ? r : { ...r, estimated_tokens: r.estimated_tokens + 1 };
-  }, undefined, CORE);
+  return fromFunctions(
+    (req) => {
+      calls++;
+      const r = assemble(req, { capabilities: [] });
+      return isErrorAnswer(r) || !wrongOn(calls) ? r : { ...r, estimated_tokens: r.estimated_tokens + 1 };
+    },
+    undefined,
+    CORE,
+  );
 }
 
 const suite = (impl: ReturnType<typeof fromFunctions>, repeat: number, more: Partial<Parameters<typeof runSuite>[0]> = {}): Promise<Report> =>
@@ -130,10 +158,14 @@ const suite = (impl: ReturnType<typeof fromFunctions>, repeat: number, more: Par
 describe('runSuite --repeat', () => {
   it('sends every case N times in N rounds; a deterministic implementation is judged as without repeats', async () => {
     const sent: string[] = [];
-    const impl = fromFunctions((req) => {
-      sent.push(JSON.stringify(req));
-      return assemble(req, { capabilities: [] });
-    }, undefined, CORE);
+    const impl = fromFunctions(
+      (req) => {
+        sent.push(JSON.stringify(req));
+        return assemble(req, { capabilities: [] });
+      },
+      undefined,
+      CORE,
+    );
     const r = await suite(impl, 3);
     expect(sent).toHaveLength(18);
     // Round by round: the first six sends are the six cases, and so are the next six.
@@ -146,7 +178,10 @@ describe('runSuite --repeat', () => {
 
   it('makes flaky the cases whose answers differ between rounds, and only those; they fail the run', async () => {
     // Wrong on sends 4, 8, 12, 16: case d (4th) in rounds 1 and 3, b and f in round 2.
-    const r = await suite(stateful((n) => n % 4 === 0), 3);
+    const r = await suite(
+      stateful((n) => n % 4 === 0),
+      3,
+    );
     const status = Object.fromEntries(r.cases.map((c) => [c.id.replace(/-.*/, ''), c.status]));
     expect(status).toEqual({ 'fault/a': 'pass', 'fault/b': 'flaky', 'fault/c': 'pass', 'fault/d': 'flaky', 'fault/e': 'pass', 'fault/f': 'flaky' });
     expect(r.summary.flaky).toBe(3);
@@ -160,20 +195,31 @@ describe('runSuite --repeat', () => {
     const valid = validators.report();
     expect(valid(r), formatErrors(valid.errors).join('\n')).toBe(true);
     // Without repeats the same implementation merely fails one case: the flakiness goes unseen.
-    const once = await suite(stateful((n) => n % 4 === 0), 1);
+    const once = await suite(
+      stateful((n) => n % 4 === 0),
+      1,
+    );
     expect(once.cases.map((c) => c.status)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass', 'pass']);
     expect(once.run?.repeat).toBeUndefined();
   });
 
   it('replays each property from its seed: a warm-up defect is flaky, the reference is not', async () => {
     const only = { cases: [], filter: 'property/differential', properties: 10 };
-    const cold = await suite(stateful((n) => n <= 3), 2, only);
+    const cold = await suite(
+      stateful((n) => n <= 3),
+      2,
+      only,
+    );
     expect(cold.cases.map((c) => [c.id, c.status])).toEqual([['property/differential', 'flaky']]);
     expect(cold.cases[0]!.answers!.map((a) => [a.repeats, a.status])).toEqual([
       [[1], 'fail'],
       [[2], 'pass'],
     ]);
-    const ref = await suite(stateful(() => false), 2, only);
+    const ref = await suite(
+      stateful(() => false),
+      2,
+      only,
+    );
     expect(ref.cases.map((c) => c.status)).toEqual(['pass']);
   });
 });
@@ -183,13 +229,30 @@ describe('run --repeat (CLI)', () => {
   for (const c of FAULT_CASES) {
     const file = join(casesDir, `${c.id}.yaml`);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, stringify({ description: c.description, requirements: c.requirements, profile: c.profile, since: c.since, request: c.request, expect: c.expect }));
+    writeFileSync(
+      file,
+      stringify({ description: c.description, requirements: c.requirements, profile: c.profile, since: c.since, request: c.request, expect: c.expect }),
+    );
   }
 
   it('exit 1 with the flaky cases, their answers and a rerun that repeats; the reports count them apart', () => {
     const json = join(tmp, 'flaky.json');
     const md = join(tmp, 'flaky.md');
-    const r = cli('run', '--module', join(root, 'test/fixtures/faulty/flaky.ts'), '--cases', casesDir, '--properties', '0', '--repeat', '3', '--json', json, '--markdown', md);
+    const r = cli(
+      'run',
+      '--module',
+      join(root, 'test/fixtures/faulty/flaky.ts'),
+      '--cases',
+      casesDir,
+      '--properties',
+      '0',
+      '--repeat',
+      '3',
+      '--json',
+      json,
+      '--markdown',
+      md,
+    );
     expect(r.status).toBe(1);
     expect(r.stdout).toMatch(/^FLAKY fault\/b-\S+ +\[.*REQ-2\]$/m);
     expect(r.stdout).toMatch(/sent 3 times gave 2 different answers/);

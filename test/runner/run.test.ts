@@ -16,18 +16,31 @@ const CORE: Manifest = { name: 'core', version: '1', profiles: ['tiered'], capab
 // Answers come back in the reverse of the order asked, so completion order is not id order.
 function slowFirst(): ReturnType<typeof fromFunctions> {
   let n = 0;
-  return fromFunctions(async (req) => {
-    const wait = 40 - 6 * n++;
-    await new Promise((r) => setTimeout(r, Math.max(0, wait)));
-    return assemble(req, { capabilities: [] });
-  }, undefined, CORE);
+  return fromFunctions(
+    async (req) => {
+      const wait = 40 - 6 * n++;
+      await new Promise((r) => setTimeout(r, Math.max(0, wait)));
+      return assemble(req, { capabilities: [] });
+    },
+    undefined,
+    CORE,
+  );
 }
 
 describe('runSuite', () => {
   it('keeps the report in case id order whatever the completion order, with concurrency', async () => {
     const shuffled = [...FAULT_CASES].reverse();
     const progress: number[] = [];
-    const r = await runSuite({ cases: shuffled, impl: slowFirst(), manifest: CORE, timeoutMs: 1000, concurrency: 6, properties: 0, seed: 1, onProgress: (d) => progress.push(d) });
+    const r = await runSuite({
+      cases: shuffled,
+      impl: slowFirst(),
+      manifest: CORE,
+      timeoutMs: 1000,
+      concurrency: 6,
+      properties: 0,
+      seed: 1,
+      onProgress: (d) => progress.push(d),
+    });
     expect(r.cases.map((c) => c.id)).toEqual(FAULT_CASES.map((c) => c.id).sort());
     expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
     expect(progress[progress.length - 1]).toBe(6);
@@ -37,10 +50,14 @@ describe('runSuite', () => {
 
   it('skips what the manifest does not declare, with the reason, without asking the implementation', async () => {
     let asked = 0;
-    const impl = fromFunctions((req) => {
-      asked++;
-      return assemble(req);
-    }, undefined, CORE);
+    const impl = fromFunctions(
+      (req) => {
+        asked++;
+        return assemble(req);
+      },
+      undefined,
+      CORE,
+    );
     const needs: GoldenCase[] = [
       { ...FAULT_CASES[0]!, id: 'x/needs-pinned', capabilities: ['pinned'] },
       { ...FAULT_CASES[0]!, id: 'x/needs-ranked', profile: 'ranked' },
@@ -54,15 +71,33 @@ describe('runSuite', () => {
   });
 
   it('a wrong answer is fail with expected, actual, the request and a rerun command; a schema break is error', async () => {
-    const impl = fromFunctions((req) => {
-      const out = assemble(req, { capabilities: [] }) as unknown as Record<string, unknown>;
-      if ((req as { budget: number }).budget === 10) return { ...out, estimated_tokens: 99 };
-      if ((req as { budget: number }).budget === 0) return { ...out, extra: true };
-      return out;
-    }, undefined, CORE);
-    const r = await runSuite({ cases: FAULT_CASES, impl, manifest: CORE, timeoutMs: 1000, concurrency: 1, properties: 0, seed: 1, rerun: (id) => `again ${id}` });
+    const impl = fromFunctions(
+      (req) => {
+        const out = assemble(req, { capabilities: [] }) as unknown as Record<string, unknown>;
+        if ((req as { budget: number }).budget === 10) return { ...out, estimated_tokens: 99 };
+        if ((req as { budget: number }).budget === 0) return { ...out, extra: true };
+        return out;
+      },
+      undefined,
+      CORE,
+    );
+    const r = await runSuite({
+      cases: FAULT_CASES,
+      impl,
+      manifest: CORE,
+      timeoutMs: 1000,
+      concurrency: 1,
+      properties: 0,
+      seed: 1,
+      rerun: (id) => `again ${id}`,
+    });
     const budget = r.cases.find((c) => c.id === 'fault/c-budget')!;
-    expect(budget).toMatchObject({ status: 'fail', expected: { estimated_tokens: 4 }, rerun: 'again fault/c-budget', requirements: ['TIER-4', 'TIER-6', 'TIER-7'] });
+    expect(budget).toMatchObject({
+      status: 'fail',
+      expected: { estimated_tokens: 4 },
+      rerun: 'again fault/c-budget',
+      requirements: ['TIER-4', 'TIER-6', 'TIER-7'],
+    });
     expect(budget.actual).toMatchObject({ estimated_tokens: 99 });
     expect(budget.request).toEqual(FAULT_CASES[2]!.request);
     const empty = r.cases.find((c) => c.id === 'fault/f-empty')!;
@@ -96,7 +131,7 @@ describe('runSuite', () => {
     expect((await runSuite({ ...base, filter: 'expiry/*' })).run?.properties_runs).toBe(0);
   });
 
-  it('an adapter that throws becomes that case\'s error, and the run goes on', async () => {
+  it("an adapter that throws becomes that case's error, and the run goes on", async () => {
     let n = 0;
     const impl = {
       describe: async () => CORE,

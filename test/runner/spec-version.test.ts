@@ -49,7 +49,16 @@ describe('spec versions', () => {
 
   it('the report writers say which spec version the cases were of', async () => {
     const impl = referenceImplementation();
-    const r: Report = await runSuite({ cases: FAULT_CASES, impl, manifest: await impl.describe(), timeoutMs: 2000, concurrency: 1, properties: 0, seed: 1, spec: 'v1' });
+    const r: Report = await runSuite({
+      cases: FAULT_CASES,
+      impl,
+      manifest: await impl.describe(),
+      timeoutMs: 2000,
+      concurrency: 1,
+      properties: 0,
+      seed: 1,
+      spec: 'v1',
+    });
     expect(renderMarkdown(r)).toContain('cases of spec v1');
     expect(renderHtml(r)).toContain('<dt>cases of spec</dt><dd>v1</dd>');
     // A failing case's section says since which version it holds.

@@ -88,7 +88,9 @@ describe('a transport added with one registry entry', () => {
     expect(out.join('\n')).toMatch(/^fake-one 1\.0\.0 via fake \(fake:one\)/m);
     const bad = join(tmp, 'bad.json');
     const before = closed;
-    expect(await runCommand(['--fake', 'two', '--fake-flavour', 'trailing-newline', '--filter', 'area:rendering', '--properties', '0', '--quiet', '--json', bad])).toBe(1);
+    expect(
+      await runCommand(['--fake', 'two', '--fake-flavour', 'trailing-newline', '--filter', 'area:rendering', '--properties', '0', '--quiet', '--json', bad]),
+    ).toBe(1);
     expect(closed).toBe(before + 1);
     const failing = readReport(bad).cases.filter((c) => c.status === 'fail');
     expect(failing.length).toBeGreaterThan(0);
@@ -102,7 +104,9 @@ describe('a transport added with one registry entry', () => {
     expect(await replayCommand([recorded, '--fake', 'three', '--quiet', '--json', replayed])).toBe(0);
     expect(readReport(replayed).run).toMatchObject({ adapter: 'fake', target: 'fake:three' });
     const swept = join(tmp, 'sweep.json');
-    expect(await sweepCommand(['--request', recorded, '--fake', 'four', '--fake-flavour', 'trailing-newline', '--budgets', '0..20', '--no-shrink', '--json', swept])).toBe(1);
+    expect(
+      await sweepCommand(['--request', recorded, '--fake', 'four', '--fake-flavour', 'trailing-newline', '--budgets', '0..20', '--no-shrink', '--json', swept]),
+    ).toBe(1);
     const sweepReport = readReport(swept);
     expect(sweepReport.run).toMatchObject({ adapter: 'fake', target: 'fake:four' });
   });
