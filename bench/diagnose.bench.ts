@@ -1,8 +1,8 @@
 /**
  * What the diagnosis adds to a failing run (conformance/diagnose/): the whole
  * corpus and the properties (100 runs each, as `ctxconform run` does) through
- * the runner, against an implementation with the slips of the vendor of
- * issue 23 (a Python assembler: the rounding remainder in the pool, null read
+ * the runner, against an implementation with the slips of a vendor's first
+ * run (a Python assembler: the rounding remainder in the pool, null read
  * as absent, NaN read as 0, expiry at the boundary, ties in input order),
  * about 60 failures. Measured: the run without a diagnosis, the run keeping
  * its observations (the properties' counterexamples are asked once more),

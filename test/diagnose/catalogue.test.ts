@@ -1,5 +1,5 @@
 /**
- * Issue 23's "done when", in process: for every defect of the catalogue, an
+ * The diagnosis's acceptance test, in process: for every defect of the catalogue, an
  * implementation with exactly that defect (the defect model with it switched
  * on), run over the whole corpus and judged as the runner judges, gets that
  * defect as its one diagnosis, explaining every failure and contradicting no

@@ -1,5 +1,5 @@
 /**
- * Issue 23's "done when" through the real command line over stdio: the
+ * The diagnosis's acceptance test through the real command line over stdio: the
  * compiled `ctxconform run` against the defect model in another process
  * (test/fixtures/diagnose/model-stdio.ts), its answers arriving as JSON text.
  * One defect is the one likely cause; two defects are both named in the top
@@ -27,7 +27,7 @@ function runOver(manifest: 'full' | 'core', ids: string[]): { status: number | n
 }
 
 describe('ctxconform run over stdio', () => {
-  it('one defect (the vendor of issue 23: the remainder in the pool) is the one likely cause, shown after the failures and before the summary', () => {
+  it('one defect (the remainder in the pool, as in a vendor Python assembler) is the one likely cause, shown after the failures and before the summary', () => {
     const { status, stdout, report } = runOver('core', ['remainder-in-pool']);
     const failing = report.cases.filter((c) => FAILING.has(c.status)).length;
     expect(status).toBe(1);

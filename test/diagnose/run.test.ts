@@ -1,5 +1,5 @@
 /**
- * Issue 23's "done when" through the commands, in process: an implementation
+ * The diagnosis's acceptance test through the commands, in process: an implementation
  * with one known defect gets it as the likely cause of `ctxconform run`
  * (golden cases and the properties' counterexamples), `replay` and `sweep`,
  * in the terminal right after the failures and before the summary, and as

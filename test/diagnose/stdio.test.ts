@@ -1,5 +1,5 @@
 /**
- * Issue 23's "done when" through stdio: the same diagnosis when the answers
+ * The diagnosis's acceptance test through stdio: the same diagnosis when the answers
  * come as JSON text from another process (-0 written as 0, undefined members
  * gone, NaN requests not sent). An implementation with one catalogue defect,
  * one of each section, gets it as its one diagnosis; one with two gets both;
@@ -67,7 +67,7 @@ describe('one defect over stdio: it is the diagnosis', () => {
     expect(d?.causes.map((c) => `${c.id} ${c.explains}/${c.failing} contradicts ${c.contradicts}`)).toEqual([`${id} ${failing}/${failing} contradicts 0`]);
   });
 
-  it('a core implementation with the rounding remainder in the pool (the vendor of issue 23)', async () => {
+  it('a core implementation with the rounding remainder in the pool (as in a vendor Python assembler)', async () => {
     const { failing, d } = await diagnoseOver(model('core', ['remainder-in-pool']));
     expect(d?.causes.map((c) => [c.id, c.explains, c.failing])).toEqual([['remainder-in-pool', failing, failing]]);
   });

@@ -1,7 +1,7 @@
 /**
  * One broken operation must not hide the rest (SPEC section 16, MAPI-1): a
  * service whose ingest breaks on an optional part of the kit's request (the
- * Postgres store of issue 25 rejects every episode carrying a dedupeKey; this
+ * Postgres store of an independent runtime rejects every episode carrying a dedupeKey; this
  * fake has the same failure, so no database server is needed) fails MAPI-1
  * once, and the run goes on without that part and judges every other clause.
  */

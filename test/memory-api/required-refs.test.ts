@@ -1,6 +1,6 @@
 /**
- * No false MAPI-4 failure on required refs (SPEC section 16). The independent
- * runtime of issue 25 finds a required memory whatever the task, lets it past
+ * No false MAPI-4 failure on required refs (SPEC section 16). An independent
+ * runtime written from the contract finds a required memory whatever the task, lets it past
  * the status filters, and when it is too large for the budget answers
  * `truncated: true` with `required_ref_omitted`, as the published
  * truncated-context example does. The fake does the same with
