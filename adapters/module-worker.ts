@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 // The in-process adapter's rules for what a returned or thrown value means, not a copy of them.
 import { returnedOutcome, thrownOutcome } from './outcome.js';
-import { writeJson } from '../protocol/deep-json.js';
+import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 
 const port = parentPort!;
 const path = (workerData as { path: string }).path;
@@ -17,7 +17,7 @@ function post(message: { id?: number; kind: string; [member: string]: unknown })
     port.postMessage(message);
   } catch (e) {
     // An answer nested too deep for the structured clone crosses as JSON text (the runner parses it back).
-    if (e instanceof RangeError && /call stack/i.test(e.message) && message.value !== undefined) {
+    if (isStackOverflow(e) && message.value !== undefined) {
       const valueJson = writeJson(message.value);
       if (valueJson !== undefined) {
         port.postMessage({ ...message, value: undefined, valueJson });

@@ -11,7 +11,8 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { prng } from './prng.js';
 
-const SOURCES = ['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info', 'notes', 'crm'];
+/** The sources of the recorded-looking blocks, shared with the large-request bench. */
+export const SOURCES = ['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info', 'notes', 'crm'];
 const WORDS = [
   'the',
   'user',

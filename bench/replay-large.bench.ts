@@ -15,12 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prng } from './prng.js';
+import { SOURCES } from './replay-data.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-large-bench-'));
 const line = (label: string, s: string): void => console.log(`${label.padEnd(60)} ${s}`);
 const BLOCKS = 100_000;
-const SOURCES = ['memory', 'tactics', 'coverage', 'tool_results', 'episodes', 'session_summary', 'knowledge', 'waf_info', 'notes', 'crm'];
 const WORDS = [
   'the',
   'user',

@@ -14,7 +14,7 @@ import { EXIT_SIGINT, EXIT_SIGTERM } from '../conformance/usage.js';
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 /** From the signal to the forced exit: what is left of the 2 s after the process gets to run its handler. */
-export const FORCED_EXIT_MS = 1800;
+const FORCED_EXIT_MS = 1800;
 
 const SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
 

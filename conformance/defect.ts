@@ -12,7 +12,7 @@ import { pointerToken } from '../protocol/deep-json.js';
 import type { CaseResult, Defect } from '../protocol/types.js';
 
 /** Pointers kept in a key: the first ones in document order, which a human can still read in a baseline file. */
-export const MAX_DEFECT_PATHS = 20;
+const MAX_DEFECT_PATHS = 20;
 /** Values compared at most, so a 28 MB answer costs no more to key than a small one. */
 const MAX_VISITED = 100_000;
 
@@ -60,9 +60,8 @@ export function differingPaths(expected: unknown, actual: unknown, max = MAX_DEF
 }
 
 /** The defect of a failing result: from its own key when the engine made one, else from its expected and actual values. */
-export function defectOf(c: Pick<CaseResult, 'kind' | 'expected' | 'actual' | 'defect'>): Defect {
-  if (c.defect) return c.defect;
-  return { members: membersOf(c.expected, c.actual), paths: differingPaths(c.expected, c.actual) };
+export function defectOf(c: Pick<CaseResult, 'expected' | 'actual' | 'defect'>): Defect {
+  return c.defect ?? defectFrom(c);
 }
 
 /** The key of a verdict's values, with the checks that failed when there were several kinds (replay). */

@@ -6,10 +6,10 @@
  */
 
 /** How long work in flight may still finish after the signal (a shrink ends at its next step). */
-export const STOP_GRACE_MS = 400;
+const STOP_GRACE_MS = 400;
 
 /** Resolves `graceMs` after the signal aborts (never, without a signal); the timer does not hold the process open. */
-export function afterStop(signal: AbortSignal | undefined, graceMs = STOP_GRACE_MS): Promise<void> {
+function afterStop(signal: AbortSignal | undefined, graceMs = STOP_GRACE_MS): Promise<void> {
   return new Promise((resolve) => {
     if (!signal) return;
     const later = (): void => void setTimeout(resolve, graceMs).unref();

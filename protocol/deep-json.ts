@@ -162,7 +162,7 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
 }
 
 /** Levels stringifyJson indents: past them a value is written on one line. */
-export const INDENTED_LEVELS = 64;
+const INDENTED_LEVELS = 64;
 
 /**
  * JSON.stringify(value, null, indent), at any depth: the native function

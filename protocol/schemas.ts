@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { isStackOverflow } from './deep-json.js';
 import { packagePath, PACKAGE_ROOT } from './package-root.js';
 
 // ajv and ajv-formats are CommonJS and take a tenth of a second to load: required on first
@@ -120,7 +121,7 @@ function depthGuarded(v: ValidateFunction): ValidateFunction {
       guarded.errors = v.errors;
       return ok;
     } catch (e) {
-      if (!(e instanceof RangeError && /call stack/i.test(e.message))) throw e;
+      if (!isStackOverflow(e)) throw e;
       guarded.errors = [
         {
           instancePath: '',

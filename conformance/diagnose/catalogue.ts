@@ -10,6 +10,7 @@
  * moved to another tier): its instances are read off the failing answers of
  * a run, and each is then an exact model like any other entry.
  */
+import { TIER_PERCENT } from '../../reference/index.js';
 import type { Tier } from '../../protocol/types.js';
 import type { Defects } from './model.js';
 
@@ -79,17 +80,16 @@ export function reachOf(e: Pick<CatalogueEntry, 'section' | 'when'>): readonly F
   return e.when ?? SECTION_REACH[e.section];
 }
 
-const SPEC_SPLIT: Record<Tier, number> = { working: 40, episodic: 20, longterm: 25, knowledge: 15 };
 const split = (w: number, e: number, l: number, k: number): Record<Tier, number> => ({ working: w, episodic: e, longterm: l, knowledge: k });
 const splitLabel = (p: Record<Tier, number>): string => `${p.working}/${p.episodic}/${p.longterm}/${p.knowledge}`;
 
 /** Undeclared splits: the mutants' two, the common even and tuned ones, and every swap of two of the spec's shares. */
 function splitEntries(): CatalogueEntry[] {
   const shares = [split(50, 15, 20, 15), split(40, 20, 20, 20), split(25, 25, 25, 25), split(50, 20, 20, 10)];
-  const tiers = Object.keys(SPEC_SPLIT) as Tier[];
+  const tiers = Object.keys(TIER_PERCENT) as Tier[];
   for (let i = 0; i < tiers.length; i++) {
     for (let j = i + 1; j < tiers.length; j++) {
-      const p = { ...SPEC_SPLIT };
+      const p = { ...TIER_PERCENT };
       [p[tiers[i]!], p[tiers[j]!]] = [p[tiers[j]!], p[tiers[i]!]];
       shares.push(p);
     }

@@ -19,9 +19,7 @@ import type { Outcome } from '../../protocol/types.js';
 import { sameValue } from '../same-value.js';
 import type { Answer } from './model.js';
 
-export { sameValue };
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+export const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, same: (name: string, x: unknown, y: unknown) => boolean): boolean {
   const keys = Object.keys(a);
@@ -54,7 +52,7 @@ function sameWarnings(a: unknown, b: unknown): boolean {
 }
 
 /** Two results, member for member (warnings as a multiset). */
-export function sameResult(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+function sameResult(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   return sameMembers(a, b, (name: string, x: unknown, y: unknown) => (name === 'warnings' ? sameWarnings(x, y) : sameValue(x, y)));
 }
 

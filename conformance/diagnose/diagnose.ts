@@ -28,7 +28,7 @@ import type { DeclaredConstants, Manifest, Outcome } from '../../protocol/types.
 import { declaredConstants } from '../judge/expectation.js';
 import { CATALOGUE, reachOf } from './catalogue.js';
 import type { Feature } from './catalogue.js';
-import { asOutcome, reproduces, sameAnswer } from './compare.js';
+import { asOutcome, isObject, reproduces, sameAnswer } from './compare.js';
 import { FAMILIES } from './families.js';
 import type { Evidence } from './families.js';
 import { modelAssemble } from './model.js';
@@ -207,8 +207,6 @@ function prepare(observations: readonly Observation[]): Seen[] {
     return { o, memo, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
   });
 }
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The features of a request (catalogue.ts, Feature), as the model without defects reads it. */
 export function featuresOf(request: unknown, config: ModelConfig, base: Answer): Set<Feature> {

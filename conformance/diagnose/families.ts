@@ -7,10 +7,11 @@
  * explains only the answers it reproduces, with the same value throughout
  * the run.
  */
-import { HEADER_SEPARATOR, SEGMENT_JOINER } from '../../reference/index.js';
+import { HEADER_SEPARATOR, SEGMENT_JOINER, TIERS } from '../../reference/index.js';
 import type { Outcome } from '../../protocol/types.js';
 import type { Feature, Section } from './catalogue.js';
-import { TIERS, tierUnder } from './model.js';
+import { isObject } from './compare.js';
+import { tierUnder } from './model.js';
 import type { Answer, Defects, ModelConfig } from './model.js';
 
 /** One failing answer, beside the model's answer without defects. */
@@ -36,8 +37,6 @@ export interface Family {
   when: readonly Feature[];
   instances(evidence: readonly Evidence[]): Instance[];
 }
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The results among the evidence: what the implementation answered and what the model without defects answers. */
 function results(evidence: readonly Evidence[]): { given: Record<string, unknown>; base: Answer; e: Evidence }[] {

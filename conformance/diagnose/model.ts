@@ -20,15 +20,19 @@ import {
   MARKER_OVER_SEGMENTS,
   RANKED_HEADER,
   REASON_BUDGET,
+  REASON_DISPUTED,
+  REASON_EXCLUDED,
+  REASON_EXPIRED,
+  REASON_MAX_SEGMENTS,
+  REASON_SUPERSEDED,
   REASON_TIER_BUDGET,
   SEGMENT_JOINER,
   SOURCE_TO_TIER,
   TIER_PERCENT,
+  TIERS,
   validateRequest,
 } from '../../reference/index.js';
 import type { DeclaredConstants, Tier } from '../../protocol/types.js';
-
-export const TIERS: readonly Tier[] = ['working', 'episodic', 'longterm', 'knowledge'];
 
 /**
  * Where an omission comes from. Each site has the reference's reason text;
@@ -38,13 +42,13 @@ export const TIERS: readonly Tier[] = ['working', 'episodic', 'longterm', 'knowl
  */
 export type Site = 'expired' | 'excluded' | 'superseded' | 'disputed' | 'pool' | 'required' | 'max_segments' | 'ranked';
 export const SITE_REASONS: Readonly<Record<Site, string>> = {
-  expired: 'expired',
-  excluded: 'excluded',
-  superseded: 'superseded',
-  disputed: 'disputed',
+  expired: REASON_EXPIRED,
+  excluded: REASON_EXCLUDED,
+  superseded: REASON_SUPERSEDED,
+  disputed: REASON_DISPUTED,
   pool: REASON_TIER_BUDGET,
   required: REASON_BUDGET,
-  max_segments: 'max_segments',
+  max_segments: REASON_MAX_SEGMENTS,
   ranked: REASON_BUDGET,
 };
 

@@ -92,7 +92,7 @@ function inInputOrder(pinned: Item[], request: unknown): void {
 }
 
 /** The blocks of a request by id, the last of a repeated id winning. */
-export function blocksById(request: unknown): Map<string, BlockLike> | undefined {
+function blocksById(request: unknown): Map<string, BlockLike> | undefined {
   const blocks = (request as { blocks?: unknown } | null)?.blocks;
   if (!Array.isArray(blocks)) return undefined;
   const byId = new Map<string, BlockLike>();

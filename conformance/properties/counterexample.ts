@@ -169,6 +169,7 @@ export async function saveIfFailing(info: CounterexampleInfo, dir: string, check
   const profile = docs[0]!.profile;
   if (profile === 'tiered' && check.manifest.capabilities.includes('working_context')) docs.push(counterexampleDoc(info, true));
   let skipped: string | undefined;
+  let asked = false;
   for (const doc of docs) {
     // What run --cases would skip on this implementation is no regression test for it.
     const why = skipReason(doc, check.manifest);
@@ -176,11 +177,11 @@ export async function saveIfFailing(info: CounterexampleInfo, dir: string, check
       skipped ??= why;
       continue;
     }
+    asked = true;
     const outcome = await check.impl.assemble(doc.request, { timeoutMs: check.timeoutMs });
     const verdict = judge({ id: 'counterexample', file: '', ...doc }, outcome, check.manifest);
     if (verdict.status !== 'pass' && verdict.status !== 'skip') return `saved as ${saveCounterexample(info, dir, doc).file}`;
   }
-  if (skipped !== undefined && docs.every((d) => skipReason(d, check.manifest) !== undefined))
-    return `not saved as a case: run would skip it on this implementation (${skipped})`;
+  if (!asked && skipped !== undefined) return `not saved as a case: run would skip it on this implementation (${skipped})`;
   return 'not saved as a case: the implementation passes a case of this request (its answer, asked once, has what the reference has in every member a case checks), so the failure shows only across answers or in what no case holds';
 }

@@ -67,7 +67,8 @@ export async function shrinkAndSave(o: ShrinkAndSave): Promise<{ request: unknow
   if (s.stopped !== undefined) note += `\nshrinking stopped ${s.stopped}, so a smaller request may exist`;
   if (o.signal?.aborted) return withVerdict({ request: s.request, note: o.dir !== undefined ? `${note}\nnot saved as a case: interrupted` : note });
   if (o.dir !== undefined) {
-    const v = (await judgeOf(s.request)).verdict;
+    // The shrunk request's verdict is in hand when the last try kept was it: no second exchange.
+    const v = verdict ?? (await judgeOf(s.request)).verdict;
     const requirements = v.requirements.length > 0 ? v.requirements : o.requirements;
     if (requirements.length === 0) return withVerdict({ request: s.request, note: `${note}\nnot saved as a case: the failure names no requirement` });
     const info = {

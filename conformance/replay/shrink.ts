@@ -15,6 +15,7 @@
 import fc from 'fast-check';
 import { equalJson } from '../../protocol/deep-json.js';
 import { scrubRequest } from '../scrub/scrub.js';
+import { stopReason } from '../stopping.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -163,7 +164,7 @@ export async function shrinkRecorded(request: unknown, stillFails: (r: unknown) 
   let stopped: string | undefined;
   const spent = (): boolean => {
     if (stopped === undefined) {
-      if (o.signal?.aborted) stopped = `interrupted (${String(o.signal.reason ?? 'aborted')})`;
+      if (o.signal?.aborted) stopped = stopReason(o.signal);
       else if (performance.now() > deadline) stopped = `after ${budgetMs / 1000} s`;
       else if (tries >= maxTries) stopped = `after ${maxTries} tries`;
     }

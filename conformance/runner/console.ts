@@ -79,7 +79,7 @@ export function stderrTail(stderr: string, lines = 8): string {
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** What a reader needs of the request to follow a failure: its budget and block count, and `now` where expiry is in play. */
-export function requestLine(c: Pick<CaseResult, 'request' | 'counterexample' | 'requirements'>): string | undefined {
+function requestLine(c: Pick<CaseResult, 'request' | 'counterexample' | 'requirements'>): string | undefined {
   const r = c.request ?? c.counterexample;
   if (!isObject(r)) return undefined;
   const parts: string[] = [];

@@ -54,7 +54,7 @@ function named(ids: readonly string[], max: number): string {
 }
 
 /** One cause on one line: "id [requirements]: sentence — explains 19 of 23 failures, contradicts none". */
-export function causeLine(c: Pick<Cause, 'id' | 'requirements' | 'summary' | 'explains' | 'failing' | 'contradicts' | 'contradicted'>): string {
+function causeLine(c: Pick<Cause, 'id' | 'requirements' | 'summary' | 'explains' | 'failing' | 'contradicts' | 'contradicted'>): string {
   const contradicts = c.contradicts === 0 ? 'none' : `${c.contradicts} (${named(c.contradicted, NAMED_CONTRADICTED)})`;
   return `${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${c.summary} — explains ${c.explains} of ${plural(c.failing, 'failure')}, contradicts ${contradicts}`;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openModule } from '../../adapters/inprocess.js';
+import { fromFunctions, openModule } from '../../adapters/inprocess.js';
 import { diffReports } from '../../cli/diff.js';
 import { mergeReports } from '../../cli/merge.js';
 import { readReport } from '../../conformance/baseline.js';
@@ -20,15 +20,18 @@ import type { Diagnosis, Observation } from '../../conformance/diagnose/index.js
 import { replay } from '../../conformance/replay/run.js';
 import { likelyCause, likelyCauseText } from '../../conformance/runner/likely-cause.js';
 import { runSuite } from '../../conformance/runner/run.js';
-import type { Report } from '../../protocol/types.js';
+import type { Implementation, Manifest, Report } from '../../protocol/types.js';
 import { FAILING } from '../../protocol/types.js';
-import { fromFunctions } from '../../adapters/inprocess.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/broken/', import.meta.url));
 const CORE_CASES = loadCorpus().cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0);
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-ending-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The core cases, no property, one at a time, keeping the observations in `log`. */
+const runCore = (impl: Implementation, manifest: Manifest, log: ObservationLog, shard?: { index: number; total: number }): Promise<Report> =>
+  runSuite({ cases: CORE_CASES, impl, manifest, timeoutMs: 5000, concurrency: 1, properties: 0, seed: 1, observations: log, ...(shard ? { shard } : {}) });
 
 const observation = (id: string, passed: boolean): Observation => ({
   id,
@@ -154,17 +157,7 @@ describe('reports with a diagnosis', () => {
   async function shard(index: number): Promise<Report> {
     const impl = await openModule(join(BROKEN, 'remainder-in-pool.ts'));
     const log = new ObservationLog();
-    const report = await runSuite({
-      cases: CORE_CASES,
-      impl,
-      manifest: await impl.describe(),
-      timeoutMs: 5000,
-      concurrency: 1,
-      properties: 0,
-      seed: 1,
-      shard: { index, total: 2 },
-      observations: log,
-    });
+    const report = await runCore(impl, await impl.describe(), log, { index, total: 2 });
     return (await likelyCause(report, log))!.report;
   }
 
@@ -201,7 +194,7 @@ describe('reports with a diagnosis', () => {
       () => manifest,
     );
     const log = new ObservationLog();
-    const report = await runSuite({ cases: CORE_CASES, impl, manifest, timeoutMs: 5000, concurrency: 1, properties: 0, seed: 1, observations: log });
+    const report = await runCore(impl, manifest, log);
     const reversed = report.cases.filter((c) => FAILING.has(c.status) && (c.request as { budget?: unknown } | null)?.budget === 7).map((c) => c.id);
     expect(reversed.length).toBeGreaterThan(0);
     const cause = (await likelyCause(report, log))!;
@@ -213,16 +206,7 @@ describe('reports with a diagnosis', () => {
   it('a run that fails nothing has none', async () => {
     const impl = await openModule(join(BROKEN, 'correct.ts'));
     const log = new ObservationLog();
-    const report = await runSuite({
-      cases: CORE_CASES,
-      impl,
-      manifest: await impl.describe(),
-      timeoutMs: 5000,
-      concurrency: 1,
-      properties: 0,
-      seed: 1,
-      observations: log,
-    });
+    const report = await runCore(impl, await impl.describe(), log);
     expect(report.cases.filter((c) => FAILING.has(c.status))).toEqual([]);
     expect(log.seen.passing).toBeGreaterThan(100);
     expect(await likelyCause(report, log)).toBeUndefined();
