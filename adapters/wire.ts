@@ -13,7 +13,7 @@
  */
 import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 
-import { writesAsIs } from './plain-json.js';
+import { plainJsonText, writesAsIs } from './plain-json.js';
 
 export type Encoded = { ok: true; json: string } | { ok: false; reason: string };
 
@@ -24,6 +24,10 @@ export function encodeRequest(request: unknown): Encoded {
   // The common request is plain data with neither -0 nor a non-finite number: written natively.
   if (writesAsIs(request)) {
     const json = JSON.stringify(request);
+    if (json !== undefined) return { ok: true, json };
+  } else {
+    // Plain data with a -0 somewhere (generated requests often have one): one walk writes it.
+    const json = plainJsonText(request);
     if (json !== undefined) return { ok: true, json };
   }
   // Not sure (a toJSON, a class, or deeper than writesAsIs looks): native JSON.stringify, with a

@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { createRequire } from 'node:module';
 import type { Document } from 'yaml';
 import { packagePath } from '../../protocol/package-root.js';
 import { precompiledCase } from './precompiled.js';
+import { yaml } from '../yaml.js';
 import { caseValidator } from './schema.js';
 import { MAX_CASE_FILE_DEPTH, yamlNestingBound } from './depth.js';
 import { specRequirements, specVersionProblem } from '../spec.js';
@@ -29,11 +29,6 @@ export interface Corpus {
 }
 
 export const BUNDLED_CASES_DIR: string = packagePath('cases');
-
-// The YAML parser is required when a file must be parsed: the bundled corpus usually comes
-// precompiled, and loading the parser costs more than reading the whole index.
-let yamlModule: typeof import('yaml') | undefined;
-const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /** Expectation members that only a `working_context` result carries. */
 const WORKING_CONTEXT_MATCHERS = ['warnings', 'truncated', 'segments', 'generated_at'] as const;

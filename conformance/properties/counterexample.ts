@@ -5,7 +5,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import YAML from 'yaml';
 import { CAPABILITIES, validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
@@ -16,6 +15,7 @@ import type { Implementation, Manifest } from '../../protocol/types.js';
 import { judge, skipReason } from '../judge/judge.js';
 import { depthOf } from '../../protocol/deep-json.js';
 import { SPEC_VERSION } from '../spec.js';
+import { yaml } from '../yaml.js';
 import { referenceAnswer } from './catalog.js';
 
 type Obj = Record<string, unknown>;
@@ -123,6 +123,7 @@ const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
  * would otherwise reorder what a reviewer sees).
  */
 export function visibleYaml(value: unknown): string {
+  const YAML = yaml();
   const doc = new YAML.Document(value);
   YAML.visit(doc, {
     Scalar(_key, node) {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writesAsIs } from '../../adapters/plain-json.js';
+import { plainJsonText, writesAsIs } from '../../adapters/plain-json.js';
 import { encodeRequest } from '../../adapters/wire.js';
 
 /** Plain JSON data. */
@@ -58,5 +58,45 @@ describe('writesAsIs', () => {
     expect(writesAsIs(deep)).toBe(false);
     expect(encodeRequest(deep)).toMatchObject({ ok: true });
     expect((encodeRequest(deep) as { json: string }).json).toContain('"priority":-0.0');
+  });
+});
+
+/** The wire's text by its definition: JSON.stringify's, with each -0 written -0.0. */
+function wireText(value: unknown): string | undefined {
+  const mark = '\u0000negative zero\u0000';
+  return JSON.stringify(value, (_k, v: unknown) => (Object.is(v, -0) ? mark : v))?.replaceAll(JSON.stringify(mark), '-0.0');
+}
+
+describe('plainJsonText, the one-walk writer of plain data with a -0', () => {
+  /** Plain data, with -0 and the members JSON leaves out (or writes null in arrays) put anywhere in it. */
+  const leftOut = fc.constantFrom<unknown>(-0, undefined, () => 1, Symbol('s'));
+  it('writes what the wire must (-0 as -0.0, the rest as JSON.stringify), and the encoder sends that', () => {
+    fc.assert(
+      fc.property(plain, fc.array(fc.tuple(leftOut, fc.array(fc.nat(), { maxLength: 4 })), { maxLength: 3 }), (outer, inserts) => {
+        const value = inserts.reduce((v, [inner, keys]) => inside(v, inner, keys), outer);
+        expect(plainJsonText(value)).toBe(wireText(value));
+        if (!writesAsIs(value) && value !== undefined && typeof value !== 'function' && typeof value !== 'symbol')
+          expect(encodeRequest(value)).toEqual({ ok: true, json: wireText(value) });
+      }),
+      { numRuns: 2000, seed: 20261206 },
+    );
+  });
+
+  it('is not sure of NaN, ±Infinity, a BigInt, a toJSON or a class instance anywhere, nor of what nests past its depth', () => {
+    fc.assert(
+      fc.property(
+        plain,
+        fc.constantFrom<unknown>(NaN, Infinity, -Infinity, 10n, { toJSON: () => -0 }, new Date(0), new (class Point {})()),
+        fc.array(fc.nat(), { maxLength: 4 }),
+        (outer, inner, keys) => {
+          expect(plainJsonText(inside(outer, inner, keys))).toBeUndefined();
+        },
+      ),
+      { numRuns: 1000, seed: 20261207 },
+    );
+    let deep: unknown = -0;
+    for (let i = 0; i < 100; i++) deep = [deep];
+    expect(plainJsonText(deep)).toBeUndefined();
+    expect((encodeRequest(deep) as { json: string }).json).toBe(`${'['.repeat(100)}-0.0${']'.repeat(100)}`);
   });
 });
