@@ -34,14 +34,15 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   if (inputs.length === 0) throw new MergeError('no reports to merge');
   const first = inputs[0]!;
   const base = first.report;
+  // Even alone (--allow-partial): merged, a sweep would lose what makes it one.
+  const sweep = inputs.find((i) => i.report.sweep !== undefined);
+  if (sweep) throw new MergeError(`${sweep.file} is a sweep: a sweep is one result, and has no shards to merge`);
   for (const { file, report } of inputs.slice(1)) {
     if ((report.replay === undefined) !== (base.replay === undefined)) {
       throw new MergeError(
         `${file} is ${report.replay ? 'a replay' : 'not a replay'}, ${first.file} ${base.replay ? 'a replay' : 'not a replay'}: merge the shards of one command`,
       );
     }
-    if (report.sweep !== undefined || base.sweep !== undefined)
-      throw new MergeError(`${report.sweep ? file : first.file} is a sweep: a sweep is one result, and has no shards to merge`);
     if (report.replay && base.replay && report.replay.sent_twice !== base.replay.sent_twice) {
       throw new MergeError(
         `${file} has replay.sent_twice ${report.replay.sent_twice}, ${first.file} ${base.replay.sent_twice}: shards of one replay share --once`,

@@ -1,6 +1,6 @@
 /**
  * What the report writers read of a report's `diagnosis` (docs/diagnosis.md)
- * besides its entries: the failing results none of them explains. A sweep's
+ * besides its entries: the failing results it read that none of them explains. A sweep's
  * results are its budgets (`sweep/SOURCE@BUDGET`), so its one result counts as
  * explained when a cause explains any of them.
  */
@@ -13,7 +13,11 @@ export function unexplainedFailures(report: Report): string[] {
   const explained = new Set(report.diagnosis.flatMap((c) => c.explained ?? []));
   const budgets = [...explained].filter((id) => id.includes('@')).map((id) => id.slice(0, id.lastIndexOf('@')));
   for (const id of budgets) explained.add(id);
-  return report.cases.filter((c) => FAILING.has(c.status) && !explained.has(c.id)).map((c) => c.id);
+  const failing = report.cases.filter((c) => FAILING.has(c.status));
+  // A replay's diagnosis reads the first failing results in file order, the order the report
+  // lists them in (docs/diagnosis.md): of those past the ones it read it says nothing.
+  const read = failing.slice(0, report.diagnosis[0]?.failing ?? failing.length);
+  return read.filter((c) => !explained.has(c.id)).map((c) => c.id);
 }
 
 /** "explains 19 of 23 failures". */

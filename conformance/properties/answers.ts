@@ -166,6 +166,15 @@ export function comparableView(a: Answer, withWorkingContext: boolean): Record<s
 /** -0 equals 0 (NUM-5), and JSON cannot tell them apart anyway. */
 const noNegativeZero = (x: unknown): unknown => (x === 0 ? 0 : x);
 
+/**
+ * Whether two views agree as the differential property judges them: on every
+ * member (an absent member and an undefined one alike). The diagnosis judges
+ * other answers with this, so it must never disagree with the property.
+ */
+export function viewsAgree(expected: Record<string, unknown>, actual: Record<string, unknown>): boolean {
+  return samePlainData(expected, actual) || viewDifference(expected, actual).members.length === 0;
+}
+
 /** The members on which two views differ, as expected/actual objects holding only those. */
 export function viewDifference(
   expected: Record<string, unknown>,

@@ -15,7 +15,7 @@ import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';
 import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
 import type { Answer, ResultAnswer } from './answers.js';
-import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference } from './answers.js';
+import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference, viewsAgree } from './answers.js';
 import { requirementsBehind } from './blame.js';
 import { samePlainData } from './plain-data.js';
 import type { InvalidInput } from './corruptions.js';
@@ -185,21 +185,19 @@ const differential = onAnswers(1, {
       return;
     const expected = comparableView(reference, wc);
     const actual = comparableView(got, wc);
-    if (samePlainData(expected, actual)) return;
+    if (viewsAgree(expected, actual)) return;
     const d = viewDifference(expected, actual);
-    if (d.members.length > 0) {
-      // An error on one side only: the answers as a whole, not member by member.
-      const lines = d.members.includes('error')
-        ? [describeMismatch({ member: 'answer', expected, actual })]
-        : d.members.map((member) => describeMismatch({ member, expected: d.expected[member], actual: d.actual[member] }));
-      throw new PropertyFailure(
-        `differs from the reference in ${d.members.join(', ')}:\n${lines.join('\n')}`,
-        'fail',
-        d.expected,
-        d.actual,
-        requirementsBehind(d.members, req, expected, actual, env.gen.capabilities),
-      );
-    }
+    // An error on one side only: the answers as a whole, not member by member.
+    const lines = d.members.includes('error')
+      ? [describeMismatch({ member: 'answer', expected, actual })]
+      : d.members.map((member) => describeMismatch({ member, expected: d.expected[member], actual: d.actual[member] }));
+    throw new PropertyFailure(
+      `differs from the reference in ${d.members.join(', ')}:\n${lines.join('\n')}`,
+      'fail',
+      d.expected,
+      d.actual,
+      requirementsBehind(d.members, req, expected, actual, env.gen.capabilities),
+    );
   },
 });
 

@@ -184,6 +184,14 @@ describe('merge', () => {
     ).toThrow(/is in both a\.json and a2\.json/);
     expect(() => mergeReports([{ file: 'a.json', report: a }])).toThrow(/missing shard 2\/2/);
     expect(mergeReports([{ file: 'a.json', report: a }], { allowPartial: true }).summary.total).toBe(a.cases.length);
+    const sweep = { ...a, sweep: {} } as unknown as Report;
+    expect(() => mergeReports([{ file: 'sweep.json', report: sweep }], { allowPartial: true })).toThrow(/sweep\.json is a sweep/);
+    expect(() =>
+      mergeReports([
+        { file: 'a.json', report: a },
+        { file: 'sweep.json', report: sweep },
+      ]),
+    ).toThrow(/sweep\.json is a sweep/);
     expect(() => mergeReports([])).toThrow(MergeError);
   });
 
