@@ -15,6 +15,7 @@ import { PROPERTIES } from '../properties/catalog.js';
 import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
 import { readAnswer } from '../properties/answers.js';
 import { genContext } from '../properties/arbitraries.js';
+import type { GenContext } from '../properties/arbitraries.js';
 import type { Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
 
@@ -134,8 +135,16 @@ function verified(def: Verifying, env: PropertyEnv, request: unknown, answers: r
   }
 }
 
+/** Each manifest's generation context, worked out once: with declared constants it validates them. */
+const contexts = new WeakMap<Manifest, GenContext>();
+function contextOf(manifest: Manifest): GenContext {
+  let gen = contexts.get(manifest);
+  if (gen === undefined) contexts.set(manifest, (gen = genContext(manifest)));
+  return gen;
+}
+
 export async function judgeRecorded(impl: Implementation, manifest: Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
-  const gen = genContext(manifest);
+  const gen = contextOf(manifest);
   // Every check of this request reads its contents' lengths from one table: each is counted once.
   const lengths = new ContentLengths();
   // The reference's answer first: it tells a valid request (the declared constants are valid: genContext
