@@ -16,6 +16,7 @@ import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
 import type { Report } from '../protocol/types.js';
 import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
+import { checkImplementationOptions } from '../conformance/runner/open.js';
 import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
@@ -140,6 +141,8 @@ export async function run(argv: string[]): Promise<number> {
     const problem = specVersionProblem(values.spec);
     if (problem) throw new UsageError(`--spec: ${problem}`);
   }
+  // The implementation options before the corpus: a usage error at once, not after reading hundreds of cases.
+  checkImplementationOptions(values, ['assembler', 'service']);
   const cases = loadCases(values.cases as string | undefined);
   const filter = typeof values.filter === 'string' ? values.filter : undefined;
   if (filter !== undefined) await checkFilterOption(filter, cases);

@@ -12,6 +12,7 @@ import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';
 import { PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
 import { saveIfFailing } from './counterexample.js';
+import { keptDraws } from './drawn.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 
@@ -96,7 +97,8 @@ async function runProperty(
   let shrinkTimeouts = 0;
   let shrinkStopped: string | undefined;
   const breathe = breather();
-  const property = fc.asyncProperty(def.arbitrary(gen), async (input) => {
+  // Drawn once per seed and context, whichever property or implementation asks again (drawn.ts).
+  const property = fc.asyncProperty(keptDraws(def.arbitrary, gen), async (input) => {
     await breathe();
     // Interrupted: every remaining run passes without a request, so fast-check ends at once (the result is dropped).
     if (opts.signal?.aborted) return true;

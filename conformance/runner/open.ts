@@ -58,6 +58,19 @@ const DESCRIBED_BY: Record<string, (target: string) => string> = {
   http: (t) => `GET ${t}/describe`,
 };
 
+/**
+ * The implementation options checked without starting anything: two targets,
+ * a stray option, --timeout and --concurrency, the --manifest file, a value
+ * that names nothing. A command that reads a corpus first calls this before
+ * it, so that a usage error is said at once instead of after the reading.
+ */
+export function checkImplementationOptions(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[] = ['assembler']): void {
+  const { transport, value } = chosenTransport(values, kinds);
+  drivingSettings(values, transport);
+  if (typeof values['manifest'] === 'string') readManifest(values['manifest']);
+  transport.checkValue?.(value);
+}
+
 /** Open the implementation the parsed options name, for a command that drives `kinds`. */
 export async function openFromOptions(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[] = ['assembler']): Promise<Driven> {
   const { transport, value } = chosenTransport(values, kinds);

@@ -54,6 +54,8 @@ export interface Transport {
   options?: Record<string, TransportOption>;
   /** Whether --manifest may stand in for its describe answer. */
   takesManifest: boolean;
+  /** A UsageError for a value that cannot name anything to start, found before anything is read or started. */
+  checkValue?(value: string): void;
   /** Start it; a failure to start is a UsageError saying why. Its describe answer is checked by the caller. */
   open(o: OpenRequest): Promise<{ impl: Implementation; manifest: Manifest; target: string }>;
 }
@@ -194,6 +196,11 @@ function httpUrl(option: string, value: string): void {
   throw new UsageError(`--${option} needs an http(s) URL (http:// or https://), not ${JSON.stringify(value)}`);
 }
 
+/** The reference transport's one value. */
+function referenceValue(value: string): void {
+  if (value !== 'reference') throw new UsageError(`--impl takes only "reference", not ${JSON.stringify(value)}`);
+}
+
 registerTransport({
   name: 'reference',
   option: 'impl',
@@ -202,8 +209,9 @@ registerTransport({
   kind: 'assembler',
   concurrency: 1,
   takesManifest: true,
+  checkValue: referenceValue,
   async open({ value, manifest }) {
-    if (value !== 'reference') throw new UsageError(`--impl takes only "reference", not ${JSON.stringify(value)}`);
+    referenceValue(value);
     const impl = referenceImplementation(manifest);
     return { impl, manifest: await impl.describe(), target: 'reference' };
   },
@@ -259,6 +267,7 @@ registerTransport({
   kind: 'assembler',
   concurrency: 4,
   takesManifest: true,
+  checkValue: (value) => httpUrl('http', value),
   async open({ value, manifest, timeoutMs, concurrency }) {
     httpUrl('http', value);
     // Loaded only for --http: undici alone costs a few hundred ms of start-up.
@@ -327,6 +336,7 @@ registerTransport({
       help: `one word carried by every ingested text and sent as the task, so a\nservice that retrieves by relevance finds every memory (default\n${DEFAULT_MARKER}; '' ingests the block contents unchanged)`,
     },
   },
+  checkValue: (value) => httpUrl('memory-api', value),
   async open({ value, values, timeoutMs }) {
     const marker = values['marker'];
     // One token: a marker with a space in it is two words to a retriever, and either may be extracted on its own.

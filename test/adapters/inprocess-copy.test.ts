@@ -10,6 +10,7 @@ import { referenceImplementation } from '../../adapters/reference.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { runProperties } from '../../conformance/properties/index.js';
 import { judgeRecorded } from '../../conformance/replay/judge.js';
+import { cloneJson } from '../../protocol/deep-json.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble, CAPABILITIES, describe as referenceManifest } from '../../reference/index.js';
 
@@ -104,5 +105,43 @@ describe('an implementation that scrambles its request after answering', () => {
     const results = await runProperties(careless, manifest, { runs: 200, seed: 20261202, timeoutMs: 5000 });
     expect(results.map((r) => [r.id, r.status])).toEqual(results.map((r) => [r.id, 'pass']));
     expect(results.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('the copy (cloneJson)', () => {
+  it("is structuredClone's, member for member, for plain data and for what plain data is not", () => {
+    const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1 });
+    const withProtoMember = JSON.parse('{"block_id":"a","__proto__":{"pinned":true}}') as unknown;
+    const sparse: unknown[] = [1];
+    sparse[2] = 3; // a hole at 1
+    const extra = Object.assign([1, 2], { note: 'x' });
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const values: unknown[] = [
+      { now: -0, budget: Number.NaN, blocks: [{ content: '\u{1f600}', priority: undefined, big: 10n }], constraints: null },
+      nullProto,
+      withProtoMember,
+      sparse,
+      extra,
+      { at: new Date(0), m: new Map([[1, 2]]) },
+      cyclic,
+    ];
+    for (const v of values) {
+      const copy = cloneJson(v);
+      expect(copy).toStrictEqual(structuredClone(v));
+      expect(copy).not.toBe(v);
+    }
+    // An own __proto__ member stays a member, not a prototype.
+    expect(Object.getPrototypeOf(cloneJson(withProtoMember))).toBe(Object.prototype);
+    expect(Object.keys(cloneJson(withProtoMember) as object)).toEqual(['block_id', '__proto__']);
+    expect(1 in (cloneJson(sparse) as unknown[])).toBe(false);
+    const c = cloneJson(cyclic);
+    expect(c.self).toBe(c);
+  });
+
+  it('refuses what structuredClone refuses', () => {
+    expect(() => cloneJson({ f: () => 1 })).toThrow();
+    expect(() => cloneJson({ s: Symbol('x') })).toThrow();
+    expect(() => cloneJson(new Proxy({}, {}))).toThrow();
   });
 });

@@ -23,7 +23,9 @@ import type { Assemble, Req } from '../fixtures/known-defects.js';
 import { TUNED, TUNED_CORE } from '../fixtures/declared/constants.js';
 
 const MANIFEST: Manifest = { name: 'mutant', version: '0', profiles: ['tiered'], capabilities: [] };
-const cases = loadCorpus().cases.filter((c) => skipReason(c, MANIFEST) === undefined);
+/** The bundled corpus, loaded once for every selection below. */
+const CORPUS = loadCorpus().cases;
+const cases = CORPUS.filter((c) => skipReason(c, MANIFEST) === undefined);
 
 /**
  * The cases the implementation does not pass. A crash or a timeout means the
@@ -104,14 +106,14 @@ describe.each(RUNS)('the corpus separates right from wrong (tiered core cases), 
 });
 
 /** Capability defects (bents, in the fixture) must each fail a capability case. */
-const capabilityCases = loadCorpus().cases.filter((c) => c.capabilities.length > 0);
+const capabilityCases = CORPUS.filter((c) => c.capabilities.length > 0);
 
 /**
  * Cases written for one defect, each shown to fail an implementation that has
  * it: the case would otherwise be a claim nobody checked.
  */
 describe('a targeted case fails the defect it was written for', () => {
-  const all = loadCorpus().cases;
+  const all = CORPUS;
   // The bent reference declares everything and meets the whole corpus; the tiered-core mutant meets the core cases.
   const fullCorpus = (assemble: Assemble): Promise<string[]> => failures(assemble, ALL, all);
   const TARGETED: [string, Assemble, string][] = [
@@ -160,7 +162,7 @@ describe('a targeted case fails the defect it was written for', () => {
 });
 
 describe('the omission-markers cases catch broken markers', () => {
-  const markerCases = loadCorpus().cases.filter((c) => c.capabilities.includes('omission_markers'));
+  const markerCases = CORPUS.filter((c) => c.capabilities.includes('omission_markers'));
   for (const [name, assemble] of Object.entries(MARKER_DEFECTS)) {
     it(`catches: ${name}`, async () => {
       expect((await failures(assemble, ALL, markerCases)).length).toBeGreaterThan(0);

@@ -16,6 +16,7 @@ import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { KIT_VERSION } from '../../conformance/spec.js';
 import { cli, CLI_SHELL, cliSpawn } from '../cli.js';
+import type { CliRun } from '../cli.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,10 +91,19 @@ it('a failing run piped into head -1 still writes its report and exits 1: a clos
   expect((JSON.parse(readFileSync(json, 'utf8')) as Report).summary.fail).toBeGreaterThan(0);
 }, 60_000);
 
+/** One `run` against the reference over the fault cases, with a JSON report: its output is read by more than one test below. */
+let referenceRun: { r: CliRun; json: string } | undefined;
+function runAgainstReference(): { r: CliRun; json: string } {
+  if (!referenceRun) {
+    const json = join(tmp, 'ok.json');
+    referenceRun = { r: cli('run', '--cases', casesDir, '--properties', '0', '--json', json), json };
+  }
+  return referenceRun;
+}
+
 describe('ctxconform run', () => {
   it('exit 0 against the reference; the JSON report validates and names the kit', () => {
-    const json = join(tmp, 'ok.json');
-    const r = cli('run', '--cases', casesDir, '--properties', '0', '--json', json);
+    const { r, json } = runAgainstReference();
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/PASS: 6 pass, 0 fail/);
@@ -269,7 +279,8 @@ describe('ctxconform run', () => {
   });
 
   it('plain progress lines when CI=true', () => {
-    const r = cli('run', '--cases', casesDir, '--properties', '0');
+    // cli() runs the command with CI=true.
+    const { r } = runAgainstReference();
     expect(r.stderr).toMatch(/^progress: \d+\/6/m);
     expect(r.stderr).not.toContain('\r');
   });
