@@ -310,11 +310,29 @@ export function keptAnswer(request: unknown, config: ModelConfig, defects: Defec
   return answer;
 }
 
+/**
+ * Whether a candidate's answer is the base's, by the same reading (sameAnswer),
+ * kept with the answer: a kept answer belongs to one request and
+ * configuration, whose base is kept too, so a process that diagnoses many
+ * runs over the same requests compares each answer with its base once (most
+ * candidates change few of the requests they can reach).
+ */
+const alikeBase = new WeakMap<Answer, { base: Answer; same: boolean }>();
+
+function isBase(s: Seen, answer: Answer): boolean {
+  const known = alikeBase.get(answer);
+  if (known !== undefined && known.base === s.base) return known.same;
+  const same = sameAnswer(answer, s.base);
+  alikeBase.set(answer, { base: s.base, same });
+  return same;
+}
+
 /** How the candidate's answer to this observation fares. */
 function read(c: Candidate, s: Seen): Reading {
   const answer = keptAnswer(s.o.request, s.config, c.defects, s.memo);
-  const reproduced = reproduces(answer, s.o.outcome);
-  const changed = !sameAnswer(answer, s.base);
+  const changed = !isBase(s, answer);
+  // An answer alike the base's reproduces exactly what the base's does: compare.ts reads both with one equivalence.
+  const reproduced = changed ? reproduces(answer, s.o.outcome) : s.baseReproduces;
   return { reproduced, changed, contradicted: s.o.passed && !reproduced && changed && !accepted(s, answer) && baseAccepted(s) };
 }
 
@@ -476,7 +494,7 @@ function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], pas
 
 /** Whether this answer would have passed where the implementation passed. */
 function accepted(s: Seen, answer: Answer): boolean {
-  if (sameAnswer(answer, s.base)) return baseAccepted(s);
+  if (isBase(s, answer)) return baseAccepted(s);
   return s.o.accepts?.(asOutcome(answer)) ?? false;
 }
 
