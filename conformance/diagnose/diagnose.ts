@@ -24,6 +24,7 @@
  * that explains one is a candidate too. The causes reported are a greedy cover of the failures
  * (cover, below).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { DeclaredConstants, Manifest, Outcome } from '../../protocol/types.js';
 import { declaredConstants } from '../judge/expectation.js';
 import { CATALOGUE, reachOf } from './catalogue.js';
@@ -91,8 +92,6 @@ export interface DiagnoseOptions {
 /** An observation with what the diagnosis needs of it, computed once. */
 interface Seen {
   o: Observation;
-  /** Validation of this request, shared by every candidate that reads it unchanged. */
-  memo: ValidationMemo;
   config: ModelConfig;
   base: Answer;
   features: ReadonlySet<Feature>;
@@ -197,14 +196,13 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
 /** Each observation's configuration, its base answer with the implementation's spelling, and its features. */
 function prepare(observations: readonly Observation[]): Seen[] {
   const configs = observations.map((o): ModelConfig => ({ capabilities: o.manifest.capabilities, constants: declaredConstants(o.manifest) }));
-  const memo: ValidationMemo = new WeakMap();
-  const plain = observations.map((o, i) => keptAnswer(o.request, configs[i]!, undefined, memo));
+  const plain = observations.map((o, i) => keptAnswer(o.request, configs[i]!, undefined));
   const spelling = fitSpelling(observations.map((o, i) => ({ request: o.request, outcome: o.outcome, base: plain[i]! })));
   const spelled = Object.keys(spelling).length > 0;
   return observations.map((o, i) => {
     const config = spelled ? { ...configs[i]!, reasons: spelling } : configs[i]!;
-    const base = spelled ? keptAnswer(o.request, config, undefined, memo) : plain[i]!;
-    return { o, memo, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
+    const base = spelled ? keptAnswer(o.request, config, undefined) : plain[i]!;
+    return { o, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
   });
 }
 
@@ -257,13 +255,34 @@ function candidates(targets: readonly Seen[]): Candidate[] {
         ids: [f.id],
         requirements: [...f.requirements],
         summary: i.summary,
-        defects: i.defects,
+        defects: sameInstance(i.defects),
         order: CATALOGUE.length + k,
         shows: shows ? (s) => reach(s) && shows(s.o.request) : reach,
       });
     }
   });
   return out;
+}
+
+/**
+ * Family instances by value. A diagnosis reads its instances off its own
+ * failures, as new objects, and answers are kept by defect set (keptAnswer,
+ * below): an instance of the same value as one an earlier diagnosis made (the
+ * same preamble, the same source moved) is that one, so its answers are asked
+ * of the model once in all. Looked up by JSON and held to deep equality (JSON
+ * would read -0 as 0 and drop an undefined member); past INSTANCES_KEPT
+ * values it starts afresh, so a long-lived process does not gather them all.
+ */
+const instances = new Map<string, Defects>();
+const INSTANCES_KEPT = 1000;
+
+function sameInstance(d: Defects): Defects {
+  const key = JSON.stringify(d);
+  const known = instances.get(key);
+  if (known !== undefined && isDeepStrictEqual(known, d)) return known;
+  if (instances.size >= INSTANCES_KEPT) instances.clear();
+  instances.set(key, d);
+  return d;
 }
 
 /**
@@ -277,6 +296,8 @@ const kept = new WeakMap<object, Map<string, WeakMap<Defects, Answer>>>();
 /** Configurations as keys: the same capabilities, constants and spelling are one key, whichever object carries them. */
 const configKeys = new WeakMap<ModelConfig, string>();
 const NONE: Defects = {};
+/** Validation of the requests kept, shared by every defect set that reads a request unchanged: kept as long as the answers are. */
+const validated: ValidationMemo = new WeakMap();
 
 function configKey(config: ModelConfig): string {
   let key = configKeys.get(config);
@@ -288,8 +309,8 @@ function configKey(config: ModelConfig): string {
 }
 
 /** The model's answer to a request (kept when the request is an object; defect sets by identity). */
-export function keptAnswer(request: unknown, config: ModelConfig, defects: Defects | undefined, memo?: ValidationMemo): Answer {
-  if (typeof request !== 'object' || request === null) return modelAssemble(request, config, defects, memo);
+export function keptAnswer(request: unknown, config: ModelConfig, defects: Defects | undefined): Answer {
+  if (typeof request !== 'object' || request === null) return modelAssemble(request, config, defects);
   let byConfig = kept.get(request);
   if (!byConfig) {
     byConfig = new Map();
@@ -304,17 +325,35 @@ export function keptAnswer(request: unknown, config: ModelConfig, defects: Defec
   const d = defects ?? NONE;
   let answer = byDefects.get(d);
   if (!answer) {
-    answer = modelAssemble(request, config, defects, memo);
+    answer = modelAssemble(request, config, defects, validated);
     byDefects.set(d, answer);
   }
   return answer;
 }
 
+/**
+ * Whether a candidate's answer is the base's, by the same reading (sameAnswer),
+ * kept with the answer: a kept answer belongs to one request and
+ * configuration, whose base is kept too, so a process that diagnoses many
+ * runs over the same requests compares each answer with its base once (most
+ * candidates change few of the requests they can reach).
+ */
+const alikeBase = new WeakMap<Answer, { base: Answer; same: boolean }>();
+
+function isBase(s: Seen, answer: Answer): boolean {
+  const known = alikeBase.get(answer);
+  if (known !== undefined && known.base === s.base) return known.same;
+  const same = sameAnswer(answer, s.base);
+  alikeBase.set(answer, { base: s.base, same });
+  return same;
+}
+
 /** How the candidate's answer to this observation fares. */
 function read(c: Candidate, s: Seen): Reading {
-  const answer = keptAnswer(s.o.request, s.config, c.defects, s.memo);
-  const reproduced = reproduces(answer, s.o.outcome);
-  const changed = !sameAnswer(answer, s.base);
+  const answer = keptAnswer(s.o.request, s.config, c.defects);
+  const changed = !isBase(s, answer);
+  // An answer alike the base's reproduces exactly what the base's does: compare.ts reads both with one equivalence.
+  const reproduced = changed ? reproduces(answer, s.o.outcome) : s.baseReproduces;
   return { reproduced, changed, contradicted: s.o.passed && !reproduced && changed && !accepted(s, answer) && baseAccepted(s) };
 }
 
@@ -476,7 +515,7 @@ function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], pas
 
 /** Whether this answer would have passed where the implementation passed. */
 function accepted(s: Seen, answer: Answer): boolean {
-  if (sameAnswer(answer, s.base)) return baseAccepted(s);
+  if (isBase(s, answer)) return baseAccepted(s);
   return s.o.accepts?.(asOutcome(answer)) ?? false;
 }
 

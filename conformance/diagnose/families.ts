@@ -64,6 +64,23 @@ function sourcesOf(request: unknown): string[] {
   return blocks.flatMap((b) => (isObject(b) && typeof b.source === 'string' ? [b.source] : []));
 }
 
+/**
+ * The sources of a request as a set, kept by request object: an instance's
+ * `shows` asks it of every observation of the run, and a run can have many
+ * instances (three tiers for each source of each failing request).
+ */
+const sourceSets = new WeakMap<object, ReadonlySet<string>>();
+
+function hasSource(request: unknown, source: string): boolean {
+  if (!isObject(request)) return false;
+  let set = sourceSets.get(request);
+  if (set === undefined) {
+    set = new Set(sourcesOf(request));
+    sourceSets.set(request, set);
+  }
+  return set.has(source);
+}
+
 const quote = (s: string): string => JSON.stringify(s);
 
 export const FAMILIES: readonly Family[] = [
@@ -87,7 +104,7 @@ export const FAMILIES: readonly Family[] = [
             out.push({
               summary: `the source ${quote(source)} is in the ${tier} tier, not declared; ${declared ? 'the declared map puts' : 'TIER-1 puts'} it in ${now}, and another tier must be declared in the manifest (section 17)`,
               defects: { sourceToTier: { [source]: tier } },
-              shows: (request) => sourcesOf(request).includes(source),
+              shows: (request) => hasSource(request, source),
             });
           }
         }
@@ -193,7 +210,7 @@ export const FAMILIES: readonly Family[] = [
         return {
           summary: `the source ${quote(from)} is written ${quote(to)} in its blocks' headers; REN-2 writes the source as the request gives it`,
           defects: { headerSources: map },
-          shows: (request) => sourcesOf(request).includes(from),
+          shows: (request) => hasSource(request, from),
         };
       }),
   },

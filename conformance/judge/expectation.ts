@@ -34,8 +34,36 @@ export interface CaseExpectation {
   note?: string;
 }
 
+/**
+ * Expectations under declared constants already worked out, by case object and
+ * by what of the manifest they read (capabilities and constants). Each is a
+ * run of the reference, and a case is judged against many answers under one
+ * manifest: a diagnosis asks its judge about every candidate's answer that
+ * differs on a passing case, and a process may judge one corpus many times.
+ * Nothing here changes a case or an expectation once made, so one can be
+ * handed out again.
+ */
+const expectations = new WeakMap<GoldenCase, Map<string, CaseExpectation>>();
+
 /** Throws, for a tiered case, when the manifest declares invalid constants (the runner refuses those before a run). */
 export function expectationFor(c: GoldenCase, manifest: Manifest): CaseExpectation {
+  // Without a declaration nothing is derived: the case as written, no dearer than a lookup.
+  if (manifest.constants === undefined || c.profile !== 'tiered') return workOut(c, manifest);
+  let byManifest = expectations.get(c);
+  if (byManifest === undefined) {
+    byManifest = new Map();
+    expectations.set(c, byManifest);
+  }
+  const key = JSON.stringify([manifest.capabilities, manifest.constants]);
+  let e = byManifest.get(key);
+  if (e === undefined) {
+    e = workOut(c, manifest);
+    byManifest.set(key, e);
+  }
+  return e;
+}
+
+function workOut(c: GoldenCase, manifest: Manifest): CaseExpectation {
   const capabilities = c.profile === 'tiered' ? manifest.capabilities : [];
   // A case that lists omission_markers states its context with them; any other was written without.
   const withoutMarkers = capabilities.includes('omission_markers') && !c.capabilities.includes('omission_markers');

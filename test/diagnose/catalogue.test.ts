@@ -11,14 +11,40 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { CATALOGUE, diagnose, FAMILIES, reachOf } from '../../conformance/diagnose/index.js';
-import type { CatalogueEntry, Defects, Diagnosis, Section } from '../../conformance/diagnose/index.js';
+import type { CatalogueEntry, Defects, Diagnosis, Observation, Section } from '../../conformance/diagnose/index.js';
 import { specRequirements } from '../../conformance/spec.js';
 import type { Manifest } from '../../protocol/types.js';
 import { CORE, FAMILY_EXAMPLES, FULL, modelImplementation, observe, TUNED_FULL } from './helpers.js';
 
+/**
+ * The run of the model with these defects under this manifest, observed once
+ * per defect set (by identity) and manifest: a pair's test asks again for the
+ * runs of its two entries alone, and the family test below for a family
+ * example's. Every test only reads what it is given.
+ */
+const runs = new Map<Defects, Map<Manifest, Promise<{ observations: Observation[]; failing: number; d: Diagnosis | undefined }>>>();
+
+function runOf(defects: Defects, manifest: Manifest): Promise<{ observations: Observation[]; failing: number; d: Diagnosis | undefined }> {
+  let byManifest = runs.get(defects);
+  if (byManifest === undefined) {
+    byManifest = new Map();
+    runs.set(defects, byManifest);
+  }
+  let run = byManifest.get(manifest);
+  if (run === undefined) {
+    run = observe(modelImplementation(defects, manifest), manifest).then((observations) => ({
+      observations,
+      failing: observations.filter((o) => !o.passed).length,
+      d: diagnose(observations),
+    }));
+    byManifest.set(manifest, run);
+  }
+  return run;
+}
+
 async function diagnosisOf(defects: Defects, manifest: Manifest): Promise<{ failing: number; d: Diagnosis | undefined }> {
-  const observations = await observe(modelImplementation(defects, manifest), manifest);
-  return { failing: observations.filter((o) => !o.passed).length, d: diagnose(observations) };
+  const { failing, d } = await runOf(defects, manifest);
+  return { failing, d };
 }
 
 /** The defect is the one cause named: it explains every failure and contradicts no passing case. */
@@ -85,7 +111,8 @@ describe('one defect: it is the diagnosis (in process, every capability declared
   });
 
   it('a family instance names its value: the source and the tier it was moved to', async () => {
-    const { d } = await diagnosisOf({ sourceToTier: { memory: 'working' } }, FULL);
+    // The family example's run (FAMILY_EXAMPLES: the memory source moved to the working tier), as the test above diagnosed it.
+    const { d } = await diagnosisOf(FAMILY_EXAMPLES['source-in-another-tier']!, FULL);
     expect(d?.causes[0]?.summary).toMatch(/"memory" is in the working tier.*TIER-1 puts it in longterm/);
   });
 });
@@ -161,7 +188,7 @@ describe('two defects: both are named in the top two causes (in process, every c
     const named = new Set(d?.causes.slice(0, 2).flatMap((c) => c.defects));
     // A defect the other one hides entirely (its answers are those of the other alone) cannot be named: then the other is the sole cause.
     const alone = async (e: CatalogueEntry): Promise<boolean> => {
-      const other = await observe(modelImplementation(e.defects, FULL), FULL);
+      const other = (await runOf(e.defects, FULL)).observations;
       return observations.every((o, i) => JSON.stringify(o.outcome) === JSON.stringify(other[i]!.outcome));
     };
     if (await alone(a)) expect([...named]).toEqual([a.id]);

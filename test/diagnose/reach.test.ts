@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { CATALOGUE, FAMILIES, featuresOf, modelAssemble, reachOf } from '../../conformance/diagnose/index.js';
-import type { Defects, Feature, ModelConfig } from '../../conformance/diagnose/index.js';
+import type { Defects, Feature, ModelConfig, ValidationMemo } from '../../conformance/diagnose/index.js';
 import { request } from '../../conformance/properties/arbitraries.js';
 import { CAPABILITIES } from '../../reference/index.js';
 import { TUNED } from '../fixtures/declared/constants.js';
@@ -26,10 +26,16 @@ const subjects: [string, Defects, readonly Feature[] | undefined][] = [
 const corpus = loadCorpus().cases.map((c) => c.request);
 const randomRequests = fc.sample(request({ profiles: ['tiered', 'ranked'], capabilities: CAPABILITIES }), { numRuns: 300, seed: 5 });
 
+/**
+ * The validation of each request, as the diagnosis keeps it (model.ts, ValidationMemo): every subject
+ * that reads a request unchanged validates it once, as a diagnosis does.
+ */
+const validated: ValidationMemo = new WeakMap();
+
 /** Every request under every configuration, with its features and the answer without defects: worked out once, shared by every subject. */
 const judged = CONFIGS.flatMap((config) =>
   [...corpus, ...randomRequests].map((req) => {
-    const plain = modelAssemble(req, config);
+    const plain = modelAssemble(req, config, undefined, validated);
     return { req, config, plain, features: featuresOf(req, config, plain) };
   }),
 );
@@ -45,7 +51,7 @@ describe('a defect changes no answer outside its reach', () => {
   });
 
   it.each(subjects.filter(([, , when]) => when !== undefined))('%s', (_id, defects, when) => {
-    const changed = outOfReach(when!).filter(({ req, config, plain }) => !isDeepStrictEqual(modelAssemble(req, config, defects), plain));
+    const changed = outOfReach(when!).filter(({ req, config, plain }) => !isDeepStrictEqual(modelAssemble(req, config, defects, validated), plain));
     expect(changed.slice(0, 3).map(({ req }) => JSON.stringify(req).slice(0, 200))).toEqual([]);
   });
 
