@@ -4,8 +4,8 @@
  * corpus as a regression exactly as written.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import YAML from 'yaml';
 import { CAPABILITIES, validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
@@ -17,6 +17,11 @@ import { judge, skipReason } from '../judge/judge.js';
 import { depthOf } from '../../protocol/deep-json.js';
 import { SPEC_VERSION } from '../spec.js';
 import { referenceAnswer } from './catalog.js';
+
+// The YAML writer is required when a case is written: every run, replay and sweep loads this module,
+// few save a counterexample, and loading the package costs about 0.1 s of CPU at each start.
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 type Obj = Record<string, unknown>;
 
@@ -123,6 +128,7 @@ const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
  * would otherwise reorder what a reviewer sees).
  */
 export function visibleYaml(value: unknown): string {
+  const YAML = yaml();
   const doc = new YAML.Document(value);
   YAML.visit(doc, {
     Scalar(_key, node) {
