@@ -33,7 +33,7 @@ import { renderJunit } from '../../report/junit.js';
 import { renderMarkdown } from '../../report/markdown.js';
 import { assemble as mutant, describe as mutantDescribe } from '../fixtures/broken/chars-per-token-3.js';
 import { cliWith, ROOT } from '../cli.js';
-import { fixtureCommand } from '../fixture-command.js';
+import { compiledFixture, fixtureCommand } from '../fixture-command.js';
 
 const DEPTH = 10_000;
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-deep-'));
@@ -47,6 +47,8 @@ const deepRequestText = (depth: number, budget = 5): string =>
 const deepRequest = (): Record<string, unknown> => JSON.parse(deepRequestText(DEPTH)) as Record<string, unknown>;
 
 const MUTANT = join(ROOT, 'test/fixtures/broken/chars-per-token-3.ts');
+/** The same module compiled, for a module thread: given the TypeScript, the thread would load tsx and compile it first. */
+const MUTANT_JS = compiledFixture(MUTANT);
 const MODULE_STDIO = (module: string): string => fixtureCommand(join(ROOT, 'test/fixtures/replay/module-stdio.ts'), module);
 const STDIO_REFERENCE = fixtureCommand(join(ROOT, 'test/fixtures/replay/reference-stdio.ts'));
 const broken = () => fromFunctions(mutant, mutantDescribe);
@@ -206,7 +208,7 @@ describe('a request nested 10,000 deep, piece by piece', () => {
   });
 
   it('crosses to a module thread (--module) and back, as JSON text past the structured clone depth', async () => {
-    const { impl } = await openModuleWorker(MUTANT);
+    const { impl } = await openModuleWorker(MUTANT_JS);
     try {
       const echo = await impl.assemble(deepRequest(), { timeoutMs: 10_000 });
       expect(echo.kind).toBe('result');
@@ -354,7 +356,7 @@ describe('through every command, from the command line (stdio and module)', () =
   });
 
   it('replay through --module (a worker thread)', () => {
-    const bad = cli('replay', at('deep-cli.jsonl'), '--module', MUTANT, '--quiet');
+    const bad = cli('replay', at('deep-cli.jsonl'), '--module', MUTANT_JS, '--quiet');
     expect(bad.status, bad.stdout + bad.stderr).toBe(1);
     expect(bad.stdout).toMatch(/^FAIL replay\/.*deep-cli\.jsonl:1 /m);
     expect(bad.stdout).toMatch(/ 0 crash, /);

@@ -25,7 +25,7 @@ import type { GoldenCase } from '../../conformance/types.js';
 import { byId } from '../../protocol/types.js';
 import { assemble, describe as referenceManifest } from '../../reference/index.js';
 import { cliWith } from '../cli.js';
-import { fixtureCommand } from '../fixture-command.js';
+import { compiledFixture, fixtureCommand } from '../fixture-command.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BROKEN = join(root, 'test/fixtures/broken');
@@ -243,7 +243,8 @@ describe('ctxconform replay', () => {
     const saved = join(tmp, 'saved');
     const json = join(tmp, 'broken.json');
     const html = join(tmp, 'broken.html');
-    const mod = join(BROKEN, 'no-overflow-pool.ts');
+    // Compiled: given the TypeScript, the module thread of each run would load tsx and compile it first.
+    const mod = compiledFixture(join(BROKEN, 'no-overflow-pool.ts'));
     const r = cli(
       'replay',
       'corpus.jsonl',
@@ -264,7 +265,7 @@ describe('ctxconform replay', () => {
     );
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^FAIL replay\/corpus\.jsonl:\d+ {2}\[/m);
-    expect(r.stdout).toMatch(/rerun: npx ctxconform replay --module \S+no-overflow-pool\.ts corpus\.jsonl:\d+/);
+    expect(r.stdout).toMatch(/rerun: npx ctxconform replay --module \S+no-overflow-pool\.js corpus\.jsonl:\d+/);
     expect(r.stdout).toMatch(/FAIL: \d+ pass, \d+ fail, 0 error, 0 timeout, 0 crash, \d+ skip of \d+ requests in [\d.]+ s \([\d,]+ requests\/s\)/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     const valid = validators.report();

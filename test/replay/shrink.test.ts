@@ -61,6 +61,20 @@ describe('shrinkRecorded', () => {
     expect(JSON.stringify(s.request).length).toBeLessThan(JSON.stringify(big).length);
   });
 
+  it('asks about a candidate that did not fail once: when it comes back in a later round, it is passed over', async () => {
+    const asked = new Map<string, number>();
+    const fails = async (r: unknown): Promise<boolean> => {
+      const text = JSON.stringify(r);
+      asked.set(text, (asked.get(text) ?? 0) + 1);
+      const q = r as Req;
+      return Array.isArray(q.blocks) && q.blocks.some((b) => b.source === 'notes') && q.budget >= 5;
+    };
+    const s = await shrinkRecorded(big, fails);
+    expect(s.request).toEqual({ now: 1000, budget: 5, blocks: [{ block_id: 'mem-6', source: 'notes', content: '', priority: 0 }] });
+    expect([...asked].filter(([, n]) => n > 1)).toEqual([]);
+    expect(s.tries).toBe(asked.size);
+  });
+
   it('a value that is not a request has nothing smaller; an implementation that throws is taken as not failing', async () => {
     expect([...smaller(42)]).toEqual([]);
     expect([...smaller(null)]).toEqual([]);

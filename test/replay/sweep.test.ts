@@ -25,9 +25,12 @@ import type { Result } from '../../reference/index.js';
 import { renderHtml } from '../../report/html.js';
 import { renderMarkdown } from '../../report/markdown.js';
 import { cliWith } from '../cli.js';
+import { compiledFixture } from '../fixture-command.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MUTANT = join(root, 'test/fixtures/broken/no-overflow-pool.ts');
+/** The same module compiled, for the command line: given the TypeScript, its worker would load tsx and compile it on every run. */
+const MUTANT_JS = compiledFixture(MUTANT);
 const CASE = 'overflow/pool-by-rank-across-tiers';
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-sweep-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -174,7 +177,7 @@ describe('ctxconform sweep', () => {
   const cli = (...args: string[]) => cliWith({ cwd: tmp }, 'sweep', ...args);
 
   it('exit 1 for a broken implementation, with the interval table; exit 0 for the reference', () => {
-    const broken = cli('--case', CASE, '--module', MUTANT, '--json', 'sweep.json', '--html', 'sweep.html');
+    const broken = cli('--case', CASE, '--module', MUTANT_JS, '--json', 'sweep.json', '--html', 'sweep.html');
     expect(broken.status, broken.stderr).toBe(1);
     expect(broken.stdout).toMatch(/^FAIL sweep\/overflow\/pool-by-rank-across-tiers/m);
     expect(broken.stdout).toMatch(/^first disagreement at budget \d+; disagreeing budgets: /m);
@@ -194,7 +197,7 @@ describe('ctxconform sweep', () => {
     expect(report.sweep!.source).toBe('generated-seed-5');
     expect(report.sweep!.blocks.length).toBeGreaterThan(2);
     writeFileSync(join(tmp, 'rec.jsonl'), `{"now":1,"budget":1,"blocks":[]}\n${JSON.stringify({ ...caseRequest, budget: 3 })}\n`);
-    const rec = cli('--request', 'rec.jsonl:2', '--module', MUTANT, '--no-shrink', '--json', 'rec.json');
+    const rec = cli('--request', 'rec.jsonl:2', '--module', MUTANT_JS, '--no-shrink', '--json', 'rec.json');
     expect(rec.status, rec.stderr).toBe(1);
     const r2 = JSON.parse(readFileSync(join(tmp, 'rec.json'), 'utf8')) as Report;
     expect(r2.sweep!.source).toBe('rec.jsonl:2');
