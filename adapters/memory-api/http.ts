@@ -55,7 +55,11 @@ export class JsonClient {
     if (c.body !== undefined) headers['content-type'] = 'application/json';
     // The contract declares no securitySchemes; a bearer token is the common reading (docs/memory-api.md).
     if (this.apiKey !== undefined) headers.authorization = `Bearer ${this.apiKey}`;
-    const signal = AbortSignal.timeout(left);
+    // The deadline's timer is cleared once the call is over: AbortSignal.timeout's would stay armed and fire
+    // later for every call of a run (thousands in a contract run), each building a TimeoutError nobody reads.
+    const deadlineReached = new AbortController();
+    const timer = setTimeout(() => deadlineReached.abort(), left);
+    const signal = deadlineReached.signal;
     let text: string;
     let status: number;
     try {
@@ -72,6 +76,8 @@ export class JsonClient {
       text = await res.body.text();
     } catch (e) {
       return { ok: false, record, outcome: transportOutcome(op, e, signal.aborted, left) };
+    } finally {
+      clearTimeout(timer);
     }
     record.status = status;
     let body: unknown;
