@@ -141,15 +141,15 @@ export async function run(argv: string[]): Promise<number> {
     const problem = specVersionProblem(values.spec);
     if (problem) throw new UsageError(`--spec: ${problem}`);
   }
-  // The implementation options before the corpus: a usage error at once, not after reading hundreds of cases.
+  // The options that need no file are checked before the cases are read: a usage error costs no corpus.
   checkImplementationOptions(values, ['assembler', 'service']);
+  const flags = implementationFlags(values);
+  const requireTested = requiredClauses((values as Values)['require-tested']);
+  checkEstimator((values as Values)['estimator']);
   const cases = loadCases(values.cases as string | undefined);
   const filter = typeof values.filter === 'string' ? values.filter : undefined;
   if (filter !== undefined) await checkFilterOption(filter, cases);
   await checkBaseline(values.baseline as string | undefined);
-  const flags = implementationFlags(values);
-  const requireTested = requiredClauses((values as Values)['require-tested']);
-  checkEstimator((values as Values)['estimator']);
   const bar = progressFor(values);
   // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
   return withImplementation(values, ['assembler', 'service'], async (driven) => {

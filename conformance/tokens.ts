@@ -8,11 +8,9 @@ import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
 import { byId } from '../protocol/types.js';
+import { AS_TEXT } from './encodings.js';
 import type { GoldenCase } from './types.js';
 import type { EncodingName, EncodingStats, MarkerOverhead, TokenRow, TokenTable } from '../protocol/types.js';
-
-// Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 export const ENCODINGS: Record<EncodingName, (s: string) => number> = {
   o200k_base: (s: string): number => encodeO200k(s, AS_TEXT).length,

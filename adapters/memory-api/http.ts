@@ -3,7 +3,7 @@
  * a deadline per call, and every transport failure turned into an Outcome
  * (a misbehaving service must never throw into the runner).
  */
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { Outcome } from '../../protocol/types.js';
 
 /** Larger answers are a protocol failure, not a reason to exhaust memory. */
@@ -30,7 +30,9 @@ export interface CallRecord {
 export type CallResult = { ok: true; status: number; body: unknown; record: CallRecord } | { ok: false; outcome: Outcome; record: CallRecord };
 
 export class JsonClient {
-  private readonly base: string;
+  /** The service's origin and the path under it that the contract's paths follow (`''` at the root). */
+  private readonly origin: string;
+  private readonly prefix: string;
   private readonly agent: Agent;
 
   constructor(
@@ -38,7 +40,12 @@ export class JsonClient {
     private readonly apiKey: string | undefined,
     connectTimeoutMs: number,
   ) {
-    this.base = url.replace(/\/+$/, '');
+    // Parsed once: undici's request(url) would parse the whole URL again at every call. A URL that does not
+    // parse is passed on as the origin, which undici refuses at the first call (a crash outcome).
+    const base = url.replace(/\/+$/, '');
+    const parsed = URL.canParse(base) ? new URL(base) : undefined;
+    this.origin = parsed?.origin ?? base;
+    this.prefix = parsed?.pathname.replace(/\/+$/, '') ?? '';
     this.agent = new Agent({
       keepAliveTimeout: 10_000,
       connect: { timeout: connectTimeoutMs },
@@ -55,15 +62,20 @@ export class JsonClient {
     if (c.body !== undefined) headers['content-type'] = 'application/json';
     // The contract declares no securitySchemes; a bearer token is the common reading (docs/memory-api.md).
     if (this.apiKey !== undefined) headers.authorization = `Bearer ${this.apiKey}`;
-    const signal = AbortSignal.timeout(left);
+    // The deadline's timer is cleared once the call is over: AbortSignal.timeout's would stay armed and fire
+    // later for every call of a run (thousands in a contract run), each building a TimeoutError nobody reads.
+    const deadlineReached = new AbortController();
+    const timer = setTimeout(() => deadlineReached.abort(), left);
+    const signal = deadlineReached.signal;
     let text: string;
     let status: number;
     try {
-      const res = await request(`${this.base}${c.path}`, {
+      const res = await this.agent.request({
+        origin: this.origin,
+        path: `${this.prefix}${c.path}`,
         method: c.method,
         headers,
         body: c.body === undefined ? null : JSON.stringify(c.body),
-        dispatcher: this.agent,
         signal,
         headersTimeout: left,
         bodyTimeout: left,
@@ -72,6 +84,8 @@ export class JsonClient {
       text = await res.body.text();
     } catch (e) {
       return { ok: false, record, outcome: transportOutcome(op, e, signal.aborted, left) };
+    } finally {
+      clearTimeout(timer);
     }
     record.status = status;
     let body: unknown;

@@ -111,7 +111,7 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR, { precompiled = true
       cases.push({ ...built, file });
       continue;
     }
-    const loaded = loadCaseFile(file, id, text);
+    const loaded = parsedCaseFile(file, id, text);
     problems.push(...loaded.problems);
     if (loaded.case) cases.push(loaded.case);
   }
@@ -119,6 +119,26 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR, { precompiled = true
   cases.sort((a, b) => cmp(a.id, b.id));
   problems.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || a.col - b.col);
   return { cases, problems };
+}
+
+/**
+ * What loadCaseFile made of a file's text, kept for the life of the process:
+ * the TypeScript sources (the tests) never take the build's index, and each
+ * `ctxconform run` in one process would otherwise parse the whole corpus
+ * again (most of a second). The result depends only on the file, its id and
+ * its text (SPEC.md's ids and the case schema are read once per process
+ * anyway); each caller gets its own copy, as from the index.
+ */
+const parsed = new Map<string, { case?: GoldenCase; problems: LoadProblem[] }>();
+
+function parsedCaseFile(file: string, id: string, text: string): { case?: GoldenCase; problems: LoadProblem[] } {
+  const key = `${file}\u0000${id}\u0000${text}`;
+  let loaded = parsed.get(key);
+  if (loaded === undefined) {
+    loaded = loadCaseFile(file, id, text);
+    parsed.set(key, loaded);
+  }
+  return structuredClone(loaded);
 }
 
 /** Parse and check one case file's text; `case` is set only when it has no problem. */

@@ -37,8 +37,8 @@ export const DEFAULT_ESTIMATOR: Estimator = charsEstimator(DEFAULT_ESTIMATOR_SPE
 export async function loadEstimator(spec: string): Promise<Estimator | undefined> {
   if (!isEstimatorSpec(spec)) return undefined;
   if (!ENCODING_NAMES.includes(spec)) return charsEstimator(spec);
-  const { ENCODINGS } = await import('../tokens.js');
-  return { spec, name: `${spec} tokens`, cost: ENCODINGS[spec as EncodingName] };
+  const { loadEncoding } = await import('../encodings.js');
+  return { spec, name: `${spec} tokens`, cost: await loadEncoding(spec as EncodingName) };
 }
 
 export const ESTIMATOR_CHOICES = 'a number of code points per token (default 4, NUM-2), o200k_base or cl100k_base';

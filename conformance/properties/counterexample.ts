@@ -4,7 +4,6 @@
  * corpus as a regression exactly as written.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { CAPABILITIES, validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
@@ -18,11 +17,6 @@ import { depthOf } from '../../protocol/deep-json.js';
 import { SPEC_VERSION } from '../spec.js';
 import { yaml } from '../yaml.js';
 import { referenceAnswer } from './catalog.js';
-
-// The YAML writer is required when a case is written: every run, replay and sweep loads this module,
-// few save a counterexample, and loading the package costs about 0.1 s of CPU at each start.
-let yamlModule: typeof import('yaml') | undefined;
-const yaml = (): typeof import('yaml') => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 type Obj = Record<string, unknown>;
 

@@ -73,7 +73,7 @@ describe('plainJsonText, the one-walk writer of plain data with a -0', () => {
   it('writes what the wire must (-0 as -0.0, the rest as JSON.stringify), and the encoder sends that', () => {
     fc.assert(
       fc.property(plain, fc.array(fc.tuple(leftOut, fc.array(fc.nat(), { maxLength: 4 })), { maxLength: 3 }), (outer, inserts) => {
-        const value = inserts.reduce((v, [inner, keys]) => inside(v, inner, keys), outer);
+        const value = inserts.reduce<unknown>((v, [inner, keys]) => inside(v, inner, keys), outer);
         expect(plainJsonText(value)).toBe(wireText(value));
         if (!writesAsIs(value) && value !== undefined && typeof value !== 'function' && typeof value !== 'symbol')
           expect(encodeRequest(value)).toEqual({ ok: true, json: wireText(value) });

@@ -23,12 +23,38 @@ afterEach(async () => {
   service = undefined;
 });
 
+type Observed = { results: CaseResult[]; seen: FakeService['seen'] };
+/**
+ * Each contract run is made once per file: tests that check different things about the same run
+ * (a broken variant's failing clause, and the schema message it gives) read the same observation.
+ * A fresh fake serves each run and is closed after it.
+ */
+const observed = new Map<string, Promise<Observed>>();
+/** What the fake saw in the last run contractAgainst gave. */
+let seen: FakeService['seen'] = [];
+
 async function contractAgainst(
   variant: Variant,
   o: { timeoutMs?: number; runs?: number; mode?: Mode; service?: ServiceOptions; run?: Partial<ContractOptions> } = {},
-) {
-  service = await startMemoryService({ variant, apiKey: 'k-123', ...(o.mode ? { mode: o.mode } : {}), ...o.service });
-  return runContract({ url: service.url, apiKey: 'k-123', timeoutMs: o.timeoutMs ?? 5000, runs: o.runs ?? RUNS, seed: SEED, ...o.run });
+): Promise<CaseResult[]> {
+  const serviceOptions: ServiceOptions = { variant, apiKey: 'k-123', mode: o.mode ?? 'retrieving', ...o.service };
+  const options = { apiKey: 'k-123', timeoutMs: o.timeoutMs ?? 5000, runs: o.runs ?? RUNS, seed: SEED, ...o.run };
+  const key = JSON.stringify([serviceOptions, options]);
+  let run = observed.get(key);
+  if (!run) {
+    run = (async () => {
+      const fake = await startMemoryService(serviceOptions);
+      try {
+        return { results: await runContract({ url: fake.url, ...options }), seen: fake.seen };
+      } finally {
+        await fake.close();
+      }
+    })();
+    observed.set(key, run);
+  }
+  const r = await run;
+  seen = r.seen;
+  return structuredClone(r.results);
 }
 
 /** "held in all N of M exchanges that tested it": N, checked against the result's own count. */
@@ -131,10 +157,8 @@ describe('each broken fake fails the clause it breaks, and only that one; every 
   it('names the schema problem: the date-time, the warning code, the extra member', async () => {
     const [schema] = (await contractAgainst('invalid-generated-at')).filter((r) => r.id === 'contract/schema');
     expect(schema!.message).toMatch(/\/context\/generatedAt: must match format "date-time"/);
-    await service!.close();
     const [schema2] = (await contractAgainst('unknown-warning-code')).filter((r) => r.id === 'contract/schema');
     expect(schema2!.message).toMatch(/\/context\/warnings\/\d+\/code: must be equal to one of the allowed values/);
-    await service!.close();
     const [schema3] = (await contractAgainst('warning-extra-member')).filter((r) => r.id === 'contract/schema');
     expect(schema3!.message).toMatch(/\/context\/warnings\/\d+: must NOT have additional properties/);
   });
@@ -186,27 +210,27 @@ describe('what is put to the test', () => {
       message: 'MAPI-10 untested: no ingested memory came back as a segment, so no content was compared',
     });
     // Every ingested text went in unchanged and the task was the fixed sentence.
-    const ingest = service!.seen.find((s) => s.path === '/v0/ingest')!.body as { episodes: { content: { text: string } }[] };
+    const ingest = seen.find((s) => s.path === '/v0/ingest')!.body as { episodes: { content: { text: string } }[] };
     expect(ingest.episodes.every((e) => !e.content.text.includes('ctx7q2mark'))).toBe(true);
   });
 
   it('the marker is carried by every ingested text and sent as the task', async () => {
     await contractAgainst('faithful', { runs: 3 });
-    const ingests = service!.seen.filter((s) => s.path === '/v0/ingest').flatMap((s) => (s.body as { episodes: { content: { text: string } }[] }).episodes);
+    const ingests = seen.filter((s) => s.path === '/v0/ingest').flatMap((s) => (s.body as { episodes: { content: { text: string } }[] }).episodes);
     expect(ingests.length).toBeGreaterThan(0);
     expect(ingests.every((e) => e.content.text === 'ctx7q2mark' || e.content.text.endsWith(' ctx7q2mark'))).toBe(true);
-    const tasks = new Set(service!.seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { task: string }).task));
+    const tasks = new Set(seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { task: string }).task));
     expect([...tasks]).toEqual(['ctx7q2mark']);
   });
 
   it('--task and --marker choose what is sent', async () => {
     const results = await contractAgainst('faithful', { runs: 0, run: { marker: 'zz9top', task: 'billing' } });
     expect(results.filter((r) => r.status === 'fail')).toEqual([]);
-    const texts = service!.seen
+    const texts = seen
       .filter((s) => s.path === '/v0/ingest')
       .flatMap((s) => (s.body as { episodes: { content: { text: string } }[] }).episodes.map((e) => e.content.text));
     expect(texts.every((t) => t.endsWith(' zz9top'))).toBe(true);
-    const tasks = new Set(service!.seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { task: string }).task));
+    const tasks = new Set(seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { task: string }).task));
     expect([...tasks]).toEqual(['billing']);
   });
 
@@ -218,7 +242,7 @@ describe('what is put to the test', () => {
       /; fallback: the service refused consistency "strong" with unsupported_consistency \(HTTP 400: [^)]*\), so assemble-context was asked again with consistency "eventual", as every later call was$/,
     );
     expect(results.filter((r) => /unsupported_consistency/.test(r.message ?? ''))).toHaveLength(1);
-    const consistencies = service!.seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { consistency: string }).consistency);
+    const consistencies = seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { consistency: string }).consistency);
     // One refusal, then eventual throughout.
     expect(consistencies.filter((c) => c === 'strong')).toHaveLength(1);
     expect(consistencies.slice(1).every((c) => c === 'eventual')).toBe(true);
@@ -265,7 +289,6 @@ describe('a service that does not answer is a result, not an exception', () => {
   it('a non-JSON answer is an error, a dropped connection a crash', async () => {
     const garbage = await contractAgainst('garbage', { runs: 0 });
     expect(garbage.find((r) => r.id === 'contract/answers')).toMatchObject({ status: 'error', message: expect.stringMatching(/not JSON/) });
-    await service!.close();
     const drop = await contractAgainst('drop', { runs: 0 });
     expect(drop.find((r) => r.id === 'contract/answers')).toMatchObject({ status: 'crash' });
   });

@@ -1,0 +1,16 @@
+/**
+ * The real tokenizers the kit ships (gpt-tokenizer: the ranks come with the
+ * package, nothing is downloaded), each loaded on its own when it is asked
+ * for: reading one's ranks costs a few hundred milliseconds, and
+ * `--estimator o200k_base` needs no other.
+ */
+import type { EncodingName } from '../protocol/types.js';
+
+// Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
+export const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** How many tokens of this encoding a text is. */
+export async function loadEncoding(name: EncodingName): Promise<(s: string) => number> {
+  const { encode } = name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
+  return (s: string): number => encode(s, AS_TEXT).length;
+}
