@@ -139,7 +139,10 @@ function verified(def: Verifying, env: PropertyEnv, request: unknown, answers: r
 const contexts = new WeakMap<Manifest, GenContext>();
 function contextOf(manifest: Manifest): GenContext {
   let gen = contexts.get(manifest);
-  if (gen === undefined) contexts.set(manifest, (gen = genContext(manifest)));
+  if (gen === undefined) {
+    gen = genContext(manifest);
+    contexts.set(manifest, gen);
+  }
   return gen;
 }
 
