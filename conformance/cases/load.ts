@@ -11,6 +11,7 @@ import type { Document } from 'yaml';
 import { packagePath } from '../../protocol/package-root.js';
 import { precompiledCase } from './precompiled.js';
 import { yaml } from '../yaml.js';
+import { capabilityUses } from '../capability-uses.js';
 import { caseValidator } from './schema.js';
 import { MAX_CASE_FILE_DEPTH, yamlNestingBound } from './depth.js';
 import { specRequirements, specVersionProblem } from '../spec.js';
@@ -251,7 +252,7 @@ function semanticProblems(c: GoldenCase): PathProblem[] {
     out.push({ path: ['expect', 'error'], message: 'pinned_overflow needs the capability pinned in capabilities' });
   }
   if (c.profile === 'tiered' && e.error !== 'invalid_request') {
-    for (const [cap, why] of capabilitiesUsed(c.request)) {
+    for (const [cap, why] of capabilityUses(c.request)) {
       if (!c.capabilities.includes(cap))
         out.push({ path: ['capabilities'], message: `the request uses ${why}, so capabilities must list ${cap} (SPEC section 8)` });
     }
@@ -267,21 +268,6 @@ function semanticProblems(c: GoldenCase): PathProblem[] {
     }
   }
   return out;
-}
-
-/** The capabilities a valid tiered request exercises: an implementation without them answers it differently. */
-function capabilitiesUsed(request: unknown): Map<string, string> {
-  const used = new Map<string, string>();
-  if (typeof request !== 'object' || request === null) return used;
-  const r = request as { blocks?: unknown; constraints?: unknown };
-  if (r.constraints !== undefined) used.set('constraints', 'constraints');
-  if (Array.isArray(r.blocks)) {
-    for (const b of r.blocks as { pinned?: unknown; status?: unknown }[]) {
-      if (b?.pinned === true) used.set('pinned', 'a pinned block');
-      if (b?.status !== undefined && b.status !== 'active') used.set('lifecycle', `status ${String(b.status)}`);
-    }
-  }
-  return used;
 }
 
 function firstLine(s: string): string {

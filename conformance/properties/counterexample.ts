@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { CAPABILITIES, validateRequest } from '../../reference/index.js';
+import { validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { MAX_CASE_DEPTH } from '../cases/depth.js';
@@ -16,6 +16,7 @@ import { judge, skipReason } from '../judge/judge.js';
 import { depthOf } from '../../protocol/deep-json.js';
 import { SPEC_VERSION } from '../spec.js';
 import { yaml } from '../yaml.js';
+import { capabilityUses } from '../capability-uses.js';
 import { referenceAnswer } from './catalog.js';
 
 type Obj = Record<string, unknown>;
@@ -32,14 +33,7 @@ const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !
 export function capabilitiesUsed(request: unknown): string[] {
   if (!isObj(request) || request.profile === 'ranked') return [];
   if (validateRequest(request).length > 0) return [];
-  const used = new Set<string>();
-  if (request.constraints !== undefined) used.add('constraints');
-  for (const b of Array.isArray(request.blocks) ? request.blocks : []) {
-    if (!isObj(b)) continue;
-    if (b.pinned === true) used.add('pinned');
-    if (b.status !== undefined && b.status !== 'active') used.add('lifecycle');
-  }
-  return CAPABILITIES.filter((c) => used.has(c));
+  return [...capabilityUses(request).keys()];
 }
 
 /**

@@ -16,6 +16,7 @@ import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
 import { readAnswer } from '../properties/answers.js';
 import { genContext } from '../properties/arbitraries.js';
 import type { GenContext } from '../properties/arbitraries.js';
+import { capabilityUses } from '../capability-uses.js';
 import type { Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
 
@@ -68,14 +69,7 @@ const DETERMINISM = verifying('determinism');
  * false` and `status: active` use nothing.) In `ranked`, none (RANK-7).
  */
 export function capabilitiesNeeded(request: unknown): string[] {
-  if (profileOf(request) === 'ranked') return [];
-  const r = request as { blocks?: unknown; constraints?: unknown };
-  const blocks = Array.isArray(r.blocks) ? (r.blocks as { pinned?: unknown; status?: unknown }[]) : [];
-  const out: string[] = [];
-  if (r.constraints !== undefined) out.push('constraints');
-  if (blocks.some((b) => typeof b === 'object' && b !== null && b.status !== undefined && b.status !== 'active')) out.push('lifecycle');
-  if (blocks.some((b) => typeof b === 'object' && b !== null && b.pinned === true)) out.push('pinned');
-  return out;
+  return profileOf(request) === 'ranked' ? [] : [...capabilityUses(request).keys()];
 }
 
 /**
