@@ -7,10 +7,16 @@
 import type { EncodingName } from '../protocol/types.js';
 
 // Special-token text such as `<|endoftext|>` inside recalled content is data (REN-4): encode it as ordinary text.
-export const AS_TEXT = { disallowedSpecial: new Set<string>() };
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** How many tokens a text is, by one encoding's `encode`. */
+export const tokenCount =
+  (encode: (s: string, o: typeof AS_TEXT) => unknown[]) =>
+  (s: string): number =>
+    encode(s, AS_TEXT).length;
 
 /** How many tokens of this encoding a text is. */
 export async function loadEncoding(name: EncodingName): Promise<(s: string) => number> {
   const { encode } = name === 'o200k_base' ? await import('gpt-tokenizer/encoding/o200k_base') : await import('gpt-tokenizer/encoding/cl100k_base');
-  return (s: string): number => encode(s, AS_TEXT).length;
+  return tokenCount(encode);
 }

@@ -8,13 +8,13 @@ import { encode as encodeCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
 import { encode as encodeO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, estimateTokens, isErrorAnswer } from '../reference/index.js';
 import { byId } from '../protocol/types.js';
-import { AS_TEXT } from './encodings.js';
+import { tokenCount } from './encodings.js';
 import type { GoldenCase } from './types.js';
 import type { EncodingName, EncodingStats, MarkerOverhead, TokenRow, TokenTable } from '../protocol/types.js';
 
 export const ENCODINGS: Record<EncodingName, (s: string) => number> = {
-  o200k_base: (s: string): number => encodeO200k(s, AS_TEXT).length,
-  cl100k_base: (s: string): number => encodeCl100k(s, AS_TEXT).length,
+  o200k_base: tokenCount(encodeO200k),
+  cl100k_base: tokenCount(encodeCl100k),
 };
 
 /** An estimate below this share of the real count is an undercount worth listing. */

@@ -65,17 +65,20 @@ const DESCRIBED_BY: Record<string, (target: string) => string> = {
  * it, so that a usage error is said at once instead of after the reading.
  */
 export function checkImplementationOptions(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[] = ['assembler']): void {
+  checkedOptions(values, kinds);
+}
+
+function checkedOptions(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[]) {
   const { transport, value } = chosenTransport(values, kinds);
-  drivingSettings(values, transport);
-  if (typeof values['manifest'] === 'string') readManifest(values['manifest']);
+  const given = typeof values['manifest'] === 'string' ? readManifest(values['manifest']) : undefined;
+  const settings = drivingSettings(values, transport);
   transport.checkValue?.(value);
+  return { transport, value, given, settings };
 }
 
 /** Open the implementation the parsed options name, for a command that drives `kinds`. */
 export async function openFromOptions(values: Readonly<Record<string, unknown>>, kinds: readonly TransportKind[] = ['assembler']): Promise<Driven> {
-  const { transport, value } = chosenTransport(values, kinds);
-  const given = typeof values['manifest'] === 'string' ? readManifest(values['manifest']) : undefined;
-  const settings = drivingSettings(values, transport);
+  const { transport, value, given, settings } = checkedOptions(values, kinds);
   const opened = await transport.open({ value, values, ...(given ? { manifest: given } : {}), ...settings });
   try {
     const describedBy = (DESCRIBED_BY[transport.name] ?? ((t: string) => `the describe answer of ${t}`))(opened.target);

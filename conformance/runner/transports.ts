@@ -54,7 +54,7 @@ export interface Transport {
   options?: Record<string, TransportOption>;
   /** Whether --manifest may stand in for its describe answer. */
   takesManifest: boolean;
-  /** A UsageError for a value that cannot name anything to start, found before anything is read or started. */
+  /** A UsageError for a value that cannot name anything to start, found before anything is read or started (open() is called only after it). */
   checkValue?(value: string): void;
   /** Start it; a failure to start is a UsageError saying why. Its describe answer is checked by the caller. */
   open(o: OpenRequest): Promise<{ impl: Implementation; manifest: Manifest; target: string }>;
@@ -210,8 +210,7 @@ registerTransport({
   concurrency: 1,
   takesManifest: true,
   checkValue: referenceValue,
-  async open({ value, manifest }) {
-    referenceValue(value);
+  async open({ manifest }) {
     const impl = referenceImplementation(manifest);
     return { impl, manifest: await impl.describe(), target: 'reference' };
   },
@@ -269,7 +268,6 @@ registerTransport({
   takesManifest: true,
   checkValue: (value) => httpUrl('http', value),
   async open({ value, manifest, timeoutMs, concurrency }) {
-    httpUrl('http', value);
     // Loaded only for --http: undici alone costs a few hundred ms of start-up.
     const { HttpStartError, openHttp } = await import('../../adapters/http.js');
     const opened = await starting(
@@ -342,7 +340,6 @@ registerTransport({
     // One token: a marker with a space in it is two words to a retriever, and either may be extracted on its own.
     if (typeof marker === 'string' && /\s/u.test(marker))
       throw new UsageError(`--marker needs one token without spaces (or '' for none), not ${JSON.stringify(marker)}`);
-    httpUrl('memory-api', value);
     const { openMemoryApi, memoryApiManifest } = await import('../../adapters/memory-api/index.js');
     // The contract alone counts with --estimator (cli/run.ts checks it): the adapter does not.
     const { url: _url, estimator: _estimator, ...chosen } = memoryApiSettings(values);
