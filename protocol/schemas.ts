@@ -143,14 +143,21 @@ function depthGuarded(v: ValidateFunction): ValidateFunction {
 /** A kit validator: ajv's function (precompiled or compiled now) behind the depth guard. */
 export type GuardedValidator = ValidateFunction & { unguarded: ValidateFunction };
 
+/** The result shapes (RES-1, RANK-7, WC-1). */
+const RESULT_REFS = {
+  tiered: 'result.schema.json#/$defs/TieredResult',
+  ranked: 'result.schema.json#/$defs/RankedResult',
+  workingContext: 'result.schema.json#/$defs/TieredWorkingContextResult',
+};
+
 /** Every ref the kit compiles: what the build puts in dist/validators.cjs. */
 export const KIT_REFS: readonly string[] = [
   ...SCHEMA_NAMES.filter((n) => n !== 'stdio' && n !== 'result').map((n) => `${n}.schema.json`),
   'stdio.schema.json#/$defs/Request',
   'stdio.schema.json#/$defs/Answer',
-  'result.schema.json#/$defs/TieredResult',
-  'result.schema.json#/$defs/RankedResult',
-  'result.schema.json#/$defs/TieredWorkingContextResult',
+  RESULT_REFS.tiered,
+  RESULT_REFS.ranked,
+  RESULT_REFS.workingContext,
 ];
 
 export const validators = {
@@ -165,9 +172,14 @@ export const validators = {
   stdioAnswer: (): ValidateFunction => compiled('stdio.schema.json#/$defs/Answer'),
   /** The exact result shape for a profile and the declared capabilities (RES-1, RANK-7, WC-1). */
   result(profile: string, capabilities: readonly string[]): ValidateFunction {
-    const def =
-      profile === 'tiered' && capabilities.includes('working_context') ? 'TieredWorkingContextResult' : profile === 'ranked' ? 'RankedResult' : 'TieredResult';
-    return compiled(`result.schema.json#/$defs/${def}`);
+    // The refs as constants: a replay asks for one with every answer it reads.
+    return compiled(
+      profile === 'tiered' && capabilities.includes('working_context')
+        ? RESULT_REFS.workingContext
+        : profile === 'ranked'
+          ? RESULT_REFS.ranked
+          : RESULT_REFS.tiered,
+    );
   },
 };
 

@@ -92,12 +92,12 @@ function inInputOrder(pinned: Item[], request: unknown): void {
 }
 
 /** The blocks of a request by id, the last of a repeated id winning. */
-function blocksById(request: unknown): Map<string, BlockLike> | undefined {
+function blocksById(request: unknown): ((id: string) => BlockLike | undefined) | undefined {
   const blocks = (request as { blocks?: unknown } | null)?.blocks;
   if (!Array.isArray(blocks)) return undefined;
   const byId = new Map<string, BlockLike>();
   for (const b of blocks as BlockLike[]) if (typeof b?.block_id === 'string') byId.set(b.block_id, b);
-  return byId;
+  return (id) => byId.get(id);
 }
 
 /**
@@ -107,19 +107,19 @@ function blocksById(request: unknown): Map<string, BlockLike> | undefined {
  * blocks and a marker for each omission of class budget or max_segments,
  * together in (source, -priority, block_id) order (REN-1). Undefined when the
  * answer names a block the request does not have (RES-2 reports that).
- * `byId`: the request's blocksById, when the caller has it already.
+ * `blockOf`: the request's block of an id, when the caller can look it up already.
  */
 export function markedContext(
   request: unknown,
   included: readonly string[],
   omissions: readonly { block_id: string; reason: string }[],
-  byId: ReadonlyMap<string, BlockLike> | undefined = blocksById(request),
+  blockOf: ((id: string) => BlockLike | undefined) | undefined = blocksById(request),
 ): MarkedContext | undefined {
-  if (byId === undefined) return undefined;
+  if (blockOf === undefined) return undefined;
   const pinned: Item[] = [];
   const rest: Item[] = [];
   for (const id of included) {
-    const b = byId.get(id);
+    const b = blockOf(id);
     if (!b || typeof b.source !== 'string' || typeof b.priority !== 'number' || typeof b.content !== 'string') return undefined;
     (b.pinned === true ? pinned : rest).push({ b: b as Item['b'] });
   }
@@ -127,7 +127,7 @@ export function markedContext(
   for (const o of omissions) {
     const line = MARKER_LINES[reasonClass(o.reason) ?? ''];
     if (line === undefined) continue;
-    const b = byId.get(o.block_id);
+    const b = blockOf(o.block_id);
     if (!b || typeof b.source !== 'string' || typeof b.priority !== 'number') return undefined;
     rest.push({ b: b as Item['b'], line });
     markers++;

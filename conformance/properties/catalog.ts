@@ -18,6 +18,8 @@ import type { Answer, ResultAnswer } from './answers.js';
 import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference, viewsAgree } from './answers.js';
 import { requirementsBehind } from './blame.js';
 import { samePlainData } from './plain-data.js';
+import { indexBlocks } from './block-index.js';
+import type { BlockIndex } from './block-index.js';
 import type { InvalidInput } from './corruptions.js';
 import { invalidRequest } from './corruptions.js';
 
@@ -27,6 +29,8 @@ export interface PropertyEnv {
   timeoutMs: number;
   /** The lengths of the request's contents, when the env serves one request (a replay): counted once for every check. */
   lengths?: ContentLengths;
+  /** The request's blocks by id, when the env serves one request (a replay): made once for every check. */
+  blocks?: BlockIndex;
   /** The reference's answer to `request`, when the env serves that one request and it is known already. */
   reference?: { request: unknown; answer: Answer };
 }
@@ -66,7 +70,7 @@ function answer(env: PropertyEnv, req: unknown): Promise<Answer> {
 
 /** The result, or undefined for a pinned_overflow the request may deserve (checked by `differential`). */
 function resultOf(a: Answer, req: GenRequest): ResultAnswer['value'] | undefined {
-  return requireResult(a, hasPinned(req))?.value;
+  return a.kind === 'result' ? a.value : requireResult(a, hasPinned(req))?.value;
 }
 
 function fail(message: string, expected?: unknown, actual?: unknown): never {
@@ -80,12 +84,8 @@ function mapOf<T, V>(items: readonly T[], key: (x: T) => string, value: (x: T, i
   return m;
 }
 
-const blockById = (req: GenRequest): Map<string, GenBlock> =>
-  mapOf(
-    req.blocks,
-    (b) => b.block_id,
-    (b) => b,
-  );
+/** Each id's block index in the request (the last of an id given twice), from the env's index when it has one. */
+const blockIndex = (env: PropertyEnv, req: GenRequest): ReadonlyMap<string, number> => (env.blocks ? env.blocks.of(req) : indexBlocks(req));
 
 /** NUM-2 for the content of block `i` (tiered), its length from the env's table when there is one. */
 function contentCost(env: PropertyEnv, req: GenRequest, i: number): number {
@@ -206,12 +206,18 @@ const differential = onAnswers(1, {
  * of the request's ids once, in as many entries as it has ids. False sends
  * the check to the lists that say what is wrong.
  */
-function partitions(req: GenRequest, r: Result): boolean {
-  const left = new Set<string>();
-  for (const b of req.blocks) left.add(b.block_id);
-  if (r.included.length + r.omissions.length !== left.size) return false;
-  for (const id of r.included) if (!left.delete(id)) return false;
-  for (const o of r.omissions) if (!left.delete(o.block_id)) return false;
+function partitions(req: GenRequest, r: Result, at: ReadonlyMap<string, number>): boolean {
+  // `at` has one entry per distinct id: each must be named once, by the index of its block.
+  if (r.included.length + r.omissions.length !== at.size) return false;
+  const named = new Uint8Array(req.blocks.length);
+  const once = (id: string): boolean => {
+    const i = at.get(id);
+    if (i === undefined || named[i] === 1) return false;
+    named[i] = 1;
+    return true;
+  };
+  for (const id of r.included) if (!once(id)) return false;
+  for (const o of r.omissions) if (!once(o.block_id)) return false;
   return true;
 }
 
@@ -219,9 +225,9 @@ const partition = onAnswers(1, {
   name: 'partition',
   description: 'Every block of the request appears exactly once, in included or in omissions.',
   requirements: () => ['RES-2'],
-  verify(_env, req, answers) {
+  verify(env, req, answers) {
     const r = resultOf(answers[0]!, req);
-    if (!r || partitions(req, r)) return;
+    if (!r || partitions(req, r, blockIndex(env, req))) return;
     const want = req.blocks.map((b) => b.block_id);
     const seen = [...r.included, ...r.omissions.map((o) => o.block_id)];
     const counts = new Map<string, number>();
@@ -248,11 +254,7 @@ const budget = onAnswers(1, {
   verify(env, req, answers) {
     const r = resultOf(answers[0]!, req);
     if (!r) return;
-    const at = mapOf(
-      req.blocks,
-      (b) => b.block_id,
-      (_, i) => i,
-    );
+    const at = blockIndex(env, req);
     const included = r.included.map((id) => at.get(id)).filter((i): i is number => i !== undefined);
     const isRanked = profileOf(req) === 'ranked';
     let sum: number;
@@ -290,14 +292,21 @@ const wholeBlocks = onAnswers(1, {
   verify(env, req, answers) {
     const r = resultOf(answers[0]!, req);
     if (!r) return;
-    const byId = blockById(req);
-    const blocks = r.included.map((id) => byId.get(id));
-    if (blocks.some((b) => b === undefined)) return; // partition's business
-    const bs = blocks as GenBlock[];
+    const at = blockIndex(env, req);
+    const bs: GenBlock[] = [];
+    for (const id of r.included) {
+      const i = at.get(id);
+      if (i === undefined) return; // partition's business
+      bs.push(req.blocks[i]!);
+    }
+    const blockOf = (id: string): GenBlock | undefined => {
+      const i = at.get(id);
+      return i === undefined ? undefined : req.blocks[i];
+    };
     const isRanked = profileOf(req) === 'ranked';
     const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
     let want: string | undefined;
-    if (markers) want = markedContext(req, r.included, r.omissions, byId)?.withMarkers;
+    if (markers) want = markedContext(req, r.included, r.omissions, blockOf)?.withMarkers;
     else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
     else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
     // A context that is exactly its blocks rendered holds each of them whole: only another one is searched for cut blocks.

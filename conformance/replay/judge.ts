@@ -15,8 +15,10 @@ import { PROPERTIES } from '../properties/catalog.js';
 import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
 import { readAnswer } from '../properties/answers.js';
 import { genContext } from '../properties/arbitraries.js';
+import { BlockIndex } from '../properties/block-index.js';
 import type { GenContext } from '../properties/arbitraries.js';
 import { capabilityUses } from '../capability-uses.js';
+import { CAPABILITIES } from '../../protocol/assembly.js';
 import type { Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
 
@@ -79,22 +81,33 @@ export function capabilitiesNeeded(request: unknown): string[] {
  * judged whatever it carries.
  */
 export function recordedSkipReason(request: unknown, manifest: Manifest, valid = isValid(request)): string | undefined {
-  return skipReason({ profile: profileOf(request) as 'tiered' | 'ranked', capabilities: valid ? capabilitiesNeeded(request) : [] }, manifest);
+  const profile = profileOf(request) as 'tiered' | 'ranked';
+  // A manifest that declares every capability skips no request for what it uses: the request is not read for it.
+  const capabilities = valid && !declaresEvery(manifest) ? capabilitiesNeeded(request) : [];
+  return skipReason({ profile, capabilities }, manifest);
+}
+
+/** Whether a manifest declares every capability of SPEC section 8, worked out once per manifest. */
+const everyCapability = new WeakMap<Manifest, boolean>();
+function declaresEvery(manifest: Manifest): boolean {
+  let every = everyCapability.get(manifest);
+  if (every === undefined) {
+    every = CAPABILITIES.every((c) => manifest.capabilities.includes(c));
+    everyCapability.set(manifest, every);
+  }
+  return every;
 }
 
 function isValid(request: unknown): boolean {
   return typeof request === 'object' && request !== null && validateRequest(request).length === 0;
 }
 
-/** An implementation that gives back answers already received, in turn: the checks read them as if asking. */
-function answered(outcomes: Outcome[]): Implementation {
-  let i = 0;
-  return {
-    describe: () => Promise.reject(new Error('not asked')),
-    assemble: async () => outcomes[Math.min(i++, outcomes.length - 1)]!,
-    close: async () => {},
-  };
-}
+/** The checks' implementation: they verify the answers they are given and never ask (verify, not check). */
+const NOT_ASKED: Implementation = {
+  describe: () => Promise.reject(new Error('replay checks verify the answers received; they do not ask')),
+  assemble: () => Promise.reject(new Error('replay checks verify the answers received; they do not ask')),
+  close: async () => {},
+};
 
 interface Failure {
   status: Exclude<Status, 'pass' | 'skip'>;
@@ -150,68 +163,69 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   const valid = !(expected.kind === 'error' && expected.code === 'invalid_request');
   const why = recordedSkipReason(request, manifest, valid);
   if (why !== undefined) return { verdict: { status: 'skip', message: why, requirements: [] }, ms: 0 };
+  // Written out rather than through closures: this runs once per recorded request.
+  const asking = { timeoutMs: o.timeoutMs };
   const t0 = performance.now();
-  let ms = 0;
-  const outcomes: Outcome[] = [];
-  const ask = async (): Promise<Judged | undefined> => {
-    try {
-      outcomes.push(await impl.assemble(request, { timeoutMs: o.timeoutMs }));
-      return undefined;
-    } catch (e) {
-      return {
-        verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] },
-        ms: performance.now() - t0,
-      };
-    }
-  };
-  // Built member by member, not spread: this runs once per recorded request.
-  const judged = (verdict: RecordedVerdict, answer?: Answer, outcome?: Outcome): Judged => {
-    const out: Judged = { verdict, ms };
-    if (outcome) out.outcome = outcome;
-    let stderr = '';
-    for (const x of outcomes) if (x.stderr) stderr += x.stderr;
-    if (stderr) out.stderr = stderr;
-    if (answer) out.answer = answer;
-    return out;
-  };
-  const broke = await ask();
-  if (broke) return broke;
-  ms = performance.now() - t0;
-  const first = outcomes[0]!;
-  if (first.kind === 'unsendable') return judged({ status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] });
+  let first: Outcome;
+  try {
+    first = await impl.assemble(request, asking);
+  } catch (e) {
+    return adapterFailed(e, performance.now() - t0);
+  }
+  let ms = performance.now() - t0;
+  if (first.kind === 'unsendable') return judged({ status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] }, ms, first);
 
-  const env: PropertyEnv = { impl: answered([first]), gen, timeoutMs: o.timeoutMs, lengths, reference: { request, answer: expected } };
+  const env: PropertyEnv = { impl: NOT_ASKED, gen, timeoutMs: o.timeoutMs, lengths, blocks: new BlockIndex(), reference: { request, answer: expected } };
   let answer: Answer;
   try {
     answer = readAnswer(first, request, manifest.capabilities);
   } catch (e) {
-    return judged(verdictOf([asFailure(e, undefined, env)]), undefined, first);
+    return judged(verdictOf([asFailure(e, undefined, env)]), ms, first, undefined, first);
   }
   const failures: Failure[] = [];
-  const differs = verified(DIFFERENTIAL, env, request, [answer]);
+  const answers = [answer];
+  const differs = verified(DIFFERENTIAL, env, request, answers);
   if (differs) failures.push(differs);
   // The invariants read a result; a refusal of a valid request is already the differential failure.
   if (answer.kind === 'result' && valid) {
     for (const def of INVARIANTS) {
-      const f = verified(def, env, request, [answer]);
+      const f = verified(def, env, request, answers);
       if (f) failures.push(f);
     }
   }
   // Only a readable answer is worth asking for again: a second timeout would cost the limit twice.
+  let second: Outcome | undefined;
   if (o.twice) {
     const t1 = performance.now();
-    const again = await ask();
-    if (again) return again;
+    try {
+      second = await impl.assemble(request, asking);
+    } catch (e) {
+      return adapterFailed(e, performance.now() - t0);
+    }
     ms += performance.now() - t1;
     let f: Failure | undefined;
     try {
-      f = verified(DETERMINISM, env, request, [answer, readAnswer(outcomes[1]!, request, manifest.capabilities)]);
+      f = verified(DETERMINISM, env, request, [answer, readAnswer(second, request, manifest.capabilities)]);
     } catch (e) {
       f = asFailure(e, DETERMINISM, env); // the second answer unreadable: determinism's failure, as when it asks
     }
     if (f) failures.push(f);
   }
-  return judged(verdictOf(failures), answer, first);
+  return judged(verdictOf(failures), ms, first, second, first, answer);
+}
+
+function adapterFailed(e: unknown, ms: number): Judged {
+  return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] }, ms };
+}
+
+/** A judged request, with the stderr of its answers (`first`, then `second`) and what the diagnosis reads. */
+function judged(verdict: RecordedVerdict, ms: number, first: Outcome, second?: Outcome, outcome?: Outcome, answer?: Answer): Judged {
+  const out: Judged = { verdict, ms };
+  if (outcome) out.outcome = outcome;
+  const stderr = (first.stderr ?? '') + (second?.stderr ?? '');
+  if (stderr) out.stderr = stderr;
+  if (answer) out.answer = answer;
+  return out;
 }
 
 /** The first failure's status and values; every failure's message and requirements. */

@@ -90,6 +90,16 @@ class Listing {
   unlisted = 0;
   constructor(private readonly max: number) {}
 
+  /** Whether a result of this status would be listed now: past max results, a pass or a skip is only counted (by passOver). */
+  lists(status: Status): boolean {
+    return !this.full || FAILING.has(status);
+  }
+
+  /** Count a result that lists() said is not listed, without building it. */
+  passOver(): void {
+    this.unlisted++;
+  }
+
   add(k: Kept): void {
     if (FAILING.has(k.result.status)) {
       if (this.failing >= this.max) {
@@ -171,15 +181,21 @@ export async function replay(o: ReplayOptions): Promise<Report> {
         : undefined;
     const reader = readRecorded(source.path, { onBytes: (n) => (bytes = n), ...(take ? { take } : {}) });
 
+    const judging = { timeoutMs: o.timeoutMs, twice: o.twice };
     const one = async (line: number, request: unknown): Promise<void> => {
-      const id = `replay/${source.label}:${line}`;
-      const judged = await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: o.twice });
+      const judged = await judgeRecorded(o.impl, o.manifest, request, judging);
       // An answer after the signal is not kept (the stdio adapter kills its processes on it): the request was not judged.
       if (stopped()) return;
       const v = judged.verdict;
       file.requests++;
       records++;
       count(v.status);
+      if (!o.observations && !listing.lists(v.status)) {
+        // A pass or skip past the listed results: counted, and nothing more is made of it.
+        listing.passOver();
+        return;
+      }
+      const id = `replay/${source.label}:${line}`;
       if (o.observations && v.status !== 'skip')
         o.observations.add(recordedObservation(id, request, o.manifest, judged.outcome, v.status === 'pass'), [fi, line]);
       const result: CaseResult = { id, kind: 'replay', status: v.status, requirements: v.requirements, duration_ms: Math.round(judged.ms * 1000) / 1000 };

@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { genContext, request } from '../../conformance/properties/arbitraries.js';
 import { PropertyFailure, readAnswer } from '../../conformance/properties/answers.js';
 import { PROPERTIES } from '../../conformance/properties/catalog.js';
+import type { PropertyEnv } from '../../conformance/properties/catalog.js';
+import { BlockIndex } from '../../conformance/properties/block-index.js';
 import { samePlainData } from '../../conformance/properties/plain-data.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 import { assemble, CAPABILITIES } from '../../reference/index.js';
@@ -141,5 +143,76 @@ describe('partition', () => {
     await expect(partition.check(env({ ...base, included: ['a'], omissions: [{ block_id: 'c', reason: 'expired' }] }), twice)).rejects.toMatchObject({
       actual: { not_in_request: ['c'] },
     });
+  });
+});
+
+describe("the invariants' shared block index", () => {
+  const byName = (name: string) => PROPERTIES.find((p) => p.name === name)!;
+  const INVARIANTS = ['partition', 'budget', 'whole-blocks', 'expired-never-included'].map(byName);
+  const noImpl = { describe: async () => manifest, assemble: async (): Promise<Outcome> => ({ kind: 'crash', message: 'not asked' }), close: async () => {} };
+
+  /** What verify says of an answer: nothing, or the failure's message and values. */
+  const verdict = (def: (typeof INVARIANTS)[number], env: PropertyEnv, req: unknown, value: Result): unknown => {
+    try {
+      def.verify!(env, req, [{ kind: 'result', value }]);
+      return 'pass';
+    } catch (e) {
+      return e instanceof PropertyFailure ? { message: e.message, expected: e.expected, actual: e.actual } : String(e);
+    }
+  };
+
+  /** The reference's answer with its lists changed: ids dropped, repeated, unknown or moved between the lists. */
+  const changed = fc.record({
+    drop: fc.nat(8),
+    repeat: fc.nat(8),
+    unknown: fc.boolean(),
+    move: fc.boolean(),
+    reverse: fc.boolean(),
+  });
+
+  it('gives each invariant the verdict it gives without one, on answers right and wrong', () => {
+    let failing = 0;
+    fc.assert(
+      fc.property(request(ctx), changed, fc.boolean(), (req, ch, change) => {
+        const right = assemble(req, { capabilities: CAPABILITIES });
+        if ('error' in right) return;
+        const value = structuredClone(right) as Result;
+        if (change) {
+          if (value.included.length > 0) value.included.splice(ch.drop % value.included.length, 1);
+          if (value.included.length > 0) value.included.push(value.included[ch.repeat % value.included.length]!);
+          if (ch.unknown) value.omissions.push({ block_id: 'not-in-the-request', reason: 'expired' });
+          if (ch.move && value.omissions.length > 0) value.included.push(value.omissions.shift()!.block_id);
+          if (ch.reverse) value.included.reverse();
+        }
+        const index = new BlockIndex();
+        for (const def of INVARIANTS) {
+          const shared = verdict(def, { impl: noImpl, gen: ctx, timeoutMs: 1000, blocks: index }, req, value);
+          const own = verdict(def, { impl: noImpl, gen: ctx, timeoutMs: 1000 }, req, value);
+          expect(shared, def.name).toEqual(own);
+          if (own !== 'pass') failing++;
+        }
+      }),
+      { numRuns: 600, seed: SEED + 2 },
+    );
+    expect(failing).toBeGreaterThan(100);
+  });
+
+  it('is made for the request it is asked with, never another one', () => {
+    const index = new BlockIndex();
+    const one = { blocks: [{ block_id: 'a' }, { block_id: 'b' }] };
+    const other = { blocks: [{ block_id: 'b' }, { block_id: 'c' }, { block_id: 'b' }] };
+    expect([...index.of(one)]).toEqual([
+      ['a', 0],
+      ['b', 1],
+    ]);
+    expect([...index.of(other)]).toEqual([
+      ['b', 2],
+      ['c', 1],
+    ]);
+    // The same request with its blocks array replaced is read again.
+    const changedBlocks = { blocks: [{ block_id: 'z' }] };
+    expect(index.of(changedBlocks)).toBe(index.of(changedBlocks));
+    changedBlocks.blocks = [{ block_id: 'y' }];
+    expect([...index.of(changedBlocks).keys()]).toEqual(['y']);
   });
 });
