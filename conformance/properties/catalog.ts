@@ -19,6 +19,7 @@ import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer,
 import { requirementsBehind } from './blame.js';
 import { samePlainData } from './plain-data.js';
 import { indexBlocks } from './block-index.js';
+import { keptDraws } from './drawn.js';
 import type { BlockIndex } from './block-index.js';
 import type { InvalidInput } from './corruptions.js';
 import { invalidRequest } from './corruptions.js';
@@ -374,7 +375,8 @@ const contentBlindness: PropertyDef<TwinInput> = {
   description: 'Two requests that differ only in contents of equal code-point length select the same blocks with the same reasons.',
   requirements: () => ['REN-4', 'NUM-1'],
   applies: always,
-  arbitrary: (gen) => fc.record({ request: request(gen), fillers: fillerChoice }),
+  // The request is the one the other properties draw at this state: drawn once for all of them (drawn.ts).
+  arbitrary: (gen) => fc.record({ request: keptDraws(request, gen), fillers: fillerChoice }),
   requests: ({ request: req, fillers }) => [req, twinOf(req, fillers)],
   async check(env, { request: req, fillers }) {
     const twin = twinOf(req, fillers);
@@ -447,7 +449,7 @@ const unknownMembersIgnored: PropertyDef<UnknownInput> = {
   description: 'Members the specification does not define, added to the request, a block or the constraints, change nothing in the answer.',
   requirements: () => ['REQ-3'],
   applies: always,
-  arbitrary: (gen) => fc.record({ request: request(gen), extras: unknownMembers }),
+  arbitrary: (gen) => fc.record({ request: keptDraws(request, gen), extras: unknownMembers }),
   requests: ({ request: req, extras }) => [withUnknownMembers(req, extras), req],
   async check(env, { request: req, extras }) {
     const plain = await answer(env, req);

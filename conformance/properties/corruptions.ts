@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { MAX_BUDGET } from '../../reference/index.js';
 import type { GenContext } from './arbitraries.js';
 import { request } from './arbitraries.js';
+import { keptDraws } from './drawn.js';
 
 type Mutable = Record<string, unknown>;
 
@@ -158,7 +159,8 @@ export interface InvalidInput {
 export function invalidRequest(ctx: GenContext): fc.Arbitrary<InvalidInput> {
   const all = applicableCorruptions(ctx);
   const requestLevel = all.filter((c) => c.blocks === undefined);
-  return fc.tuple(request(ctx), fc.nat(all.length - 1), fc.nat(7)).map(([valid, k, i]) => {
+  // The valid request is the one the other properties draw at this state: drawn once for all of them (drawn.ts).
+  return fc.tuple(keptDraws(request, ctx), fc.nat(all.length - 1), fc.nat(7)).map(([valid, k, i]) => {
     const r = structuredClone(valid) as unknown as Mutable;
     const n = (r.blocks as unknown[]).length;
     // Fall back to a request-level corruption when the request has too few blocks for this one.

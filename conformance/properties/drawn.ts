@@ -33,6 +33,8 @@ const MAX_KEPT = 12;
 interface Draw {
   value: unknown;
   from: fc.Random;
+  /** The generator as drawing left it: a draw found kept leaves the generator there too, so what is drawn after it is as ever. */
+  to: fc.Random;
   biasFactor: number | undefined;
 }
 const isDraw = (x: unknown): x is Draw => typeof x === 'object' && x !== null && (x as Draw).from instanceof fc.Random;
@@ -41,10 +43,24 @@ type Draws = Map<string, Draw>;
 const kept = new Map<string, Draws>();
 
 /**
+ * Moves `mrng` to where `to` stands. fast-check's Random has no setter for its
+ * state: it is the generator it wraps (`internalRng`, in the version the kit
+ * pins), replaced here by a copy of `to`'s. False where that is not so, and
+ * the draw is then made afresh.
+ */
+function moveTo(mrng: fc.Random, to: fc.Random): boolean {
+  const target = mrng as unknown as { internalRng?: unknown };
+  const source = to.clone() as unknown as { internalRng?: unknown };
+  if (target.internalRng === undefined || source.internalRng === undefined) return false;
+  target.internalRng = source.internalRng;
+  return true;
+}
+
+/**
  * An arbitrary that draws as `arb` does and keeps each draw by the state it
- * started at. Only for a property's whole input: a draw found kept leaves the
- * generator where it was instead of where drawing would have left it, and
- * fast-check draws nothing after a property's input.
+ * started at, with the state it left the generator in: a property's whole
+ * input, or a part of it drawn first or later (content-blindness draws the
+ * request the differential draws, then its fillers).
  */
 class KeptDraws<T> extends fc.Arbitrary<T> {
   constructor(
@@ -58,13 +74,13 @@ class KeptDraws<T> extends fc.Arbitrary<T> {
     const state = mrng.getState();
     if (state === undefined) return this.arb.generate(mrng, biasFactor);
     const key = `${biasFactor ?? ''}:${state.join(',')}`;
-    let draw = this.draws.get(key);
-    if (draw === undefined) {
-      const from = mrng.clone();
-      draw = { value: this.arb.generate(mrng, biasFactor).value, from, biasFactor };
-      if (this.draws.size < MAX_DRAWS) this.draws.set(key, draw);
-    }
-    return new fc.Value(draw.value as T, draw);
+    const kept = this.draws.get(key);
+    if (kept !== undefined && moveTo(mrng, kept.to)) return new fc.Value(kept.value as T, kept);
+    const from = mrng.clone();
+    const value = this.arb.generate(mrng, biasFactor).value;
+    const draw: Draw = { value, from, to: mrng.clone(), biasFactor };
+    if (kept === undefined && this.draws.size < MAX_DRAWS) this.draws.set(key, draw);
+    return new fc.Value(value, draw);
   }
 
   canShrinkWithoutContext(value: unknown): value is T {
