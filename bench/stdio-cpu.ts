@@ -5,7 +5,8 @@
  * whole, start-up included, as a CI run pays it. The implementation is the
  * compiled reference (reference-stdio.mjs), both sides plain Node processes:
  * the test fixture runs under tsx, and its compiling TypeScript at every
- * start would be counted as the implementation's.
+ * start would be counted as the implementation's. NODE_EXTRA_CA_CERTS is
+ * left out of both processes' environment unless asked for (see below).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,11 +36,18 @@ interface Reported {
   startedMs: number | null;
 }
 
-/** One `run` of the kit at `kitRoot` (built: bin/ and dist/) against this checkout's compiled reference over stdio. */
-export function stdioRunCpu(kitRoot: string): StdioCpu {
+/**
+ * One `run` of the kit at `kitRoot` (built: bin/ and dist/) against this checkout's compiled reference over stdio;
+ * with `machineCertificates`, in the environment as it is, NODE_EXTRA_CA_CERTS included.
+ */
+export function stdioRunCpu(kitRoot: string, { machineCertificates = false }: { machineCertificates?: boolean } = {}): StdioCpu {
   const dir = mkdtempSync(join(tmpdir(), 'ctxconform-cpu-'));
   try {
-    const env = { ...process.env, CTXCONFORM_CPU_REPORT: join(dir, 'cpu'), CI: 'true' };
+    const env: NodeJS.ProcessEnv = { ...process.env, CTXCONFORM_CPU_REPORT: join(dir, 'cpu'), CI: 'true' };
+    // Each Node process would read and parse this certificate bundle as it starts (about 0.1 s of CPU each on the
+    // machine the numbers come from), for TLS that neither the kit nor the reference uses: a cost of the machine's
+    // settings, paid once by the kit and once by every implementation process, which would flatter the kit's share.
+    if (!machineCertificates) delete env.NODE_EXTRA_CA_CERTS;
     const implementation = `"${process.execPath}" --import "${REPORTER}" "${IMPLEMENTATION}"`;
     const r = spawnSync(process.execPath, ['--import', REPORTER, join(kitRoot, 'bin', 'ctxconform.mjs'), 'run', '--stdio', implementation, '--quiet'], {
       cwd: here,

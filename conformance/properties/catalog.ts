@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { assemble as referenceAssemble, estimateTokens, isErrorAnswer, isExpired, RANKED_HEADER, tokensFor, utcDate } from '../../reference/index.js';
-import type { Capability, ContentLengths } from '../../reference/index.js';
+import type { AssembleOptions, Capability, ContentLengths } from '../../reference/index.js';
 import { describeMismatch } from '../judge/judge.js';
 import { markedContext } from '../judge/markers.js';
 import { reasonClass } from '../judge/matchers.js';
@@ -57,7 +57,11 @@ export interface PropertyDef<T> {
 
 /** The reference's answer with the implementation's declared capabilities, and its declared constants (SPEC section 17). */
 export function referenceAnswer(req: unknown, capabilities: readonly string[], constants?: DeclaredConstants, lengths?: ContentLengths): Answer {
-  const out = referenceAssemble(req, { capabilities: capabilities as Capability[], ...(constants ? { constants } : {}), ...(lengths ? { lengths } : {}) });
+  // Built member by member, not spread: a replay asks this once per recorded request.
+  const options: AssembleOptions = { capabilities: capabilities as Capability[] };
+  if (constants) options.constants = constants;
+  if (lengths) options.lengths = lengths;
+  const out = referenceAssemble(req, options);
   if (isErrorAnswer(out)) return { kind: 'error', code: out.error.code, message: out.error.message, value: out };
   return { kind: 'result', value: out };
 }
@@ -178,12 +182,12 @@ const differential = onAnswers(1, {
   requirements: differentialRequirements,
   verify(env, req, answers) {
     const got = answers[0]!;
-    const wc = withWorkingContext(req, env.gen);
     const known = env.reference?.request === req ? env.reference.answer : undefined;
     const reference = known ?? referenceAnswer(req, env.gen.capabilities, env.gen.constants, env.lengths);
     // The same answer has the same view: only answers that differ are compared member by member.
     if (reference.kind === 'error' ? got.kind === 'error' && got.code === reference.code : got.kind === 'result' && samePlainData(reference.value, got.value))
       return;
+    const wc = withWorkingContext(req, env.gen);
     const expected = comparableView(reference, wc);
     const actual = comparableView(got, wc);
     if (viewsAgree(expected, actual)) return;
