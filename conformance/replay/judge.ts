@@ -173,14 +173,15 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     return adapterFailed(e, performance.now() - t0);
   }
   let ms = performance.now() - t0;
-  if (first.kind === 'unsendable') return judged({ status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] }, ms, first);
+  if (first.kind === 'unsendable')
+    return judged({ status: 'skip', message: `${first.message}; not tested on this transport`, requirements: [] }, ms, first, undefined, undefined, false);
 
   const env: PropertyEnv = { impl: NOT_ASKED, gen, timeoutMs: o.timeoutMs, lengths, blocks: new BlockIndex(), reference: { request, answer: expected } };
   let answer: Answer;
   try {
     answer = readAnswer(first, request, manifest.capabilities);
   } catch (e) {
-    return judged(verdictOf([asFailure(e, undefined, env)]), ms, first, undefined, first);
+    return judged(verdictOf([asFailure(e, undefined, env)]), ms, first, undefined, undefined, true);
   }
   const failures: Failure[] = [];
   const answers = [answer];
@@ -211,17 +212,17 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
     }
     if (f) failures.push(f);
   }
-  return judged(verdictOf(failures), ms, first, second, first, answer);
+  return judged(verdictOf(failures), ms, first, second, answer, true);
 }
 
 function adapterFailed(e: unknown, ms: number): Judged {
   return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}`, requirements: [] }, ms };
 }
 
-/** A judged request, with the stderr of its answers (`first`, then `second`) and what the diagnosis reads. */
-function judged(verdict: RecordedVerdict, ms: number, first: Outcome, second?: Outcome, outcome?: Outcome, answer?: Answer): Judged {
+/** A judged request, with the stderr of its answers (`first`, then `second`), its first answer read, and, with `keepOutcome`, the first as it came (what the diagnosis reads). */
+function judged(verdict: RecordedVerdict, ms: number, first: Outcome, second: Outcome | undefined, answer: Answer | undefined, keepOutcome: boolean): Judged {
   const out: Judged = { verdict, ms };
-  if (outcome) out.outcome = outcome;
+  if (keepOutcome) out.outcome = first;
   const stderr = (first.stderr ?? '') + (second?.stderr ?? '');
   if (stderr) out.stderr = stderr;
   if (answer) out.answer = answer;
