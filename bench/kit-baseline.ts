@@ -7,7 +7,7 @@
  * this checkout's numbers alone.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,8 +45,11 @@ export function checkoutKit(commit: string = KIT_BASELINE_COMMIT): { root: strin
   }
   symlinkSync(join(here, 'node_modules'), join(root, 'node_modules'), 'dir');
   // `npm run build` there: tsc into dist/, then the validators and the corpus compiled for start-up.
+  // Without declarations and build info where the checkout allows it: a composite project (the later commits)
+  // refuses both flags, and is built as it is.
+  const composite = /"composite"\s*:\s*true/.test(readFileSync(join(root, 'tsconfig.build.json'), 'utf8'));
   const steps: string[][] = [
-    [join(here, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--incremental', 'false', '--declaration', 'false'],
+    [join(here, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', ...(composite ? [] : ['--incremental', 'false', '--declaration', 'false'])],
     ['scripts/precompile.mjs'],
   ];
   for (const step of steps) {
