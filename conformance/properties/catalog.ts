@@ -298,16 +298,16 @@ const wholeBlocks = onAnswers(1, {
     const r = resultOf(answers[0]!, req);
     if (!r) return;
     const at = blockIndex(env, req);
-    const bs: GenBlock[] = [];
-    for (const id of r.included) {
-      const i = at.get(id);
-      if (i === undefined) return; // partition's business
-      bs.push(req.blocks[i]!);
-    }
     const blockOf = (id: string): GenBlock | undefined => {
       const i = at.get(id);
       return i === undefined ? undefined : req.blocks[i];
     };
+    const bs: GenBlock[] = [];
+    for (const id of r.included) {
+      const b = blockOf(id);
+      if (b === undefined) return; // partition's business
+      bs.push(b);
+    }
     const isRanked = profileOf(req) === 'ranked';
     const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
     let want: string | undefined;

@@ -83,19 +83,9 @@ export function capabilitiesNeeded(request: unknown): string[] {
 export function recordedSkipReason(request: unknown, manifest: Manifest, valid = isValid(request)): string | undefined {
   const profile = profileOf(request) as 'tiered' | 'ranked';
   // A manifest that declares every capability skips no request for what it uses: the request is not read for it.
-  const capabilities = valid && !declaresEvery(manifest) ? capabilitiesNeeded(request) : [];
+  const declaresEvery = CAPABILITIES.every((c) => manifest.capabilities.includes(c));
+  const capabilities = valid && !declaresEvery ? capabilitiesNeeded(request) : [];
   return skipReason({ profile, capabilities }, manifest);
-}
-
-/** Whether a manifest declares every capability of SPEC section 8, worked out once per manifest. */
-const everyCapability = new WeakMap<Manifest, boolean>();
-function declaresEvery(manifest: Manifest): boolean {
-  let every = everyCapability.get(manifest);
-  if (every === undefined) {
-    every = CAPABILITIES.every((c) => manifest.capabilities.includes(c));
-    everyCapability.set(manifest, every);
-  }
-  return every;
 }
 
 function isValid(request: unknown): boolean {
