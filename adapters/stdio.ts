@@ -167,6 +167,9 @@ export class StdioImplementation implements Implementation {
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private timer: NodeJS.Timeout | undefined;
+  /** What the timer was set for, and the request it times (undefined: none, it runs out unheeded). */
+  private timerLimit = 0;
+  private timedHead: Pending | undefined;
   private closed = false;
   /** Answered requests' stderr windows, for stderrFor. */
   private readonly windows = new WeakMap<Outcome, StderrWindow>();
@@ -221,7 +224,7 @@ export class StdioImplementation implements Implementation {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.timer);
+    this.stopTimer();
     const p = this.proc;
     this.proc = undefined;
     for (const q of this.queue.splice(0)) q.settle({ kind: 'crash', message: 'the run was closed' });
@@ -327,22 +330,43 @@ export class StdioImplementation implements Implementation {
     return `${proc.child.exitCode !== null ? ` (code ${proc.child.exitCode})` : ''}${err ? `; stderr: ${err.trim().slice(-1000)}` : ''}`;
   }
 
-  /** Start the clock on the head request. */
+  /**
+   * Start the clock on the head request. One timer serves every request: a
+   * new timer per answer, cleared at the next, costs the kit more CPU than
+   * the answer does on a fast implementation, and moving this one only
+   * relinks it (refresh). With nothing in flight it may still run out; it then
+   * finds no head to time out. It does not hold the process open: while a
+   * request is in flight, the child does.
+   */
   private armHead(): void {
-    clearTimeout(this.timer);
     const head = this.queue[0];
+    this.timedHead = head;
     if (!head) return;
     const limit = head.timeoutMs + (this.proc && !this.proc.answered ? this.startAllowanceMs : 0);
-    this.timer = setTimeout(() => {
-      if (this.queue[0] !== head) return;
-      const proc = this.proc;
-      this.settleHead({
-        kind: 'timeout',
-        message: `no answer within ${head.timeoutMs} ms; the process was killed and restarted`,
-        ...this.withStderr(proc, head),
-      });
-      this.restart(proc);
-    }, limit);
+    if (this.timer !== undefined && this.timerLimit === limit) {
+      this.timer.refresh();
+      return;
+    }
+    this.stopTimer();
+    this.timerLimit = limit;
+    this.timer = setTimeout(() => this.onHeadTimeout(), limit).unref();
+  }
+
+  private stopTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private onHeadTimeout(): void {
+    const head = this.timedHead;
+    if (!head || this.queue[0] !== head) return;
+    const proc = this.proc;
+    this.settleHead({
+      kind: 'timeout',
+      message: `no answer within ${head.timeoutMs} ms; the process was killed and restarted`,
+      ...this.withStderr(proc, head),
+    });
+    this.restart(proc);
   }
 
   private withStderr(proc: Proc | undefined, p: Pick<Pending, 'stderrFrom' | 'others'>, joinedLater = 0): { stderr?: string } {
@@ -368,7 +392,7 @@ export class StdioImplementation implements Implementation {
     }
     if (this.proc === old) this.proc = undefined;
     if (this.closed || this.queue.length === 0) {
-      clearTimeout(this.timer);
+      this.stopTimer();
       return;
     }
     const proc = this.start();

@@ -10,13 +10,9 @@ export const TENANT = 'ctxconform';
 export const KIT_ACTOR: ActorRef = { id: 'ctxconform', kind: 'tool' };
 /** The contract leaves contentType free; the content is plain text in `content.text`. */
 export const EPISODE_CONTENT_TYPE = 'text/plain';
-/**
- * The run marker: one token carried by every text the kit ingests and sent as
- * the task, so a service that retrieves by relevance finds every memory of the
- * scope. Letters mixed with digits, so a keyword extractor does not make a
- * memory of the marker itself (SPEC section 16).
- */
-export const DEFAULT_MARKER = 'ctx7q2mark';
+import { DEFAULT_MARKER } from './marker.js';
+
+export { DEFAULT_MARKER };
 /** The task when the marker is turned off (`--marker ''`) and no `--task` is given. */
 export const UNMARKED_TASK = 'ctxconform conformance: assemble the recalled memories of this scope';
 

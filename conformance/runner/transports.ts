@@ -8,10 +8,9 @@
  * plus one registerTransport call.
  */
 import { resolve } from 'node:path';
-import { ModuleStartError, openModuleWorker } from '../../adapters/module.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { StdioStartError, openStdio } from '../../adapters/stdio.js';
-import { DEFAULT_MARKER } from '../../adapters/memory-api/translate.js';
+import { DEFAULT_MARKER } from '../../adapters/memory-api/marker.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
 import { UsageError, intOption } from '../usage.js';
 import { shellQuote } from './console.js';
@@ -226,6 +225,7 @@ registerTransport({
   concurrency: 1,
   takesManifest: true,
   async open({ value, manifest }) {
+    const { ModuleStartError, openModuleWorker } = await import('../../adapters/module.js');
     const opened = await starting(() => openModuleWorker(value, manifest), ModuleStartError, `cannot load the module ${value}`);
     return { ...opened, target: resolve(value) };
   },

@@ -118,6 +118,32 @@ describe('stdio adapter', () => {
     }
   });
 
+  it('each request gets its own full time limit: one timer moved from request to request, and run out while idle, neither cuts one short nor lets a hang go', async () => {
+    // Answers after m.request.wait ms, or never when it is negative.
+    const cmd = script(
+      'waits',
+      `if (m.op === 'describe') return out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });
+       if (m.request.wait >= 0) setTimeout(() => out({ id: m.id, ok: ${JSON.stringify(RESULT)} }), m.request.wait);`,
+    );
+    const impl = new StdioImplementation({ command: cmd, timeoutMs: 5000 });
+    await impl.open();
+    try {
+      const limit = { timeoutMs: 400 };
+      expect((await impl.assemble({ wait: 0 }, limit)).kind).toBe('result');
+      // Idle for longer than the limit: the timer of the request before runs out with nothing in flight.
+      await new Promise((r) => setTimeout(r, 600));
+      // Each takes most of the limit: timed from the previous request's start, the second would time out.
+      for (let i = 0; i < 3; i++) expect((await impl.assemble({ wait: 250 }, limit)).kind).toBe('result');
+      const t0 = performance.now();
+      const hung = await impl.assemble({ wait: -1 }, limit);
+      expect(hung.kind).toBe('timeout');
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(390);
+      expect((await impl.assemble({ wait: 0 }, limit)).kind).toBe('result');
+    } finally {
+      await impl.close();
+    }
+  });
+
   it('close() ends stdin, and kills a process that ignores it', async () => {
     const cmd = script('stubborn', `out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });`, `process.stdin.on('end', () => {}); setInterval(() => {}, 1000);`);
     const impl = new StdioImplementation({ command: cmd, timeoutMs: 2000 });
