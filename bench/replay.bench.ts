@@ -229,6 +229,32 @@ goals.push(
     (beforeRun ? ` (before: ${(share(beforeRun) * 100).toFixed(1)}%)` : '') +
     (certificates ? `; with the machine's NODE_EXTRA_CA_CERTS, ${(share(certificates) * 100).toFixed(1)}%` : ''),
 );
+
+// What the share is made of: the same run shorter and longer. What a longer run adds on each side is the cost of
+// the exchanges once both sides are warm; the default run's share is that plus what the kit pays once (Node, its
+// modules, the corpus, V8 compiling the kit's hot code on helper threads) against what each implementation process does.
+const LENGTHS: [string, string[]][] = [
+  ['the corpus alone (--properties 0)', ['--properties', '0']],
+  ['the default (100 runs per property)', []],
+  ['--properties 400', ['--properties', '400']],
+];
+const byLength = LENGTHS.map(([name, args]): [string, StdioCpu] => [
+  name,
+  args.length === 0 ? kit : Array.from({ length: CPU_ROUNDS }, () => stdioRunCpu(root, { args })).reduce((a, b) => (share(b) < share(a) ? b : a)),
+]);
+console.log(`\nThe same run of this kit, shorter and longer (best of ${CPU_ROUNDS} each)`);
+table([
+  ['run', 'kit CPU', 'implementation CPU', "kit's share"],
+  ...byLength.map(([name, c]) => [name, secs(c.kitMs), secs(c.implementationMs), `${(share(c) * 100).toFixed(0)}%`]),
+]);
+const [, usual] = byLength[1]!;
+const [, longer] = byLength[2]!;
+const addedKit = longer.kitMs - usual.kitMs;
+const addedImplementation = longer.implementationMs - usual.implementationMs;
+console.log(
+  `  from 100 to 400 runs per property the kit adds ${secs(addedKit)} and the implementation ${secs(addedImplementation)}:` +
+    ` the kit's share of what the longer run adds is ${((100 * addedKit) / (addedKit + addedImplementation)).toFixed(0)}%`,
+);
 if ('dispose' in before) before.dispose();
 
 if (!existsSync('/proc/self/status')) line('peak memory', 'n/a: needs /proc (Linux)');

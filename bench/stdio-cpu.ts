@@ -38,9 +38,13 @@ interface Reported {
 
 /**
  * One `run` of the kit at `kitRoot` (built: bin/ and dist/) against this checkout's compiled reference over stdio;
- * with `machineCertificates`, in the environment as it is, NODE_EXTRA_CA_CERTS included.
+ * with `machineCertificates`, in the environment as it is, NODE_EXTRA_CA_CERTS included; `args` are added to the
+ * command (`--properties 400`).
  */
-export function stdioRunCpu(kitRoot: string, { machineCertificates = false }: { machineCertificates?: boolean } = {}): StdioCpu {
+export function stdioRunCpu(
+  kitRoot: string,
+  { machineCertificates = false, args = [] }: { machineCertificates?: boolean; args?: readonly string[] } = {},
+): StdioCpu {
   const dir = mkdtempSync(join(tmpdir(), 'ctxconform-cpu-'));
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, CTXCONFORM_CPU_REPORT: join(dir, 'cpu'), CI: 'true' };
@@ -49,11 +53,15 @@ export function stdioRunCpu(kitRoot: string, { machineCertificates = false }: { 
     // settings, paid once by the kit and once by every implementation process, which would flatter the kit's share.
     if (!machineCertificates) delete env.NODE_EXTRA_CA_CERTS;
     const implementation = `"${process.execPath}" --import "${REPORTER}" "${IMPLEMENTATION}"`;
-    const r = spawnSync(process.execPath, ['--import', REPORTER, join(kitRoot, 'bin', 'ctxconform.mjs'), 'run', '--stdio', implementation, '--quiet'], {
-      cwd: here,
-      env,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', REPORTER, join(kitRoot, 'bin', 'ctxconform.mjs'), 'run', '--stdio', implementation, '--quiet', ...args],
+      {
+        cwd: here,
+        env,
+        encoding: 'utf8',
+      },
+    );
     const summary = r.stdout.split('\n').find((l) => /^(OK|FAILED)/.test(l)) ?? r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0) throw new Error(`ctxconform run --stdio exited ${r.status}: ${summary}\n${r.stderr}`);
     const reports = readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Reported);
