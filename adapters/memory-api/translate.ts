@@ -5,14 +5,12 @@
 import type { Block, Request } from '../../protocol/types.js';
 import type { ActorRef, AssembleContextRequest, IngestEpisode, MemoryRef, Scope, WorkingContext } from './wire.js';
 import { refKey } from './wire.js';
+import { DEFAULT_MARKER } from './marker.js';
 
 export const TENANT = 'ctxconform';
 export const KIT_ACTOR: ActorRef = { id: 'ctxconform', kind: 'tool' };
 /** The contract leaves contentType free; the content is plain text in `content.text`. */
 export const EPISODE_CONTENT_TYPE = 'text/plain';
-import { DEFAULT_MARKER } from './marker.js';
-
-export { DEFAULT_MARKER };
 /** The task when the marker is turned off (`--marker ''`) and no `--task` is given. */
 export const UNMARKED_TASK = 'ctxconform conformance: assemble the recalled memories of this scope';
 

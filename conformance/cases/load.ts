@@ -77,10 +77,14 @@ function walk(dir: string, prefix = '', seen = new Set<string>()): string[] {
   for (const entry of entries) {
     const name = entry.name;
     if (name.startsWith('.')) continue;
-    // Built by joining names, not path.relative per file: that resolves both paths each time (a third of loading the bundled corpus).
+    // Built by joining names, not path.relative per file: that resolves both paths each time (about a third of loading the bundled corpus).
     const rel = prefix + name;
-    const isDirectory = entry.isFile() ? false : entry.isDirectory() || statSync(join(dir, name)).isDirectory();
-    if (isDirectory) out.push(...walk(join(dir, name), rel + sep, seen));
+    if (entry.isFile()) {
+      out.push(rel);
+      continue;
+    }
+    const full = join(dir, name);
+    if (entry.isDirectory() || statSync(full).isDirectory()) out.push(...walk(full, rel + sep, seen));
     else out.push(rel);
   }
   return out;
