@@ -196,14 +196,14 @@ for (const concurrency of [1, 4]) {
 
 // 3: the kit's share of the CPU of a run over stdio, the best round (the smallest share) of each kit.
 const share = (c: StdioCpu): number => c.kitMs / (c.kitMs + c.implementationMs);
-const bestRun = (kitRoot: string, machineCertificates = false): StdioCpu => {
-  const runs = Array.from({ length: CPU_ROUNDS }, () => stdioRunCpu(kitRoot, { machineCertificates }));
+const bestRun = (kitRoot: string, options: Parameters<typeof stdioRunCpu>[1] = {}): StdioCpu => {
+  const runs = Array.from({ length: CPU_ROUNDS }, () => stdioRunCpu(kitRoot, options));
   return runs.reduce((a, b) => (share(b) < share(a) ? b : a));
 };
 const kit = bestRun(root);
 const beforeRun = beforeRoot ? bestRun(beforeRoot) : undefined;
 // Where the machine sets it, the same run in the environment as it is, for comparison with numbers taken in it.
-const certificates = process.env.NODE_EXTRA_CA_CERTS ? bestRun(root, true) : undefined;
+const certificates = process.env.NODE_EXTRA_CA_CERTS ? bestRun(root, { machineCertificates: true }) : undefined;
 const cpuRows: [string, StdioCpu][] = [['this kit', kit]];
 if (beforeRun) cpuRows.push([`the kit of ${KIT_BASELINE_COMMIT}`, beforeRun]);
 if (certificates) cpuRows.push(['this kit, NODE_EXTRA_CA_CERTS as set', certificates]);
@@ -238,10 +238,7 @@ const LENGTHS: [string, string[]][] = [
   ['the default (100 runs per property)', []],
   ['--properties 400', ['--properties', '400']],
 ];
-const byLength = LENGTHS.map(([name, args]): [string, StdioCpu] => [
-  name,
-  args.length === 0 ? kit : Array.from({ length: CPU_ROUNDS }, () => stdioRunCpu(root, { args })).reduce((a, b) => (share(b) < share(a) ? b : a)),
-]);
+const byLength = LENGTHS.map(([name, args]): [string, StdioCpu] => [name, args.length === 0 ? kit : bestRun(root, { args })]);
 console.log(`\nThe same run of this kit, shorter and longer (best of ${CPU_ROUNDS} each)`);
 table([
   ['run', 'kit CPU', 'implementation CPU', "kit's share"],

@@ -115,7 +115,7 @@ class Listing {
       this.failing++;
       this.kept.push(k);
     } else if (this.full) {
-      this.unlisted++;
+      this.passOver();
       return;
     } else this.kept.push(k);
     if (!this.full && this.kept.length > this.max) {
