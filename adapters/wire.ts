@@ -13,7 +13,7 @@
  */
 import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 
-import { plainJsonText, writesAsIs } from './plain-json.js';
+import { plainJsonText } from './plain-json.js';
 
 export type Encoded = { ok: true; json: string } | { ok: false; reason: string };
 
@@ -21,16 +21,10 @@ export type Encoded = { ok: true; json: string } | { ok: false; reason: string }
 export const UNSENDABLE = 'cannot be sent over JSON';
 
 export function encodeRequest(request: unknown): Encoded {
-  // The common request is plain data with neither -0 nor a non-finite number: written natively.
-  if (writesAsIs(request)) {
-    const json = JSON.stringify(request);
-    if (json !== undefined) return { ok: true, json };
-  } else {
-    // Plain data with a -0 somewhere (generated requests often have one): one walk writes it.
-    const json = plainJsonText(request);
-    if (json !== undefined) return { ok: true, json };
-  }
-  // Not sure (a toJSON, a class, or deeper than writesAsIs looks): native JSON.stringify, with a
+  // The common request is plain data: one walk, then the native writer (-0 written -0.0).
+  const plain = plainJsonText(request);
+  if (plain !== undefined) return { ok: true, json: plain };
+  // Not sure (a toJSON, a class, or deeper than plainJsonText looks): native JSON.stringify, with a
   // replacer that only looks; only a request with -0, a value JSON cannot carry, or nested deeper
   // than the native function goes takes the slow path (which has no depth limit).
   let special = false;
