@@ -12,7 +12,7 @@
 import { CATALOGUE } from '../diagnose/catalogue.js';
 import { diagnose } from '../diagnose/diagnose.js';
 import { FAMILIES } from '../diagnose/families.js';
-import { recordedObservation } from '../diagnose/observations.js';
+import { recordedObservation } from '../diagnose/recorded.js';
 import { agreesWithReference } from '../properties/agrees.js';
 import { genContext } from '../properties/arbitraries.js';
 import type { DiagnosisEntry, Manifest } from '../../protocol/types.js';

@@ -11,6 +11,7 @@ export type { Cause, Diagnosis, DiagnoseOptions, Observation } from './diagnose.
 export { modelAssemble } from './model.js';
 export type { Answer, Defects, ModelConfig, Site, ValidationMemo } from './model.js';
 export { asOutcome, reproduces } from './compare.js';
-export { caseObservation, recordedObservation, unanswered } from './observations.js';
+export { caseObservation, unanswered } from './observations.js';
+export { recordedObservation } from './recorded.js';
 export { ObservationLog, STREAM_LIMITS } from './log.js';
 export type { LogCounts, LogLimits } from './log.js';

@@ -18,7 +18,7 @@ import { reportOf } from '../runner/envelope.js';
 import { untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 import type { ObservationLog } from '../diagnose/log.js';
-import { recordedObservation } from '../diagnose/observations.js';
+import { recordedObservation } from '../diagnose/recorded.js';
 
 /** One recorded file, or one request of it (`FILE:LINE`). */
 

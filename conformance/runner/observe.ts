@@ -4,7 +4,7 @@
  * results, which stay as they are. Loaded only when a diagnosis is asked for.
  */
 import type { ObservationLog } from '../diagnose/log.js';
-import { caseObservation, recordedObservation, unanswered } from '../diagnose/observations.js';
+import { caseObservation, unanswered } from '../diagnose/observations.js';
 import type { Observation } from '../diagnose/diagnose.js';
 import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
 import type { GoldenCase } from '../types.js';
@@ -60,6 +60,8 @@ export async function observeProperties(
       log.add(unanswered(p.id, p.counterexample, manifest, p.status));
       continue;
     }
+    // Loaded here: it needs the properties, which a run without a failing one need not load.
+    const { recordedObservation } = await import('../diagnose/recorded.js');
     let observed: Observation | undefined;
     try {
       for (const request of requests) {

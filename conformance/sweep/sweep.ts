@@ -19,7 +19,7 @@ import type { Judged } from '../replay/judge.js';
 import { breather, stopReason, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 import type { ObservationLog } from '../diagnose/log.js';
-import { recordedObservation } from '../diagnose/observations.js';
+import { recordedObservation } from '../diagnose/recorded.js';
 
 type Obj = Record<string, unknown>;
 interface BlockLike {
