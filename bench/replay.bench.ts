@@ -31,7 +31,7 @@ import type { Implementation, Manifest } from '../protocol/types.js';
 import { checkoutKit, KIT_BASELINE_COMMIT } from './kit-baseline.js';
 import { AGENT_TRAFFIC, LONG_TRAFFIC, writeRecorded } from './replay-data.js';
 import type { TrafficShape } from './replay-data.js';
-import { stdioRunCpu } from './stdio-cpu.js';
+import { stdioFloorCpu, stdioRunCpu } from './stdio-cpu.js';
 import type { StdioCpu } from './stdio-cpu.js';
 
 const GOAL_FLOOR = 1.5;
@@ -197,10 +197,11 @@ for (const concurrency of [1, 4]) {
 // 3: the kit's share of the CPU of a run over stdio, the middle round by share of each kit: the smallest share of a few
 // rounds would be the luckiest, and a goal judged on it would pass on a draw of the machine's load.
 const share = (c: StdioCpu): number => c.kitMs / (c.kitMs + c.implementationMs);
-const middleRun = (kitRoot: string, options: Parameters<typeof stdioRunCpu>[1] = {}): StdioCpu => {
-  const runs = Array.from({ length: CPU_ROUNDS }, () => stdioRunCpu(kitRoot, options)).sort((a, b) => share(a) - share(b));
+const middleOf = (measure: () => StdioCpu): StdioCpu => {
+  const runs = Array.from({ length: CPU_ROUNDS }, measure).sort((a, b) => share(a) - share(b));
   return runs[Math.floor(runs.length / 2)]!;
 };
+const middleRun = (kitRoot: string, options: Parameters<typeof stdioRunCpu>[1] = {}): StdioCpu => middleOf(() => stdioRunCpu(kitRoot, options));
 const kit = middleRun(root);
 const beforeRun = beforeRoot ? middleRun(beforeRoot) : undefined;
 // Where the machine sets it, the same run in the environment as it is, for comparison with numbers taken in it.
@@ -208,12 +209,25 @@ const certificates = process.env.NODE_EXTRA_CA_CERTS ? middleRun(root, { machine
 const cpuRows: [string, StdioCpu][] = [['this kit', kit]];
 if (beforeRun) cpuRows.push([`the kit of ${KIT_BASELINE_COMMIT}`, beforeRun]);
 if (certificates) cpuRows.push(['this kit, NODE_EXTRA_CA_CERTS as set', certificates]);
+// The floor of this measure: the lines one run of this kit sent each implementation process, sent again to a fresh
+// process each by a program that only writes them and parses the answers (stdio-floor.mjs). What any Node program
+// pays to put the same requests to the same processes; the kit's share above it is what its own work costs.
+const recorded = mkdtempSync(join(tmpdir(), 'ctxconform-lines-'));
+let floor: StdioCpu;
+try {
+  stdioRunCpu(root, { recordLines: recorded });
+  floor = middleOf(() => stdioFloorCpu(recorded));
+} finally {
+  rmSync(recorded, { recursive: true, force: true });
+}
+cpuRows.push(['the floor: its lines sent, answers parsed', floor]);
 console.log(`\nCPU of \`ctxconform run --stdio\` (the corpus and the default properties) against the reference as a stdio process`);
 console.log(`  (the middle of ${CPU_ROUNDS} runs by share; whole processes, start-up included; the implementation is the compiled reference,`);
 console.log('  bench/reference-stdio.mjs, in as many processes as the run starts by default; "of it, starting": Node and the');
 console.log('  reference loading, before their first request. NODE_EXTRA_CA_CERTS is unset for both sides: with it, every Node');
 console.log('  process parses the certificate bundle as it starts, a cost of the machine that the kit pays once and the');
-console.log('  implementation once per process)');
+console.log('  implementation once per process; the floor, bench/stdio-floor.mjs, sends each implementation process of a');
+console.log('  recorded run of this kit the lines it read, to a process of its own, and only parses each answer)');
 table([
   ['kit', 'kit CPU', 'implementation CPU', 'processes', 'of it, starting', "kit's share"],
   ...cpuRows.map(([name, c]) => [
@@ -228,7 +242,8 @@ table([
 goals.push(
   `  3. the kit's share of the CPU of a run over stdio: ${(share(kit) * 100).toFixed(1)}% (goal < ${GOAL_KIT_SHARE * 100}%): ${share(kit) < GOAL_KIT_SHARE ? 'met' : 'NOT met'}` +
     (beforeRun ? ` (before: ${(share(beforeRun) * 100).toFixed(1)}%)` : '') +
-    (certificates ? `; with the machine's NODE_EXTRA_CA_CERTS, ${(share(certificates) * 100).toFixed(1)}%` : ''),
+    (certificates ? `; with the machine's NODE_EXTRA_CA_CERTS, ${(share(certificates) * 100).toFixed(1)}%` : '') +
+    `; the floor's share ${(share(floor) * 100).toFixed(1)}%, the kit's CPU ${(kit.kitMs / floor.kitMs).toFixed(2)}x the floor's`,
 );
 
 // What the share is made of: the same run shorter and longer. What a longer run adds on each side is the cost of
