@@ -30,9 +30,13 @@ function sendAll(lines) {
       for (;;) {
         const nl = d.indexOf(10, start);
         if (nl === -1) break;
-        pending.push(d.subarray(start, nl));
-        JSON.parse(Buffer.concat(pending).toString('utf8'));
-        pending = [];
+        // One chunk (the usual case) decoded in place, more joined first, as the kit reads a line.
+        if (pending.length === 0) JSON.parse(d.toString('utf8', start, nl));
+        else {
+          pending.push(d.subarray(start, nl));
+          JSON.parse(Buffer.concat(pending).toString('utf8'));
+          pending = [];
+        }
         start = nl + 1;
         send();
       }
