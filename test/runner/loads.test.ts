@@ -1,9 +1,9 @@
 /**
  * What a run loads: the properties (and fast-check, a tenth of the kit's
  * start-up) only when a property runs or a failing one is observed, so a CI
- * job that runs golden cases alone (`--properties 0`) does not pay for them
- * (a --filter still loads them, to check the filter against the property
- * names). Each module the compiled CLI loads is written down by a loader hook.
+ * job that runs golden cases alone (`--properties 0`, with a --filter or
+ * not) does not pay for them. Each module the compiled CLI loads is written
+ * down by a loader hook.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,9 +47,19 @@ describe('what a run loads', () => {
     expect(loaded).toContain('dist/conformance/properties/catalog.js');
   });
 
+  /** What a run of golden cases alone need not load: fast-check, the properties, the observation of a recorded request. */
+  const propertiesOnly = (u: string): boolean =>
+    u.includes('fast-check') || (u.includes('/properties/') && !u.endsWith('/properties/names.js')) || u.endsWith('/diagnose/recorded.js');
+
   it('loads neither for golden cases alone, nor the diagnosis of a recorded request', () => {
     const loaded = loadedBy('cases-only', '--properties', '0');
     expect(loaded).toContain('dist/conformance/runner/observe.js');
-    expect(loaded.filter((u) => u.includes('fast-check') || u.includes('/properties/') || u.endsWith('/diagnose/recorded.js'))).toEqual([]);
+    expect(loaded.filter(propertiesOnly)).toEqual([]);
+  });
+
+  it('loads neither for golden cases alone chosen by --filter, which is checked against the property names', () => {
+    const loaded = loadedBy('filtered', '--properties', '0', '--filter', 'expiry/*');
+    expect(loaded).toContain('dist/conformance/properties/names.js');
+    expect(loaded.filter(propertiesOnly)).toEqual([]);
   });
 });
