@@ -334,9 +334,9 @@ export class StdioImplementation implements Implementation {
    * Start the clock on the head request. One timer serves every request: a
    * timer made per answer and cleared at the next cost the kit about 20 us of
    * CPU an answer (2 to 3% of a default run against the reference over
-   * stdio), and moving this one only relinks it (refresh). With nothing in flight it may still run out; it then
-   * finds no head to time out. It does not hold the process open: while a
-   * request is in flight, the child does.
+   * stdio), and moving this one only relinks it (refresh). With nothing in
+   * flight it may still run out; it then finds no head to time out. It does
+   * not hold the process open: while a request is in flight, the child does.
    */
   private armHead(): void {
     const head = this.queue[0];
