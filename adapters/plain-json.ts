@@ -15,7 +15,7 @@
 const DEPTH = 64;
 
 /** In a -0's place while writing: a string, so JSON.stringify writes it, and its JSON replaced afterwards. */
-const MARK = '\u0000-0';
+export const MARK = '\u0000-0';
 const MARK_JSON = JSON.stringify(MARK);
 
 const NOT_SURE: unique symbol = Symbol('not sure');

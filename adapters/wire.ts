@@ -24,9 +24,10 @@ export function encodeRequest(request: unknown): Encoded {
   // The common request is plain data: one walk, then the native writer (-0 written -0.0).
   const plain = plainJsonText(request);
   if (plain !== undefined) return { ok: true, json: plain };
-  // Not sure (a toJSON, a class, or deeper than plainJsonText looks): native JSON.stringify, with a
-  // replacer that only looks; only a request with -0, a value JSON cannot carry, or nested deeper
-  // than the native function goes takes the slow path (which has no depth limit).
+  // Not sure (a toJSON, a class, NaN, ±Infinity, a BigInt, a string holding plainJsonText's mark, or
+  // deeper than plainJsonText looks): native JSON.stringify, with a replacer that only looks; only a
+  // request with -0, a value JSON cannot carry, or nested deeper than the native function goes takes
+  // the slow path (which has no depth limit).
   let special = false;
   let json: string | undefined;
   try {

@@ -100,12 +100,12 @@ export function stdioRunCpu(
  * read (`recorded`, from stdioRunCpu's `recordLines`), to a fresh process each, as the kit would, and only parses
  * the answers: what any Node program pays to put the same requests to the same processes. Measured as the kit is.
  */
-export function stdioFloorCpu(recorded: string, { machineCertificates = false }: { machineCertificates?: boolean } = {}): StdioCpu {
+export function stdioFloorCpu(recorded: string): StdioCpu {
   const dir = mkdtempSync(join(tmpdir(), 'ctxconform-cpu-'));
   try {
     const r = spawnSync(process.execPath, ['--import', REPORTER, FLOOR, recorded, IMPLEMENTATION_COMMAND], {
       cwd: here,
-      env: measuredEnv({ CTXCONFORM_CPU_REPORT: join(dir, 'cpu') }, machineCertificates),
+      env: measuredEnv({ CTXCONFORM_CPU_REPORT: join(dir, 'cpu') }, false),
       encoding: 'utf8',
     });
     if (r.status !== 0) throw new Error(`stdio-floor.mjs exited ${r.status}: ${r.stderr}`);

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainJsonText } from '../../adapters/plain-json.js';
+import { MARK, plainJsonText } from '../../adapters/plain-json.js';
 import { encodeRequest } from '../../adapters/wire.js';
 
 /** Plain JSON data. */
@@ -86,9 +86,8 @@ describe("plainJsonText, the encoder's path for plain data", () => {
     expect((encodeRequest(deepObject) as { json: string }).json).toContain('"priority":-0.0');
   });
 
-  // What plainJsonText puts in a -0's place before writing (plain-json.ts): a request's own string
-  // or key holding it, after a quote or alone, must never be taken for a -0.
-  const MARK = '\u0000-0';
+  // MARK is what plainJsonText puts in a -0's place before writing: a request's own string or key
+  // holding it, after a quote or alone, must never be taken for a -0.
   it("never takes a string or key of the request's own that holds its mark for a -0: the encoder still writes the request as it is", () => {
     const own = fc.constantFrom<unknown>(MARK, `"${MARK}`, `a"${MARK}"`, `\\${MARK}`, { [MARK]: -0 }, { [`"${MARK}`]: 1 }, [MARK, -0]);
     let unsure = 0;
