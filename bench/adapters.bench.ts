@@ -107,7 +107,7 @@ export const assemble = (r) => answers[r.__k];`,
   );
   const mf = join(tmp, 'manifest.json');
   writeFileSync(mf, JSON.stringify(manifest));
-  const m = await openImplementation({ module: echoModule, manifest: mf, timeoutMs: 10_000 });
+  const m = await openImplementation({ transport: 'module', config: { path: echoModule }, manifest: mf, timeoutMs: 10_000 });
   const ms = await perCase(m.impl, m.manifest, echoCases, 1);
   await m.impl.close();
   line('module (worker thread), precomputed answers', `${fmt(ms)}; overhead ${(ms - inproc).toFixed(3)} ms/case`);
@@ -128,13 +128,17 @@ createInterface({ input: process.stdin }).on('line', (l) => {
 });`,
 );
 for (const concurrency of [1, 8]) {
-  const o = await openImplementation({ stdio: `"${process.execPath}" "${echoScript}"`, timeoutMs: 10_000 });
+  const o = await openImplementation({ transport: 'stdio', config: { command: `"${process.execPath}" "${echoScript}"`, processes: 1 }, timeoutMs: 10_000 });
   const ms = await perCase(o.impl, o.manifest, echoCases, concurrency);
   await o.impl.close();
   line(`stdio echo, concurrency ${concurrency}`, `${fmt(ms)}; overhead ${(ms - inproc).toFixed(3)} ms/case (goal < 0.3)`);
 }
 {
-  const py = await openImplementation({ stdio: `python3 "${join(root, 'adapters/examples/python/impl.py')}"`, timeoutMs: 10_000 });
+  const py = await openImplementation({
+    transport: 'stdio',
+    config: { command: `python3 "${join(root, 'adapters/examples/python/impl.py')}"`, processes: 1 },
+    timeoutMs: 10_000,
+  });
   const run = cases.filter((c) => c.profile === 'tiered' && c.capabilities.length === 0);
   for (const concurrency of [1, 8])
     line(`stdio Python example, concurrency ${concurrency} (${run.length})`, fmt(await perCase(py.impl, py.manifest, run, concurrency)));
@@ -166,7 +170,7 @@ s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().por
   const trivial = spawn(process.execPath, [serverScript], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await firstUrl(trivial.stdout);
   for (const concurrency of [1, 8]) {
-    const o = await openImplementation({ http: url, timeoutMs: 10_000, concurrency });
+    const o = await openImplementation({ transport: 'http', config: { base: url }, timeoutMs: 10_000, concurrency });
     const ms = await perCase(o.impl, o.manifest, echoCases, concurrency);
     await o.impl.close();
     line(`http trivial server, concurrency ${concurrency}`, `${fmt(ms)}; overhead ${(ms - inproc).toFixed(3)} ms/case (goal < 0.5)`);
@@ -178,7 +182,7 @@ s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().por
   const child = spawn(process.execPath, ['bin/ctxconform.mjs', 'serve', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await firstUrl(child.stdout);
   for (const concurrency of [1, 8]) {
-    const o = await openImplementation({ http: url, timeoutMs: 10_000, concurrency });
+    const o = await openImplementation({ transport: 'http', config: { base: url }, timeoutMs: 10_000, concurrency });
     line(`http serve (reference), concurrency ${concurrency}`, fmt(await perCase(o.impl, o.manifest, cases, concurrency)));
     await o.impl.close();
   }

@@ -186,7 +186,8 @@ const agent = traffics[1]![1];
 line('in process, reference, sent once (--once)', await rate(reference, manifest, agent, false, 1));
 for (const concurrency of [1, 4]) {
   const o = await openImplementation({
-    stdio: `"${process.execPath}" --import tsx "${join(root, 'test/fixtures/replay/reference-stdio.ts')}"`,
+    transport: 'stdio',
+    config: { command: `"${process.execPath}" --import tsx "${join(root, 'test/fixtures/replay/reference-stdio.ts')}"`, processes: concurrency },
     timeoutMs: 30_000,
     concurrency,
   });

@@ -14,7 +14,7 @@ import { formatBaseline, loadBaselineEntries, readReport, ReportFileError, updat
 import type { BaselineEntry } from '../conformance/baseline.js';
 import { describeDefect } from '../conformance/defect.js';
 import type { Report } from '../protocol/types.js';
-import { EXIT_OK, UsageError } from '../conformance/usage.js';
+import { EXIT_OK, UsageError } from './usage.js';
 
 export const usage = 'ctxconform baseline REPORT.json [--write FILE]';
 

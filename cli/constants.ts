@@ -8,10 +8,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatProbe, probeConstants } from '../conformance/constants/index.js';
-import { drivingOptions, transportUsage } from '../conformance/runner/transports.js';
+import { chooseImplementation, drivingOptions, loadImplementationOptions, transportUsage } from './implementation.js';
 import { implementationHelp, withImplementation } from './drive.js';
 import { KIT_VERSION } from '../conformance/spec.js';
-import { UsageError } from '../conformance/usage.js';
+import { UsageError } from './usage.js';
 
 export const usage = (): string => `ctxconform constants [${transportUsage()}] [--manifest FILE] [--timeout MS] [--json FILE]`;
 
@@ -35,23 +35,24 @@ ${implementationHelp()}
 Exit status: 0 all match, 1 drift or undetermined, 2 usage error.`;
 
 export async function run(argv: string[]): Promise<number> {
+  await loadImplementationOptions();
   const { values } = parseArgs({ args: argv, options: { ...drivingOptions(), json: { type: 'string' }, help: { type: 'boolean' } } });
   if (values['help']) {
     console.log(HELP());
     return 0;
   }
   const json = typeof values['json'] === 'string' ? values['json'] : undefined;
-  return withImplementation(values, ['assembler'], async (driven) => {
-    if (!driven.manifest.profiles.includes('tiered')) {
-      throw new UsageError(`${driven.manifest.name} does not declare the tiered profile: its constants are those of tiered`);
+  return withImplementation(await chooseImplementation(values, ['assembler']), async (opened) => {
+    if (!opened.manifest.profiles.includes('tiered')) {
+      throw new UsageError(`${opened.manifest.name} does not declare the tiered profile: its constants are those of tiered`);
     }
-    const report = await probeConstants(driven.impl, driven.manifest, { timeoutMs: driven.timeoutMs });
+    const report = await probeConstants(opened.impl, opened.manifest, { timeoutMs: opened.timeoutMs });
     console.log(formatProbe(report));
     if (json) {
       mkdirSync(dirname(json), { recursive: true });
       writeFileSync(
         json,
-        JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: driven.adapter, target: driven.target, ...report }, null, 2) + '\n',
+        JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: opened.adapter, target: opened.target, ...report }, null, 2) + '\n',
       );
       console.log(`wrote ${json}`);
     }

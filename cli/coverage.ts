@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import { isCaseExempt, specRequirements } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from '../conformance/usage.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './usage.js';
 import { casesDir } from './validate.js';
 
 export const usage = 'ctxconform coverage [--cases DIR] [--json]';

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildDemo, DemoError } from '../conformance/demo.js';
 import type { DemoInput, DemoOutput } from '../conformance/demo.js';
-import { UsageError } from '../conformance/usage.js';
+import { UsageError } from './usage.js';
 import { packagePath } from '../protocol/package-root.js';
 
 export const usage = 'ctxconform demo [--input FILE] --out FILE';

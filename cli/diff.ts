@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../conformance/baseline.js';
 import { byId } from '../protocol/types.js';
 import type { Report, Status } from '../protocol/types.js';
-import { UsageError } from '../conformance/usage.js';
+import { UsageError } from './usage.js';
 import { constantsText, DECLARED_PROFILE } from '../report/text.js';
 
 export const usage = 'ctxconform diff OLD.json NEW.json [--json]';

@@ -9,12 +9,11 @@ import { clauseTable } from '../conformance/contract/table.js';
 import { formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
 import { describeDefect } from '../conformance/defect.js';
 import type { ProgressSink } from '../conformance/runner/console.js';
-import { openFromOptions } from '../conformance/runner/open.js';
-import type { Driven } from '../conformance/runner/open.js';
+import type { OpenedImplementation } from '../conformance/runner/open.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
-import { drivingOptions, transportHelp } from '../conformance/runner/transports.js';
-import type { TransportKind } from '../conformance/runner/transports.js';
-import { EXIT_FAIL, EXIT_OK, UsageError } from '../conformance/usage.js';
+import { drivingOptions, openChosen, transportHelp } from './implementation.js';
+import type { ChosenImplementation, TransportKind } from './implementation.js';
+import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.js';
 import { likelyCause } from '../conformance/runner/likely-cause.js';
 import type { ObservationLog } from '../conformance/diagnose/log.js';
 import { FAILING } from '../protocol/types.js';
@@ -24,9 +23,9 @@ import { exitStatusOf, interruptedBy, stopSignal } from './interrupt.js';
 export type Values = Record<string, string | boolean | undefined>;
 
 /** The options of a judging command: the implementation's, the reports', progress and help. */
-export function judgingOptions() {
+export function judgingOptions(driving?: Parameters<typeof drivingOptions>[0]) {
   return {
-    ...drivingOptions(),
+    ...drivingOptions(driving),
     json: { type: 'string' },
     ...REPORT_FILE_OPTIONS,
     'save-counterexamples': { type: 'string' },
@@ -44,10 +43,12 @@ export function implementationHelp(kinds: readonly TransportKind[] = ['assembler
   return transportHelp(kinds);
 }
 
+/** The line of --save-counterexamples in REPORTS_HELP: a command without counterexample cases to save leaves it out. */
+export const SAVE_COUNTEREXAMPLES_HELP = '  --save-counterexamples DIR   write each shrunk failing request as a ready case file\n';
+
 export const REPORTS_HELP = `reports:
   --json FILE  --junit FILE  --markdown FILE  --html FILE  --badge FILE
-  --save-counterexamples DIR   write each shrunk failing request as a ready case file
-  --quiet                 no progress line
+${SAVE_COUNTEREXAMPLES_HELP}  --quiet                 no progress line
   --baseline FILE         known failures: only new ones fail the run (a failure of a
                           baselined id with another defect is new), and so does an entry
                           that now passes (remove it: a baseline only shrinks);
@@ -57,19 +58,16 @@ SIGINT or SIGTERM ends the command within 2 s: the reports hold what was judged
 before it, the verdict is INTERRUPTED, and the exit status 130 or 143.`;
 
 /**
- * Open the implementation the options name, run `fn` with it, and close it
- * whatever happens. A start failure is a UsageError (exit 2) before `fn` runs.
+ * Open the chosen implementation (implementation.ts), run `fn` with it, and
+ * close it whatever happens. A start failure is the engine's StartError
+ * (exit 2) before `fn` runs.
  */
-export async function withImplementation<T>(
-  values: Readonly<Record<string, unknown>>,
-  kinds: readonly TransportKind[],
-  fn: (driven: Driven) => Promise<T>,
-): Promise<T> {
-  const driven = await openFromOptions(values, kinds);
+export async function withImplementation<T>(chosen: ChosenImplementation, fn: (opened: OpenedImplementation) => Promise<T>): Promise<T> {
+  const opened = await openChosen(chosen);
   try {
-    return await fn(driven);
+    return await fn(opened);
   } finally {
-    await driven.impl.close();
+    await opened.impl.close();
   }
 }
 
@@ -91,8 +89,10 @@ export async function checkBaseline(file: string | undefined): Promise<void> {
   }
 }
 
-export interface Ending {
-  driven: Pick<Driven, 'adapter' | 'target'>;
+/** What the end of a judging command needs besides the report and the options: see finish. */
+export interface FinishOptions {
+  /** What the implementation line names: the transport and what it reached. */
+  opened: Pick<OpenedImplementation, 'adapter' | 'target'>;
   /** What the counts are of, after "of N": `in 0.74 s`, `requests in 3.1 s (900 requests/s)`. */
   what: string;
   /** Failures printed in full (the reports hold them all). */
@@ -146,7 +146,7 @@ async function writeAll(report: Report, values: Values): Promise<string[]> {
  * (every result a skip, or none at all) fails, as vitest and pytest fail a run
  * that collected no test.
  */
-export async function finish(report: Report, values: Values, e: Ending): Promise<{ status: number; report: Report }> {
+export async function finish(report: Report, values: Values, e: FinishOptions): Promise<{ status: number; report: Report }> {
   const signal = interruptedBy();
   if (signal !== undefined) report = { ...report, run: { ...report.run, interrupted: signal } };
   let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.has(c.status));
@@ -165,7 +165,7 @@ export async function finish(report: Report, values: Values, e: Ending): Promise
   const cause = await likelyCause(report, e.observations);
   if (cause) report = cause.report;
 
-  console.log(implementationLine(report, e.driven.adapter, e.driven.target));
+  console.log(implementationLine(report, e.opened.adapter, e.opened.target));
   const printAtMost = e.printAtMost ?? Infinity;
   const changedById = new Map(changed.map((x) => [x.result.id, x]));
   for (const c of unexpected.slice(0, printAtMost)) {

@@ -1,5 +1,5 @@
 /**
- * `--filter EXPR` as run and list check it: against everything a run can
+ * `--filter EXPR` as run, contract and list check it: against everything a run can
  * select (the cases, one result per property, one per contract clause), so a
  * tag, requirement, area or id glob that selects nothing is a usage error
  * instead of a run that tests nothing in silence.
@@ -7,13 +7,18 @@
 import { checkedFilter, FilterError } from '../conformance/cases/filter.js';
 import { PROPERTY_NAMES } from '../conformance/properties/names.js';
 import type { GoldenCase } from '../conformance/types.js';
-import { UsageError } from '../conformance/usage.js';
+import { UsageError } from './usage.js';
 
-export async function checkFilterOption(expr: string, cases: readonly GoldenCase[]): Promise<ReturnType<typeof checkedFilter>> {
+/** `properties: false` for a command that runs none (ctxconform contract): a property id selects nothing there. */
+export async function checkFilterOption(
+  expr: string,
+  cases: readonly GoldenCase[],
+  { properties = true }: { properties?: boolean } = {},
+): Promise<ReturnType<typeof checkedFilter>> {
   // The clause names come with their module: loaded only to filter. The property names are kept apart from the
   // properties, whose modules (fast-check among them) a run of golden cases alone does not load.
   const { CLAUSES } = await import('../conformance/contract/clauses.js');
-  const selectable = [...PROPERTY_NAMES.map((name) => `property/${name}`), ...CLAUSES.map((c) => `contract/${c.name}`)];
+  const selectable = [...(properties ? PROPERTY_NAMES.map((name) => `property/${name}`) : []), ...CLAUSES.map((c) => `contract/${c.name}`)];
   try {
     return checkedFilter(expr, cases, selectable);
   } catch (e) {

@@ -9,7 +9,7 @@
  * done by then (a synchronous step that cannot be cut short), the process
  * exits with that status anyway; a second signal exits at once.
  */
-import { EXIT_SIGINT, EXIT_SIGTERM } from '../conformance/usage.js';
+import { EXIT_SIGINT, EXIT_SIGTERM } from './usage.js';
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 

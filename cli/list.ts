@@ -3,7 +3,7 @@ import { selects } from '../conformance/cases/filter.js';
 import { checkFilterOption } from './filter-option.js';
 import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import { holdsIn, specVersionProblem } from '../conformance/spec.js';
-import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { casesDir } from './validate.js';
 
 export const usage = 'ctxconform list [--cases DIR] [--filter EXPR] [--spec vN] [--tags]';

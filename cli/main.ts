@@ -2,7 +2,8 @@
  * `ctxconform <command>`: each command lives in its own module exporting
  * `run(argv): Promise<number>` (the exit status) and `usage` (one line).
  */
-import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
+import { CallerError } from '../conformance/errors.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { exitStatusOf, interruptedBy, listenForStop } from './interrupt.js';
 
 type Command = { run: (argv: string[]) => Promise<number> };
@@ -10,6 +11,7 @@ type Command = { run: (argv: string[]) => Promise<number> };
 /** Each command with its one-line help; its module is loaded only when it runs (`ctxconform list` never loads the runner). */
 const COMMANDS: Record<string, { about: string; load: () => Promise<Command> }> = {
   run: { about: 'run the conformance suite against an implementation', load: () => import('./run.js') },
+  contract: { about: 'judge a memory service on the memory-api contract', load: () => import('./contract.js') },
   validate: { about: 'check every golden case against the case schema and SPEC ids', load: () => import('./validate.js') },
   list: { about: 'list case ids with their requirement ids', load: () => import('./list.js') },
   coverage: { about: 'print the requirement-to-case matrix; exit 1 if an id is uncovered', load: () => import('./coverage.js') },
@@ -63,7 +65,8 @@ export async function main(argv: string[]): Promise<number> {
     return signal !== undefined ? exitStatusOf(signal) : status;
   } catch (e) {
     const signal = interruptedBy();
-    if (e instanceof UsageError || PARSE_ARGS_CODES.has((e as { code?: string }).code ?? '')) {
+    // The engine's CallerError (a file, a value, an implementation that cannot be used) is a usage error to the command line.
+    if (e instanceof UsageError || e instanceof CallerError || PARSE_ARGS_CODES.has((e as { code?: string }).code ?? '')) {
       console.error(`ctxconform ${cmd}: ${(e as Error).message}`);
       return signal !== undefined ? exitStatusOf(signal) : EXIT_USAGE;
     }

@@ -10,7 +10,7 @@ import { stripAnsi } from '../report/text.js';
 import { readReport, ReportFileError } from '../conformance/baseline.js';
 import type { Report } from '../protocol/types.js';
 import { KIT_VERSION } from '../conformance/spec.js';
-import { EXIT_OK, UsageError } from '../conformance/usage.js';
+import { EXIT_OK, UsageError } from './usage.js';
 
 export const usage = 'ctxconform matrix A.json B.json ... [--html FILE] [--markdown FILE] [--json FILE]';
 

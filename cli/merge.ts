@@ -10,7 +10,7 @@ import { readReport, ReportFileError } from '../conformance/baseline.js';
 import { byId, summarize } from '../protocol/types.js';
 import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
-import { UsageError } from '../conformance/usage.js';
+import { UsageError } from './usage.js';
 
 export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [--junit F] [--markdown F] [--html F] [--badge F.svg] [--allow-partial]';
 

@@ -11,13 +11,13 @@ import { parseArgs } from 'node:util';
 import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
 import { parseShard } from '../conformance/runner/filter.js';
 import { recordedSource } from '../conformance/replay/read.js';
-import { implementationFlags, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
+import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportUsage } from './implementation.js';
 import { replay } from '../conformance/replay/run.js';
 import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
 import type { ReplayProgress } from '../conformance/replay/run.js';
 import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
 import type { Report } from '../protocol/types.js';
-import { EXIT_OK, EXIT_USAGE, UsageError, intOption } from '../conformance/usage.js';
+import { EXIT_OK, EXIT_USAGE, UsageError, intOption } from './usage.js';
 
 export const usage = (): string => `ctxconform replay FILE[:LINE]... [${transportUsage()}] [options]`;
 
@@ -104,6 +104,7 @@ const PRINTED_FAILURES = 20;
 const PRINTED_UNREADABLE = 20;
 
 export async function run(argv: string[]): Promise<number> {
+  await loadImplementationOptions();
   const { values, positionals } = parseArgs({ args: argv, options: options(), allowPositionals: true });
   if (values.help) {
     console.log(HELP());
@@ -122,17 +123,18 @@ export async function run(argv: string[]): Promise<number> {
   await checkBaseline(values.baseline as string | undefined);
   const maxListed = intOption(values, 'max-listed', 1000, 1);
   const twice = !values.once;
+  const chosen = await chooseImplementation(values, ['assembler']);
   const flags = [...implementationFlags(values), ...(values.once ? ['--once'] : [])];
   const interactive = Boolean(process.stderr.isTTY) && process.env['CI'] !== 'true';
   const bar = values.quiet ? undefined : progressPrinter(process.stderr, interactive);
   let unreadable = 0;
   // A replay streams: its diagnosis reads a bounded number of the results (docs/diagnosis.md).
   const observations = new ObservationLog(STREAM_LIMITS);
-  return withImplementation(values, ['assembler'], async (driven) => {
+  return withImplementation(chosen, async (opened) => {
     let report: Report;
     try {
       report = await replay({
-        ...driven,
+        ...opened,
         sources,
         twice,
         shrink,
@@ -167,7 +169,7 @@ export async function run(argv: string[]): Promise<number> {
       .map((f) => `${f.file}: ${f.requests} request${f.requests === 1 ? '' : 's'}${f.unreadable ? `, ${f.unreadable} unreadable` : ''}`)
       .join('; ');
     const { status } = await finish(report, values, {
-      driven,
+      opened,
       what: `requests in ${seconds.toFixed(2)} s (${Math.round(info.rate_per_s).toLocaleString('en-US')} requests/s)`,
       printAtMost: PRINTED_FAILURES,
       observations,

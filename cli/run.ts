@@ -8,21 +8,17 @@ import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import type { Corpus } from '../conformance/cases/load.js';
 import { shellQuote } from '../conformance/runner/console.js';
-import { idMatcher, parseShard } from '../conformance/runner/filter.js';
+import { parseShard } from '../conformance/runner/filter.js';
 import { runSuite } from '../conformance/runner/run.js';
 import { ObservationLog } from '../conformance/diagnose/log.js';
-import { implementationFlags, memoryApiSettings, rerunCommand, transportUsage } from '../conformance/runner/transports.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
 import type { Report } from '../protocol/types.js';
-import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
-import { checkImplementationOptions } from '../conformance/runner/open.js';
+import { EXIT_OK, UsageError, intOption } from './usage.js';
+import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportUsage } from './implementation.js';
 import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
-import { ESTIMATOR_CHOICES, isEstimatorSpec } from '../conformance/contract/estimator.js';
-import { contractGate, parseRequireTested, requireTestedResults } from '../conformance/contract/verdict.js';
-import type { RequireTested } from '../conformance/contract/verdict.js';
 
 export const usage = (): string => `ctxconform run [${transportUsage(['assembler', 'service'])}] [options]`;
 
@@ -103,27 +99,8 @@ function loadCases(dir: string | undefined): GoldenCase[] {
   return corpus.cases;
 }
 
-/** `--estimator`, checked before anything starts (it goes with --memory-api, which the registry checks). */
-function checkEstimator(value: unknown): void {
-  if (typeof value === 'string' && !isEstimatorSpec(value)) throw new UsageError(`--estimator takes ${ESTIMATOR_CHOICES}, not ${JSON.stringify(value)}`);
-}
-
-/** `--require-tested`, read (it goes with --memory-api, which the registry checks). */
-function requiredClauses(value: unknown): RequireTested | undefined {
-  if (typeof value !== 'string') return undefined;
-  const r = parseRequireTested(value);
-  if ('problem' in r) throw new UsageError(r.problem);
-  return r.required;
-}
-
-/** The contract clauses the filter takes: the results a memory service's run adds (SPEC section 16). */
-async function contractClauses(filter: string | undefined): Promise<number> {
-  const { CLAUSES } = await import('../conformance/contract/clauses.js');
-  const matches = idMatcher(filter);
-  return CLAUSES.filter((c) => matches({ id: `contract/${c.name}`, requirements: [c.id] })).length;
-}
-
 export async function run(argv: string[]): Promise<number> {
+  await loadImplementationOptions();
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
     console.log(HELP());
@@ -142,28 +119,37 @@ export async function run(argv: string[]): Promise<number> {
     if (problem) throw new UsageError(`--spec: ${problem}`);
   }
   // The options that need no file are checked before the cases are read: a usage error costs no corpus.
-  checkImplementationOptions(values, ['assembler', 'service']);
+  const chosen = await chooseImplementation(values, ['assembler', 'service']);
   const flags = implementationFlags(values);
-  const requireTested = requiredClauses((values as Values)['require-tested']);
-  checkEstimator((values as Values)['estimator']);
   const cases = loadCases(values.cases as string | undefined);
   const filter = typeof values.filter === 'string' ? values.filter : undefined;
   if (filter !== undefined) await checkFilterOption(filter, cases);
   await checkBaseline(values.baseline as string | undefined);
   const bar = progressFor(values);
-  // A memory service is judged on its contract (SPEC section 16): its golden cases skip, and --properties counts its random requests.
-  return withImplementation(values, ['assembler', 'service'], async (driven) => {
-    const service = driven.transport.kind === 'service';
-    // The contract's clauses are results too: the progress counts them from the start, as the summary will.
-    const clauses = service && (!shard || shard.index === 1) ? await contractClauses(filter) : 0;
+  const caseRerun = (id: string): string => rerunCommand('run', flags, rerunRest(values, id, seed));
+  // A memory service is judged on its contract (SPEC section 16): ctxconform contract, of which this is the alias.
+  if (chosen.transport.kind === 'service') {
+    const { contractAlias } = await import('./contract.js');
+    return contractAlias(values, chosen, {
+      cases,
+      runs: properties,
+      seed,
+      ...(filter !== undefined ? { filter } : {}),
+      ...(typeof values.spec === 'string' ? { spec: values.spec } : {}),
+      repeat,
+      ...(shard ? { shard } : {}),
+      ...(bar ? { bar } : {}),
+      caseRerun,
+    });
+  }
+  return withImplementation(chosen, async (opened) => {
     const observations = new ObservationLog();
     let report: Report;
-    let suffix = '';
     try {
       report = await runSuite({
-        ...driven,
+        ...opened,
         cases,
-        properties: service ? 0 : properties,
+        properties,
         seed,
         ...(filter !== undefined ? { filter } : {}),
         ...(typeof values.spec === 'string' ? { spec: values.spec } : {}),
@@ -171,34 +157,14 @@ export async function run(argv: string[]): Promise<number> {
         ...(shard ? { shard } : {}),
         ...(typeof values['save-counterexamples'] === 'string' ? { saveCounterexamples: values['save-counterexamples'] } : {}),
         ...(bar ? { onProgress: (d: number, t: number, c: string) => bar.update(d, t, c) } : {}),
-        ...(clauses > 0 ? { laterResults: clauses } : {}),
         signal: stopSignal(),
-        rerun: (id) => rerunCommand('run', flags, rerunRest(values, id, seed)),
+        rerun: caseRerun,
         observations,
       });
-      // Interrupted: the contract was not run, and is not in the report.
-      if (service && !stopSignal().aborted) {
-        bar?.update(report.summary.total, report.summary.total + clauses, 'the memory-api contract');
-        const { addContractResults } = await import('../conformance/contract/results.js');
-        report = await addContractResults(report, memoryApiSettings(values), implementationFlags(values, { timeout: false }), {
-          timeoutMs: driven.timeoutMs,
-          runs: properties,
-          seed,
-          ...(filter !== undefined ? { filter } : {}),
-          ...(shard ? { shard } : {}),
-          ...(repeat > 1 ? { repeat } : {}),
-        });
-        // Contract clauses no exchange tested are named on the closing line; those --require-tested names fail.
-        // The contract runs in shard 1 only, so the other shards require nothing.
-        const gate = contractGate(report, !shard || shard.index === 1 ? requireTested : undefined);
-        suffix = gate.suffix;
-        report = requireTestedResults(report, gate);
-        bar?.update(report.summary.total, report.summary.total, '');
-      }
     } finally {
       bar?.end();
     }
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
-    return (await finish(report, values, { driven, what: `in ${seconds} s`, repeat, suffix, observations })).status;
+    return (await finish(report, values, { opened, what: `in ${seconds} s`, repeat, observations })).status;
   });
 }

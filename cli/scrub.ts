@@ -15,7 +15,7 @@ import { encodeRequest } from '../adapters/wire.js';
 import { recordedSource } from '../conformance/replay/read.js';
 import { readRecorded } from '../conformance/replay/read.js';
 import { scrubRequest } from '../conformance/scrub/scrub.js';
-import { EXIT_OK, UsageError } from '../conformance/usage.js';
+import { EXIT_OK, UsageError } from './usage.js';
 import { stopSignal } from './interrupt.js';
 
 export const usage = 'ctxconform scrub IN OUT';

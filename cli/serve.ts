@@ -8,7 +8,7 @@ import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, describe } from '../refer
 import type { Capability } from '../reference/index.js';
 import type { DeclaredConstants } from '../protocol/types.js';
 import { readManifest } from '../conformance/runner/open.js';
-import { EXIT_OK, UsageError } from '../conformance/usage.js';
+import { EXIT_OK, UsageError } from './usage.js';
 
 export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1] [--capabilities LIST | --manifest FILE]';
 

@@ -18,7 +18,8 @@ import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
 import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
 import type { BudgetRange } from '../conformance/sweep/sweep.js';
 import type { BudgetIntervals, Manifest, SweepInfo } from '../protocol/types.js';
-import { EXIT_OK, UsageError, intOption } from '../conformance/usage.js';
+import { EXIT_OK, UsageError, intOption } from './usage.js';
+import { chooseImplementation, loadImplementationOptions } from './implementation.js';
 
 export const usage = 'ctxconform sweep (--case ID | --request FILE[:LINE] | --generate SEED) [--budgets A..B/STEP] [implementation] [options]';
 
@@ -107,6 +108,7 @@ export function sweepTable(info: SweepInfo): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  await loadImplementationOptions();
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
     console.log(HELP());
@@ -124,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const seed = values.generate !== undefined ? intOption(values, 'generate', 1, -(2 ** 31)) : 0;
   await checkBaseline(values.baseline as string | undefined);
+  const implementation = await chooseImplementation(values, ['assembler']);
   const given =
     typeof values.case === 'string'
       ? caseRequest(values.case, values.cases as string | undefined)
@@ -131,8 +134,8 @@ export async function run(argv: string[]): Promise<number> {
         ? await recordedRequest(values.request)
         : undefined;
 
-  return withImplementation(values, ['assembler'], async (driven) => {
-    const { request, source } = given ?? generated(seed, driven.manifest);
+  return withImplementation(implementation, async (opened) => {
+    const { request, source } = given ?? generated(seed, opened.manifest);
     const problems = validateRequest(request);
     if (problems.length > 0) {
       throw new UsageError(
@@ -144,7 +147,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const observations = new ObservationLog(STREAM_LIMITS);
     const report = await sweep({
-      ...driven,
+      ...opened,
       observations,
       request,
       source,
@@ -155,7 +158,7 @@ export async function run(argv: string[]): Promise<number> {
     });
     const seconds = ((report.run?.duration_ms ?? 0) / 1000).toFixed(2);
     const { status } = await finish(report, values, {
-      driven,
+      opened,
       what: `sweeps (${report.sweep!.budgets.count} budgets in ${seconds} s)`,
       printAtMost: PRINTED_FAILURES,
       observations,

@@ -12,7 +12,7 @@ import type { Report } from '../protocol/types.js';
 import { formatRatio } from '../report/text.js';
 import { markerOverhead, measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../conformance/tokens.js';
 import type { TokenTable } from '../protocol/types.js';
-import { UsageError } from '../conformance/usage.js';
+import { UsageError } from './usage.js';
 
 export const usage = 'ctxconform tokens [--cases DIR] [--json FILE] [--report REPORT.json --html FILE]';
 

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
-import { EXIT_OK, EXIT_USAGE, UsageError } from '../conformance/usage.js';
+import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 
 export const usage = 'ctxconform validate [--cases DIR]';
 

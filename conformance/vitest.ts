@@ -2,27 +2,19 @@
  * The conformance suite inside a vendor's own vitest run: one `describe` per
  * case area, one `it` per golden case, skipped (with the reason) when the
  * manifest does not declare what the case needs; with `properties: N`, one
- * `it` per property as well.
- *
- *   // conformance.test.ts
- *   import { defineConformanceSuite } from 'ctxconform/vitest';
- *   defineConformanceSuite({ stdio: 'python3 impl.py' });
- *
- * The package is compiled JavaScript with declarations: vitest needs no configuration for it.
+ * `it` per property as well. The package's entry, `ctxconform/vitest`
+ * (cli/vitest.ts), names the implementation and spells the rerun commands;
+ * this defines the suite around an implementation it opens.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from './cases/load.js';
-import { formatFailure, shellQuote } from './runner/console.js';
+import { formatFailure } from './runner/console.js';
 import { idMatcher } from './runner/filter.js';
-import { openFromOptions } from './runner/open.js';
-import type { Driven } from './runner/open.js';
-import { implementationFlags, rerunCommand } from './runner/transports.js';
+import { DEFAULT_TIMEOUT_MS } from './runner/open.js';
+import type { OpenedImplementation } from './runner/open.js';
 import { runCase, toResult } from './runner/run.js';
 import type { GoldenCase } from './types.js';
 import { PROPERTIES, runProperties } from './properties/index.js';
-
-/** One transport's option and its value, as on the command line: `{ module: './impl.js' }`, `{ stdio: 'python3 impl.py' }`, `{ http: URL }`. */
-export type ConformanceTarget = { module: string } | { stdio: string } | { http: string } | Record<string, string>;
 
 export interface ConformanceSuiteOptions {
   /** Case directory (default: the bundled corpus). */
@@ -41,24 +33,10 @@ export interface ConformanceSuiteOptions {
   seed?: number;
 }
 
-/** The target and options as the command line would give them. */
-function optionValues(target: ConformanceTarget, options: ConformanceSuiteOptions): Record<string, string> {
-  return {
-    ...target,
-    ...(options.manifest ? { manifest: options.manifest } : {}),
-    ...(options.timeoutMs !== undefined ? { timeout: String(options.timeoutMs) } : {}),
-  };
-}
-
-/** The ctxconform command that reruns one case against the same target, outside vitest. */
-function rerun(target: ConformanceTarget, options: ConformanceSuiteOptions, id: string): string {
-  return rerunCommand('run', implementationFlags(optionValues(target, options)), [
-    ...(options.cases ? ['--cases', shellQuote(options.cases)] : []),
-    '--filter',
-    shellQuote(id),
-    '--properties',
-    '0',
-  ]);
+/** The implementation a suite drives: opened once before its first case, and how a failing case is rerun outside vitest. */
+export interface SuiteImplementation {
+  open(): Promise<OpenedImplementation>;
+  rerun?(id: string): string;
 }
 
 function area(id: string): string {
@@ -66,17 +44,17 @@ function area(id: string): string {
   return i < 0 ? id : id.slice(0, i);
 }
 
-export function defineConformanceSuite(target: ConformanceTarget, options: ConformanceSuiteOptions = {}): void {
+export function defineSuite(target: SuiteImplementation, options: ConformanceSuiteOptions = {}): void {
   const { cases, problems } = loadCorpus(options.cases ?? BUNDLED_CASES_DIR);
   if (problems.length > 0) throw new Error(`the cases have problems:\n${problems.map(formatProblem).join('\n')}`);
   const matches = idMatcher(options.filter);
   const selected = cases.filter((c) => matches(c));
-  const timeoutMs = options.timeoutMs ?? 5000;
-  let opened: Driven | undefined;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let opened: OpenedImplementation | undefined;
 
   describe(options.name ?? 'ctxconform', () => {
     beforeAll(async () => {
-      opened = await openFromOptions(optionValues(target, options), ['assembler']);
+      opened = await target.open();
     }, 60_000);
     afterAll(async () => {
       await opened?.impl.close();
@@ -94,7 +72,7 @@ export function defineConformanceSuite(target: ConformanceTarget, options: Confo
               const r = await runCase(c, o.impl, o.manifest, timeoutMs);
               if (r.verdict.status === 'pass') return;
               if (r.verdict.status === 'skip') return ctx.skip(r.verdict.message);
-              throw new Error(formatFailure(toResult(c, r, (id) => rerun(target, options, id))));
+              throw new Error(formatFailure(toResult(c, r, target.rerun ? (id) => target.rerun!(id) : undefined)));
             },
             timeoutMs + 5000,
           );

@@ -2,7 +2,7 @@
  * What a run's closing line says about the contract clauses no exchange
  * tested, and `--require-tested`: a CI gate that insists a clause was really
  * put to the test (an untested clause is `skip`, which alone fails nothing).
- * Pure: cli/run.ts only applies what this decides.
+ * Pure: the contract command only applies what this decides.
  */
 import { summarize } from '../../protocol/types.js';
 import type { CaseResult, Report } from '../../protocol/types.js';
@@ -13,7 +13,7 @@ export type RequireTested = 'all' | readonly string[];
 
 const clauseId = (c: CaseResult): string | undefined => c.requirements.find((id) => id.startsWith('MAPI-'));
 
-/** The `--require-tested` value read, or the problem with it: `all`, or MAPI ids and `contract/<name>` ids, comma-separated. */
+/** A `requireTested` value read, or the problem with it (said after the option's name): `all`, or MAPI ids and `contract/<name>` ids, comma-separated. */
 export function parseRequireTested(value: string): { required: RequireTested } | { problem: string } {
   if (value.trim() === 'all') return { required: 'all' };
   const ids: string[] = [];
@@ -21,7 +21,7 @@ export function parseRequireTested(value: string): { required: RequireTested } |
     const c = CLAUSES.find((k) => k.id === raw.toUpperCase() || `contract/${k.name}` === raw);
     if (!c)
       return {
-        problem: `--require-tested takes all, or clause ids from ${CLAUSES[0].id} to ${CLAUSES.at(-1)!.id} (or contract/<name>), comma-separated, not ${JSON.stringify(raw)}`,
+        problem: `takes all, or clause ids from ${CLAUSES[0].id} to ${CLAUSES.at(-1)!.id} (or contract/<name>), comma-separated, not ${JSON.stringify(raw)}`,
       };
     if (!ids.includes(c.id)) ids.push(c.id);
   }

@@ -12,7 +12,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { UsageError } from '../usage.js';
+import { CallerError } from '../errors.js';
 
 export type Recorded = { line: number; request: unknown } | { line: number; unreadable: string };
 
@@ -313,7 +313,7 @@ export function recordedSource(arg: string): ReplaySource {
   const file = (path: string): ReplaySource | undefined => {
     if (!existsSync(path)) return undefined;
     const st = statSync(path);
-    if (!st.isFile()) throw new UsageError(`${path} is not a file`);
+    if (!st.isFile()) throw new CallerError(`${path} is not a file`);
     return { path, label: path.split('\\').join('/'), size: st.size };
   };
   const whole = file(arg);
@@ -321,5 +321,5 @@ export function recordedSource(arg: string): ReplaySource {
   const m = /^(.*):([1-9]\d*)$/.exec(arg);
   const part = m ? file(m[1]!) : undefined;
   if (part) return { ...part, line: Number(m![2]) };
-  throw new UsageError(`cannot read ${arg}: no such file`);
+  throw new CallerError(`cannot read ${arg}: no such file`);
 }

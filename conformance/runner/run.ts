@@ -37,9 +37,7 @@ export interface RunOptions {
   onProgress?: (done: number, total: number, current: string) => void;
   /** Aborted (SIGINT, SIGTERM): no case is sent after it, and what had no answer before it is left out of the report. */
   signal?: AbortSignal;
-  /** Results the caller adds after the run (a memory service's contract clauses): counted in the progress total from the start. */
-  laterResults?: number;
-  /** The command that reruns one case; defaults to the reference run. */
+  /** The command that reruns one failing case or property, as the caller spells it; none, no rerun member. */
   rerun?: (id: string) => string;
   /** Recorded in report.run. */
   adapter?: AdapterName;
@@ -54,10 +52,6 @@ async function selectedProperties(o: RunOptions, matches: ReturnType<typeof idMa
   const { genContext } = await import('../properties/arbitraries.js');
   const gen = genContext(o.manifest);
   return PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
-}
-
-function defaultRerun(id: string): string {
-  return `npx ctxconform run --filter '${id}'`;
 }
 
 export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<CaseRun> {
@@ -80,7 +74,7 @@ export async function runCase(c: GoldenCase, impl: Implementation, manifest: Man
 export function toResult(
   c: GoldenCase,
   r: { verdict: Verdict; stderr?: string; ms: number } & Pick<CombinedRun, 'answers'>,
-  rerun: (id: string) => string,
+  rerun: ((id: string) => string) | undefined,
 ): CaseResult {
   const v = r.verdict;
   const out: CaseResult = {
@@ -103,7 +97,7 @@ export function toResult(
   out.defect = defectFrom(v);
   if (r.answers) out.answers = r.answers;
   out.request = c.request;
-  out.rerun = rerun(c.id);
+  if (rerun) out.rerun = rerun(c.id);
   if (r.stderr) out.stderr = r.stderr;
   return out;
 }
@@ -111,7 +105,7 @@ export function toResult(
 export async function runSuite(o: RunOptions): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
-  const rerun = o.rerun ?? defaultRerun;
+  const rerun = o.rerun;
   const matches = idMatcher(o.filter);
   const spec = o.spec;
   const cases = inShard(o.cases.filter((c) => matches(c) && (spec === undefined || holdsIn(c.since, spec))).sort(byId), o.shard);
@@ -121,7 +115,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const propertyNames = withProperties ? await selectedProperties(o, matches) : [];
   // Round r sends every case once; a case's repeats are apart by a whole round.
   const sends = cases.length * repeat;
-  const total = cases.length + propertyNames.length + (o.laterResults ?? 0);
+  const total = cases.length + propertyNames.length;
   const stopped = (): boolean => o.signal?.aborted === true;
 
   const runs: CaseRun[][] = cases.map(() => []);
@@ -178,7 +172,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
     const complete = rounds.length === repeat ? propertyNames.filter((name) => rounds.every((round) => round.some((p) => p.id === `property/${name}`))) : [];
     const kept = rounds.map((round) => round.filter((p) => complete.includes(p.id.slice('property/'.length))));
     props = (complete.length > 0 ? combinePropertyRounds(kept) : [])
-      .map((p: CaseResult) => (p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
+      .map((p: CaseResult) => (rerun && p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
       .sort(byId);
     if (observe && o.observations && !stopped()) await observe.observeProperties(o.observations, props, o.impl, o.manifest, o.timeoutMs);
   }

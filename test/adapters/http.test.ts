@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssembleServer, listen, MAX_REQUEST_BYTES } from '../../adapters/http-server.js';
-import { UsageError } from '../../conformance/usage.js';
+import { StartError } from '../../conformance/errors.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { Report, Status } from '../../protocol/types.js';
@@ -59,7 +59,7 @@ describe('serve: the reference over http', () => {
   });
 
   it('runs the suite over http with every case passing', async () => {
-    const { impl, manifest, adapter } = await openImplementation({ http: base, timeoutMs: 2000, concurrency: 4 });
+    const { impl, manifest, adapter } = await openImplementation({ transport: 'http', config: { base }, timeoutMs: 2000, concurrency: 4 });
     expect(adapter).toBe('http');
     try {
       const r = await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: 2000, concurrency: 4, properties: 0, seed: 1 });
@@ -104,7 +104,7 @@ const FAULT_TIMEOUT = 2000;
 async function runAgainst(fault: (req: IncomingMessage, res: ServerResponse) => void): Promise<Report> {
   const s = await faultyServer(fault);
   // Only the hanging server waits it out; on a loaded CI machine a shorter one turns a slow answer into a timeout.
-  const { impl, manifest } = await openImplementation({ http: s.url, timeoutMs: FAULT_TIMEOUT, concurrency: 1 });
+  const { impl, manifest } = await openImplementation({ transport: 'http', config: { base: s.url }, timeoutMs: FAULT_TIMEOUT, concurrency: 1 });
   try {
     return await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: FAULT_TIMEOUT, concurrency: 1, properties: 0, seed: 1 });
   } finally {
@@ -153,18 +153,18 @@ describe('http faults (one case affected, the run goes on)', () => {
     );
     expect(msg).toMatch(/larger than 16777216 bytes/);
   });
-  it('connection refused at start: UsageError (exit 2)', async () => {
+  it('connection refused at start: StartError (exit 2 on the command line)', async () => {
     const s = await faultyServer(() => {});
     s.close();
     await new Promise((r) => setTimeout(r, 50));
-    const err = await openImplementation({ http: s.url, timeoutMs: 300 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    const err = await openImplementation({ transport: 'http', config: { base: s.url }, timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toMatch(/connection refused/);
   });
   it('a 422 whose body is not an error answer: error', async () => {
     expect(only(await runAgainst((_req, res) => res.writeHead(422).end('{"problems":[]}')), 'error')).toMatch(/HTTP 422 body is not an error answer/);
   });
-  it('a server without /describe: UsageError suggesting --manifest; with --manifest it runs', async () => {
+  it('a server without /describe: StartError suggesting --manifest; with --manifest it runs', async () => {
     const server = createServer((req, res) => {
       if (req.url !== '/assemble') return void res.writeHead(404).end('no');
       const chunks: Buffer[] = [];
@@ -176,10 +176,12 @@ describe('http faults (one case affected, the run goes on)', () => {
     });
     const url = await listen(server, 0, '127.0.0.1');
     try {
-      await expect(openImplementation({ http: url, timeoutMs: 1000 })).rejects.toThrow(/answered HTTP 404: "no"; give --manifest/);
+      await expect(openImplementation({ transport: 'http', config: { base: url }, timeoutMs: 1000 })).rejects.toThrow(
+        /answered HTTP 404: "no"; give --manifest/,
+      );
       const manifest = join(mkdtempSync(join(tmpdir(), 'ctxconform-http-')), 'm.json');
       writeFileSync(manifest, JSON.stringify({ name: 'm', version: '1', profiles: ['tiered'], capabilities: [] }));
-      const o = await openImplementation({ http: url, manifest, timeoutMs: 1000 });
+      const o = await openImplementation({ transport: 'http', config: { base: url }, manifest, timeoutMs: 1000 });
       const r = await runSuite({ cases: FAULT_CASES, impl: o.impl, manifest: o.manifest, timeoutMs: 1000, concurrency: 2, properties: 0, seed: 1 });
       await o.impl.close();
       expect(r.summary.pass).toBe(FAULT_CASES.length);
@@ -188,7 +190,7 @@ describe('http faults (one case affected, the run goes on)', () => {
       server.close();
     }
   });
-  it('a URL that is not http: UsageError', async () => {
-    await expect(openImplementation({ http: 'ftp://example.org' })).rejects.toThrow(/http:\/\/ or https:\/\//);
+  it('a URL that is not http: ConfigError', async () => {
+    await expect(openImplementation({ transport: 'http', config: { base: 'ftp://example.org' } })).rejects.toThrow(/http:\/\/ or https:\/\//);
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../conformance/usage.js';
+import { StartError } from '../../conformance/errors.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
@@ -22,7 +22,7 @@ const file = (name: string, text: string): string => {
 
 describe('openImplementation', () => {
   it('defaults to the reference, which declares both profiles and every capability', async () => {
-    const o = await openImplementation({});
+    const o = await openImplementation({ transport: 'reference', config: {} });
     expect(o.adapter).toBe('reference');
     expect(o.manifest.profiles).toEqual(['tiered', 'ranked']);
     expect([...o.manifest.capabilities].sort()).toEqual(['constraints', 'lifecycle', 'omission_markers', 'pinned', 'working_context']);
@@ -34,28 +34,32 @@ describe('openImplementation', () => {
       `export const describe = () => ({ name: 'm', version: '1', profiles: ['tiered'], capabilities: [] });
        export function assemble(r) { if (r.budget < 0) throw { code: 'invalid_request', message: 'negative' }; return { context: '', included: [], estimated_tokens: 0, total_budget: r.budget, omissions: [] }; }`,
     );
-    const o = await openImplementation({ module: mod });
+    const o = await openImplementation({ transport: 'module', config: { path: mod } });
     expect(o).toMatchObject({ adapter: 'module', target: mod, manifest: { name: 'm' } });
     expect(await o.impl.assemble({ budget: -1 }, { timeoutMs: 5000 })).toMatchObject({ kind: 'error', code: 'invalid_request', message: 'negative' });
   });
 
-  it('usage errors: no assemble export, no describe without --manifest, a module that throws on import', async () => {
-    await expect(openImplementation({ module: file('none.mjs', 'export const x = 1;') })).rejects.toThrow(/does not export an assemble\(request\) function/);
-    const err = await openImplementation({ module: file('nodesc.mjs', 'export const assemble = () => ({});') }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+  it('start errors: no assemble export, no describe without --manifest, a module that throws on import', async () => {
+    await expect(openImplementation({ transport: 'module', config: { path: file('none.mjs', 'export const x = 1;') } })).rejects.toThrow(
+      /does not export an assemble\(request\) function/,
+    );
+    const err = await openImplementation({ transport: 'module', config: { path: file('nodesc.mjs', 'export const assemble = () => ({});') } }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toMatch(/the module exports no describe\(\); give --manifest/);
-    await expect(openImplementation({ module: file('boom.mjs', 'throw new Error("missing native addon");') })).rejects.toThrow(
+    await expect(openImplementation({ transport: 'module', config: { path: file('boom.mjs', 'throw new Error("missing native addon");') } })).rejects.toThrow(
       /cannot load the module .*missing native addon/,
     );
-    await expect(openImplementation({ module: join(tmp, 'absent.mjs') })).rejects.toBeInstanceOf(UsageError);
+    await expect(openImplementation({ transport: 'module', config: { path: join(tmp, 'absent.mjs') } })).rejects.toBeInstanceOf(StartError);
   });
 
   it('--manifest replaces describe and is checked against the manifest schema', async () => {
     const mod = fileURLToPath(new URL('../../reference/index.ts', import.meta.url));
     const good = file('good.json', JSON.stringify({ name: 'r', version: '1', profiles: ['tiered'], capabilities: ['pinned'] }));
-    expect((await openImplementation({ module: mod, manifest: good })).manifest.capabilities).toEqual(['pinned']);
+    expect((await openImplementation({ transport: 'module', config: { path: mod }, manifest: good })).manifest.capabilities).toEqual(['pinned']);
     const bad = file('bad.json', JSON.stringify({ name: 'r', version: '1', profiles: ['fancy'], capabilities: [] }));
-    await expect(openImplementation({ module: mod, manifest: bad })).rejects.toThrow(
+    await expect(openImplementation({ transport: 'module', config: { path: mod }, manifest: bad })).rejects.toThrow(
       /bad.json is not valid: \/profiles\/0: must be equal to one of the allowed values/,
     );
   });
@@ -75,7 +79,7 @@ describe('openImplementation', () => {
        }`,
     );
     // Long enough that a loaded CI machine does not turn a slow answer (or a restarted worker's load) into a timeout.
-    const o = await openImplementation({ module: mod, timeoutMs: 2000 });
+    const o = await openImplementation({ transport: 'module', config: { path: mod }, timeoutMs: 2000 });
     try {
       const r = await runSuite({ cases: FAULT_CASES, impl: o.impl, manifest: o.manifest, timeoutMs: 2000, concurrency: 1, properties: 0, seed: 1 });
       const by = Object.fromEntries(r.cases.map((c) => [c.id, c]));

@@ -23,7 +23,7 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
   it('passes every tiered core case of the bundled corpus and skips the rest with a reason', async () => {
     const { cases, problems } = loadCorpus();
     expect(problems).toEqual([]);
-    const opened = await openImplementation({ stdio: `python3 "${impl}"`, timeoutMs: 5000 });
+    const opened = await openImplementation({ transport: 'stdio', config: { command: `python3 "${impl}"`, processes: 1 }, timeoutMs: 5000 });
     expect(opened.manifest).toEqual({ name: 'ctxconform-python-example', version: '1.0.0', language: 'python', profiles: ['tiered'], capabilities: [] });
     try {
       const r = await runSuite({ cases, impl: opened.impl, manifest: opened.manifest, timeoutMs: 5000, concurrency: 8, properties: 0, seed: 1 });
@@ -66,7 +66,12 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
     const stdio = `python3 "${impl}" --constants "${join(dir, 'tuned.json')}"`;
     try {
       for (const manifest of [undefined, join(dir, 'undeclared.json')]) {
-        const opened = await openImplementation({ stdio, timeoutMs: 5000, ...(manifest ? { manifest } : {}) });
+        const opened = await openImplementation({
+          transport: 'stdio',
+          config: { command: stdio, processes: 1 },
+          timeoutMs: 5000,
+          ...(manifest ? { manifest } : {}),
+        });
         try {
           const r = await runSuite({ cases: core, impl: opened.impl, manifest: opened.manifest, timeoutMs: 5000, concurrency: 8, properties: 0, seed: 1 });
           if (manifest === undefined) {
@@ -99,7 +104,7 @@ describe.skipIf(!hasPython)('adapters/examples/python over stdio', () => {
   });
 
   it('counts and orders by code point, and keeps a lone surrogate', async () => {
-    const opened = await openImplementation({ stdio: `python3 "${impl}"`, timeoutMs: 5000 });
+    const opened = await openImplementation({ transport: 'stdio', config: { command: `python3 "${impl}"`, processes: 1 }, timeoutMs: 5000 });
     try {
       const ask = (request: unknown): Promise<Outcome> => opened.impl.assemble(request, { timeoutMs: 5000 });
       // Two sources that order differently in UTF-16 and in code points (NUM-4): U+FF5E < U+1F600.

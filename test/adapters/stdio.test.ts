@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StdioImplementation } from '../../adapters/stdio.js';
-import { UsageError } from '../../conformance/usage.js';
+import { CallerError } from '../../conformance/errors.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-stdio-'));
@@ -35,7 +35,7 @@ describe('stdio adapter', () => {
     const cmd = script('no-describe', `if (m.op === 'describe') process.exit(9); out({ id: m.id, ok: ${JSON.stringify(RESULT)} });`);
     const mf = join(tmp, 'm.json');
     writeFileSync(mf, JSON.stringify(MANIFEST));
-    const o = await openImplementation({ stdio: cmd, manifest: mf, timeoutMs: 2000 });
+    const o = await openImplementation({ transport: 'stdio', config: { command: cmd, processes: 1 }, manifest: mf, timeoutMs: 2000 });
     try {
       expect(o.manifest).toEqual(MANIFEST);
       expect(await o.impl.assemble({}, { timeoutMs: 2000 })).toEqual({ kind: 'result', value: RESULT });
@@ -44,12 +44,14 @@ describe('stdio adapter', () => {
     }
   });
 
-  it('an error answer to describe, or an invalid manifest, cannot start: UsageError', async () => {
+  it('an error answer to describe, or an invalid manifest, cannot start: a CallerError (exit 2 on the command line)', async () => {
     const refuses = script('refuses', `out({ id: m.id, error: { code: 'nope', message: 'no describe here' } });`);
-    await expect(openImplementation({ stdio: refuses, timeoutMs: 2000 })).rejects.toThrow(/describe failed: an error answer: no describe here/);
+    await expect(openImplementation({ transport: 'stdio', config: { command: refuses, processes: 1 }, timeoutMs: 2000 })).rejects.toThrow(
+      /describe failed: an error answer: no describe here/,
+    );
     const bad = script('bad-manifest', `out({ id: m.id, ok: { name: 'x', profiles: ['tiered'] } });`);
-    const err = await openImplementation({ stdio: bad, timeoutMs: 2000 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    const err = await openImplementation({ transport: 'stdio', config: { command: bad, processes: 1 }, timeoutMs: 2000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CallerError);
     expect((err as Error).message).toMatch(/manifest .* is not valid: \(root\): must have required property 'version'/);
   });
 
@@ -63,7 +65,7 @@ describe('stdio adapter', () => {
        out({ id: held.id, ok: { ...${JSON.stringify(RESULT)}, total_budget: 1 } }, '\\r\\n');`,
       'let held;',
     );
-    const o = await openImplementation({ stdio: cmd, timeoutMs: 2000 });
+    const o = await openImplementation({ transport: 'stdio', config: { command: cmd, processes: 1 }, timeoutMs: 2000 });
     try {
       const [a, b] = await Promise.all([o.impl.assemble({ n: 1 }, { timeoutMs: 2000 }), o.impl.assemble({ n: 2 }, { timeoutMs: 2000 })]);
       expect(a).toEqual({ kind: 'result', value: { ...RESULT, total_budget: 1 } });
@@ -79,7 +81,7 @@ describe('stdio adapter', () => {
       `if (m.op === 'describe') return out({ id: m.id, ok: ${JSON.stringify(MANIFEST)} });
       if (m.request.kind === 'empty') out({ id: m.id, result: 1 }); else out({ id: m.id, error: { code: 'invalid_request', message: 'bad' } });`,
     );
-    const o = await openImplementation({ stdio: cmd, timeoutMs: 2000 });
+    const o = await openImplementation({ transport: 'stdio', config: { command: cmd, processes: 1 }, timeoutMs: 2000 });
     try {
       expect(await o.impl.assemble({ kind: 'empty' }, { timeoutMs: 2000 })).toMatchObject({
         kind: 'protocol',

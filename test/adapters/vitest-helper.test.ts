@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { defineConformanceSuite } from '../../conformance/vitest.js';
+import { defineConformanceSuite } from '../../cli/vitest.js';
 
 defineConformanceSuite({ module: fileURLToPath(new URL('../../reference/index.ts', import.meta.url)) }, { name: 'reference module', properties: 5, seed: 3 });
 

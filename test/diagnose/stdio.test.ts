@@ -24,7 +24,7 @@ const python = fileURLToPath(new URL('../../adapters/examples/python/impl.py', i
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 
 async function diagnoseOver(stdio: string): Promise<{ failing: number; d: Diagnosis | undefined }> {
-  const opened = await openImplementation({ stdio, timeoutMs: 10_000 });
+  const opened = await openImplementation({ transport: 'stdio', config: { command: stdio, processes: 1 }, timeoutMs: 10_000 });
   try {
     const observations = await observe(opened.impl, opened.manifest);
     return { failing: observations.filter((o) => !o.passed).length, d: diagnose(observations) };

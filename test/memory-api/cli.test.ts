@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../cli/run.js';
-import { UsageError } from '../../conformance/usage.js';
+import { UsageError } from '../../cli/usage.js';
 import type { Report } from '../../protocol/types.js';
 import { CLAUSES, DIRECTED } from '../../conformance/contract/index.js';
 import { startMemoryService, type FakeService } from '../fixtures/memory-service/server.js';

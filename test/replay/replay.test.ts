@@ -66,7 +66,7 @@ describe('the corpus written as JSON lines', () => {
   });
 
   it('replayed against the reference over stdio (every request through the wire, -0.0 included): the verdicts of run over stdio', async () => {
-    const o = await openImplementation({ stdio: STDIO_REFERENCE, timeoutMs: 10_000, concurrency: 4 });
+    const o = await openImplementation({ transport: 'stdio', config: { command: STDIO_REFERENCE, processes: 4 }, timeoutMs: 10_000, concurrency: 4 });
     try {
       const { run, replayed } = await both(o.impl, o.manifest, 4);
       expect(replayed.map((r) => `${r.status} ${r.message ?? ''}`)).toEqual(

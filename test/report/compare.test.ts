@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { applyBaseline, loadBaseline, ReportFileError } from '../../conformance/baseline.js';
 import { diffReports, run as runDiff } from '../../cli/diff.js';
-import { UsageError } from '../../conformance/usage.js';
+import { UsageError } from '../../cli/usage.js';
 import { mergeReports, MergeError } from '../../cli/merge.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { GoldenCase } from '../../conformance/types.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { UsageError } from '../../conformance/usage.js';
+import { UsageError } from '../../cli/usage.js';
 import { run as runTokens } from '../../cli/tokens.js';
 import { writeReports } from '../../report/index.js';
 import { ENCODINGS, markerOverhead, measureCases, median, percentile, tokenTable } from '../../conformance/tokens.js';

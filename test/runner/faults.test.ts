@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { StdioImplementation } from '../../adapters/stdio.js';
 import { encodeRequest } from '../../adapters/wire.js';
-import { UsageError } from '../../conformance/usage.js';
+import { StartError } from '../../conformance/errors.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { formatFailure } from '../../conformance/runner/console.js';
@@ -34,7 +34,12 @@ const TIMEOUT = 1000;
 
 /** One process, so that `concurrency` requests are pipelined into it and the fault's request count is the run's. */
 async function runFault(name: string, concurrency = 1, prefix = ''): Promise<Report> {
-  const { impl, manifest } = await openImplementation({ stdio: prefix + command(name, `-c${concurrency}`), timeoutMs: TIMEOUT, concurrency, processes: 1 });
+  const { impl, manifest } = await openImplementation({
+    transport: 'stdio',
+    config: { command: prefix + command(name, `-c${concurrency}`), processes: 1 },
+    timeoutMs: TIMEOUT,
+    concurrency,
+  });
   try {
     return await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: TIMEOUT, concurrency, properties: 0, seed: 1 });
   } finally {
@@ -54,7 +59,11 @@ function expectOnly(report: Report, id: string, status: Status): string {
 describe('stdio faults (one case affected, the run goes on)', () => {
   it('the fake without its fault passes every case (the control)', async () => {
     writeFileSync(join(tmp, 'crash-control.marker'), 'x');
-    const { impl, manifest } = await openImplementation({ stdio: command('crash', '-control'), timeoutMs: TIMEOUT });
+    const { impl, manifest } = await openImplementation({
+      transport: 'stdio',
+      config: { command: command('crash', '-control'), processes: 1 },
+      timeoutMs: TIMEOUT,
+    });
     try {
       const r = await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: TIMEOUT, concurrency: 1, properties: 0, seed: 1 });
       expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
@@ -149,10 +158,10 @@ describe('stdio faults (one case affected, the run goes on)', () => {
         .slice(0, 60);
       // One process: at concurrency 4 the requests are pipelined into it, and their stderr interleaves.
       const { impl, manifest } = await openImplementation({
-        stdio: command('stderr-per-request', `-c${concurrency}`),
+        transport: 'stdio',
+        config: { command: command('stderr-per-request', `-c${concurrency}`), processes: 1 },
         timeoutMs: 5000,
         concurrency,
-        processes: 1,
       });
       let r: Report;
       try {
@@ -184,7 +193,12 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     const cases = loadCorpus().cases;
     // Each hang costs this long, so it is short; long enough that a loaded 2-core machine answers every other request in time.
     const short = 700;
-    const { impl, manifest } = await openImplementation({ stdio: fixtureCommand(fixture('hangs-one-in-twenty'), log), timeoutMs: short, concurrency: 4 });
+    const { impl, manifest } = await openImplementation({
+      transport: 'stdio',
+      config: { command: fixtureCommand(fixture('hangs-one-in-twenty'), log), processes: 4 },
+      timeoutMs: short,
+      concurrency: 4,
+    });
     let r: Report;
     try {
       r = await runSuite({ cases, impl, manifest, timeoutMs: short, concurrency: 4, properties: 100, seed: 1 });
@@ -220,24 +234,30 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
   });
 
-  it('dies on start: openImplementation throws a UsageError with the reason', async () => {
-    const err = await openImplementation({ stdio: dieOnStart, timeoutMs: TIMEOUT }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+  it('dies on start: openImplementation throws a StartError with the reason', async () => {
+    const err = await openImplementation({ transport: 'stdio', config: { command: dieOnStart, processes: 1 }, timeoutMs: TIMEOUT }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toMatch(/exited with code 1/);
     expect((err as Error).message).toContain('cannot load the model file');
   });
 
-  it('dies on start with --manifest (no describe): still a UsageError', async () => {
+  it('dies on start with --manifest (no describe): still a StartError', async () => {
     const manifest = join(tmp, 'manifest.json');
     writeFileSync(manifest, JSON.stringify({ name: 'x', version: '1', profiles: ['tiered'], capabilities: [] }));
-    const err = await openImplementation({ stdio: dieOnStart, manifest, timeoutMs: TIMEOUT }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    const err = await openImplementation({ transport: 'stdio', config: { command: dieOnStart, processes: 1 }, manifest, timeoutMs: TIMEOUT }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toContain('cannot load the model file');
   });
 
-  it('a command that does not exist: UsageError naming the shell error', async () => {
-    const err = await openImplementation({ stdio: 'ctxconform-no-such-command-xyz --serve', timeoutMs: TIMEOUT }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+  it('a command that does not exist: StartError naming the shell error', async () => {
+    const err = await openImplementation({
+      transport: 'stdio',
+      config: { command: 'ctxconform-no-such-command-xyz --serve', processes: 1 },
+      timeoutMs: TIMEOUT,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StartError);
     expect((err as Error).message).toMatch(/code 127.*not found/s);
   });
 });

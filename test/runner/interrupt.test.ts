@@ -16,7 +16,7 @@ import { replay } from '../../conformance/replay/run.js';
 import { shrinkRecorded } from '../../conformance/replay/shrink.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { sweep } from '../../conformance/sweep/sweep.js';
-import { EXIT_SIGINT, EXIT_SIGTERM } from '../../conformance/usage.js';
+import { EXIT_SIGINT, EXIT_SIGTERM } from '../../cli/usage.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { assemble, describe as referenceDescribe } from '../../reference/index.js';

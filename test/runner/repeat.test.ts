@@ -153,7 +153,18 @@ function stateful(wrongOn: (call: number) => boolean): ReturnType<typeof fromFun
 }
 
 const suite = (impl: ReturnType<typeof fromFunctions>, repeat: number, more: Partial<Parameters<typeof runSuite>[0]> = {}): Promise<Report> =>
-  runSuite({ cases: FAULT_CASES, impl, manifest: CORE, timeoutMs: 2000, concurrency: 1, properties: 0, seed: 1, repeat, ...more });
+  runSuite({
+    cases: FAULT_CASES,
+    impl,
+    manifest: CORE,
+    timeoutMs: 2000,
+    concurrency: 1,
+    properties: 0,
+    seed: 1,
+    repeat,
+    rerun: (id) => `again ${id}`,
+    ...more,
+  });
 
 describe('runSuite --repeat', () => {
   it('sends every case N times in N rounds; a deterministic implementation is judged as without repeats', async () => {
@@ -191,7 +202,7 @@ describe('runSuite --repeat', () => {
       [[2], 'pass'],
     ]);
     expect(d.requirements.at(-1)).toBe('REQ-2');
-    expect(d.rerun).toBeDefined();
+    expect(d.rerun).toBe(`again ${d.id}`);
     const valid = validators.report();
     expect(valid(r), formatErrors(valid.errors).join('\n')).toBe(true);
     // Without repeats the same implementation merely fails one case: the flakiness goes unseen.

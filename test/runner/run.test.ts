@@ -120,7 +120,7 @@ describe('runSuite', () => {
   });
 
   it('runs the properties in shard 1 only, and a filter picks among them', async () => {
-    const { impl, manifest } = await openImplementation({});
+    const { impl, manifest } = await openImplementation({ transport: 'reference', config: {} });
     const base = { impl, manifest, timeoutMs: 1000, concurrency: 1, properties: 2, seed: 3, cases: [] };
     const all = await runSuite(base);
     expect(all.cases.length).toBeGreaterThan(1);

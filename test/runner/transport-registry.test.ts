@@ -1,60 +1,39 @@
 /**
- * A new transport is its adapter plus one registry entry: a fake transport,
- * registered here and nowhere else, is driven through every command that
- * drives an implementation (run, replay, sweep, constants), appears in their
- * help, in rerun commands and in the reports (which the report schema
- * accepts), and its own option is refused without it.
+ * A new transport is 2 files with no edit elsewhere: its adapter and its
+ * registry entry. A made-up one (test/runner/fake-transport/: fake-adapter.ts and
+ * entries/fake.ts, nothing else) is registered by the loader that registers
+ * the built-in entries of conformance/transports/, from its folder alone, and
+ * is then driven through every command that drives an assembler (run,
+ * replay, sweep, constants) and the code API; it appears in their help, in
+ * rerun commands and in the reports (which the report schema accepts), and
+ * its own option is refused without it. No transport is named outside its
+ * entry: the built-in ones are the files of their folder, and neither the
+ * engine nor the command line spells their names or options.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fromFunctions } from '../../adapters/inprocess.js';
 import { run as runCommand } from '../../cli/run.js';
 import { run as replayCommand } from '../../cli/replay.js';
 import { run as sweepCommand } from '../../cli/sweep.js';
 import { run as constantsCommand } from '../../cli/constants.js';
-import { registerTransport, transportHelp, unregisterTransport } from '../../conformance/runner/transports.js';
-import { UsageError } from '../../conformance/usage.js';
+import { run as contractCommand } from '../../cli/contract.js';
+import { UsageError } from '../../cli/usage.js';
+import { openImplementation } from '../../conformance/runner/open.js';
+import { loadTransports, registerTransportsIn, transports, unregisterTransport } from '../../conformance/runner/transports.js';
 import { validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
-import { assemble, describe as referenceDescribe } from '../../reference/index.js';
+import { fakeLog } from './fake-transport/fake-adapter.js';
 
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const FAKE = join(root, 'test/runner/fake-transport');
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-transport-'));
-const opened: string[] = [];
-let closed = 0;
 
-/** Answers as the reference does, or with one wrong habit (`--fake-flavour trailing-newline`). */
-beforeAll(() => {
-  registerTransport({
-    name: 'fake',
-    option: 'fake',
-    metavar: 'NAME',
-    help: 'an implementation this test makes up',
-    kind: 'assembler',
-    concurrency: 2,
-    takesManifest: true,
-    options: { 'fake-flavour': { type: 'string', metavar: 'HABIT', help: 'a wrong habit to answer with' } },
-    async open({ value, values }) {
-      opened.push(value);
-      const wrong = values['fake-flavour'] === 'trailing-newline';
-      const manifest = { ...referenceDescribe(), name: `fake-${value}`, capabilities: [] };
-      const impl = fromFunctions(
-        (r) => {
-          const a = assemble(r, { capabilities: [] }) as { context?: string };
-          return wrong && typeof a.context === 'string' ? { ...a, context: `${a.context}\n` } : a;
-        },
-        undefined,
-        manifest,
-      );
-      const close = impl.close.bind(impl);
-      impl.close = async () => {
-        closed++;
-        await close();
-      };
-      return { impl, manifest, target: `fake:${value}` };
-    },
-  });
+beforeAll(async () => {
+  await loadTransports();
+  await registerTransportsIn(join(FAKE, 'entries'));
 });
 afterAll(() => {
   unregisterTransport('fake');
@@ -75,10 +54,26 @@ const readReport = (file: string): Report => {
   return report;
 };
 
-describe('a transport added with one registry entry', () => {
-  it('is in the help of every command that drives an assembler, with its own option', () => {
-    expect(transportHelp()).toMatch(/^ {2}--fake NAME {13}an implementation this test makes up$/m);
-    expect(transportHelp()).toMatch(/^ {4}--fake-flavour HABIT {2}a wrong habit to answer with$/m);
+const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+
+describe('a transport added as its adapter and its entry', () => {
+  it('is those 2 files, registered from the folder of its entry', () => {
+    expect(
+      files(FAKE)
+        .map((f) => relative(FAKE, f))
+        .sort(),
+    ).toEqual(['entries/fake.ts', 'fake-adapter.ts']);
+    expect(transports().map((t) => t.name)).toContain('fake');
+  });
+
+  it('is in the help of every command that drives an assembler, with its own option', async () => {
+    for (const command of [runCommand, replayCommand, sweepCommand, constantsCommand]) {
+      out = [];
+      expect(await command(['--help'])).toBe(0);
+      const help = out.join('\n');
+      expect(help).toMatch(/^ {2}--fake NAME {13}an implementation this test makes up$/m);
+      expect(help).toMatch(/^ {4}--fake-flavour HABIT {2}a wrong habit to answer with$/m);
+    }
   });
 
   it('run: judged, reported under its name, closed, and its failures rerun through it', async () => {
@@ -87,11 +82,11 @@ describe('a transport added with one registry entry', () => {
     expect(readReport(good).run).toMatchObject({ adapter: 'fake', target: 'fake:one' });
     expect(out.join('\n')).toMatch(/^fake-one 1\.0\.0 via fake \(fake:one\)/m);
     const bad = join(tmp, 'bad.json');
-    const before = closed;
+    const before = fakeLog.closed;
     expect(
       await runCommand(['--fake', 'two', '--fake-flavour', 'trailing-newline', '--filter', 'area:rendering', '--properties', '0', '--quiet', '--json', bad]),
     ).toBe(1);
-    expect(closed).toBe(before + 1);
+    expect(fakeLog.closed).toBe(before + 1);
     const failing = readReport(bad).cases.filter((c) => c.status === 'fail');
     expect(failing.length).toBeGreaterThan(0);
     expect(failing[0]!.rerun).toMatch(/^npx ctxconform run --fake two --fake-flavour trailing-newline --filter \S+ --properties 0$/);
@@ -107,19 +102,67 @@ describe('a transport added with one registry entry', () => {
     expect(
       await sweepCommand(['--request', recorded, '--fake', 'four', '--fake-flavour', 'trailing-newline', '--budgets', '0..20', '--no-shrink', '--json', swept]),
     ).toBe(1);
-    const sweepReport = readReport(swept);
-    expect(sweepReport.run).toMatchObject({ adapter: 'fake', target: 'fake:four' });
+    expect(readReport(swept).run).toMatchObject({ adapter: 'fake', target: 'fake:four' });
   });
 
   it('constants probes it', async () => {
     expect(await constantsCommand(['--fake', 'five'])).toBe(0);
     expect(out.join('\n')).toMatch(/^constants of fake-five 1\.0\.0/m);
-    expect(opened).toContain('five');
+    expect(fakeLog.opened).toContain('five');
   });
 
-  it('its own option without it, or two transports at once, is a usage error', async () => {
+  it('the code API opens it by name with its typed config', async () => {
+    const opened = await openImplementation({ transport: 'fake', config: { name: 'six', flavour: 'trailing-newline' } });
+    try {
+      expect(opened).toMatchObject({ adapter: 'fake', target: 'fake:six', concurrency: 2, timeoutMs: 5000 });
+      expect(opened.manifest.name).toBe('fake-six');
+    } finally {
+      await opened.impl.close();
+    }
+  });
+
+  it('its own option without it, two transports at once, or a config its entry refuses: a usage error naming the option', async () => {
     await expect(runCommand(['--fake-flavour', 'x', '--properties', '0'])).rejects.toThrow(/--fake-flavour goes with --fake/);
     await expect(runCommand(['--fake', 'x', '--module', 'm.mjs'])).rejects.toThrow(UsageError);
     await expect(runCommand(['--fake', 'x', '--module', 'm.mjs'])).rejects.toThrow(/choose one implementation, not --module and --fake/);
+    await expect(runCommand(['--fake', 'nobody'])).rejects.toThrow(/^--fake names nobody$/);
+    await expect(openImplementation({ transport: 'fake', config: { name: 'nobody' } })).rejects.toThrow(/^name names nobody$/);
+    // The contract command judges services: an assembler is run's.
+    await expect(contractCommand(['--fake', 'x'])).rejects.toThrow(/^--fake is an assembler: ctxconform run drives it, this command does not$/);
+  });
+});
+
+describe('the built-in transports', () => {
+  const ENTRIES = join(root, 'conformance/transports');
+
+  it('are the entry modules of conformance/transports/, each registered under its file name: no list names them', async () => {
+    const entries = readdirSync(ENTRIES).filter((f) => f.endsWith('.ts'));
+    const builtIn = transports()
+      .map((t) => t.name)
+      .filter((n) => n !== 'fake');
+    expect(builtIn.sort()).toEqual(entries.map((f) => f.replace(/\.ts$/, '')).sort());
+    for (const f of entries) expect((await import(join(ENTRIES, f))).default.name).toBe(f.replace(/\.ts$/, ''));
+  });
+
+  it('are named, with their options and config members, in their entry alone: the engine and the command line spell none of them', () => {
+    // `reference` is left out: the word names the oracle every judging command compares with, not only the transport.
+    const words = transports()
+      .filter((t) => t.name !== 'fake')
+      .flatMap((t) => [
+        ...(t.name === 'reference' ? [] : [t.name]),
+        t.option,
+        ...(t.key ? [t.key] : []),
+        ...Object.entries(t.options ?? {}).flatMap(([name, o]) => [name, o.key]),
+      ]);
+    expect(words).toEqual(expect.arrayContaining(['stdio', 'http', 'memory-api', 'module', 'impl', 'processes', 'api-key', 'command', 'url']));
+    const sources = ['conformance', 'cli'].flatMap((d) => files(join(root, d))).filter((f) => f.endsWith('.ts') && !f.startsWith(ENTRIES));
+    const found = sources.flatMap((f) => {
+      // Code only: a comment may show an example.
+      const text = readFileSync(f, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
+      return words.filter((w) => text.includes(`'${w}'`) || text.includes(`"${w}"`)).map((w) => `${relative(root, f)}: '${w}'`);
+    });
+    expect(found).toEqual([]);
   });
 });

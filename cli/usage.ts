@@ -1,6 +1,5 @@
 /**
- * What every layer may say about the command line without importing a
- * command: a usage error (also an implementation that cannot start), the exit
+ * What every command says about its command line: a usage error, the exit
  * statuses, and the integer options every command parses the same way.
  */
 
