@@ -1,13 +1,16 @@
 /**
- * conformance/vitest.ts used as a vendor would: the reference module through
- * the in-process adapter (every case runs and passes), and the Python example
- * over stdio (capability and ranked cases are skipped, the core passes).
+ * ctxconform/vitest (cli/vitest.ts) used as a vendor would: the reference
+ * module through the in-process adapter (every case runs and passes), named
+ * as on the command line and by its transport's typed config, and the Python
+ * example over stdio (capability and ranked cases are skipped, the core passes).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defineConformanceSuite } from '../../cli/vitest.js';
 
-defineConformanceSuite({ module: fileURLToPath(new URL('../../reference/index.ts', import.meta.url)) }, { name: 'reference module', properties: 5, seed: 3 });
+const referenceModule = fileURLToPath(new URL('../../reference/index.ts', import.meta.url));
+defineConformanceSuite({ module: referenceModule }, { name: 'reference module', properties: 5, seed: 3 });
+defineConformanceSuite({ transport: 'module', config: { path: referenceModule } }, { name: 'reference module by its config', filter: 'area:expiry,area:tiers' });
 
 if (spawnSync('python3', ['--version']).status === 0) {
   defineConformanceSuite(

@@ -4,7 +4,7 @@
  * switch per defect) must pass every core case when no defect is on, and each
  * defect, and each wrong rendering habit layered on top, must fail at least
  * one case. The capability cases get the same treatment from the reference
- * with its request or answer bent one way at a time. A defect no case catches
+ * with its request or answer rewritten one way at a time. A defect no case catches
  * is a hole in the corpus. All of it holds again for an implementation that
  * declares tuned constants (SPEC section 17): judged against the reference
  * computed with them, the corpus still tells each defect from a right answer.
@@ -18,7 +18,7 @@ import type { GoldenCase } from '../../conformance/types.js';
 import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import type { Defects } from '../fixtures/broken/mutant.js';
-import { ALL, bent, bents, blocks, constraints, DEFECTS, habits, MARKER_DEFECTS, same } from '../fixtures/known-defects.js';
+import { ALL, blocks, capabilityDefects, constraints, DEFECTS, habits, MARKER_DEFECTS, rewrittenReference, same } from '../fixtures/known-defects.js';
 import type { Assemble, Req } from '../fixtures/known-defects.js';
 import { TUNED, TUNED_CORE } from '../fixtures/declared/constants.js';
 
@@ -29,7 +29,7 @@ const cases = CORPUS.filter((c) => skipReason(c, MANIFEST) === undefined);
 
 /**
  * The cases the implementation does not pass. A crash or a timeout means the
- * bent implementation itself is broken, not that a case caught its defect, so
+ * rewritten implementation itself is broken, not that a case caught its defect, so
  * it throws instead of counting.
  */
 async function failures(assemble: Assemble, manifest: Manifest = MANIFEST, corpus: readonly GoldenCase[] = cases): Promise<string[]> {
@@ -105,7 +105,7 @@ describe.each(RUNS)('the corpus separates right from wrong (tiered core cases), 
   }
 });
 
-/** Capability defects (bents, in the fixture) must each fail a capability case. */
+/** Capability defects (capabilityDefects, in the fixture) must each fail a capability case. */
 const capabilityCases = CORPUS.filter((c) => c.capabilities.length > 0);
 
 /**
@@ -114,18 +114,18 @@ const capabilityCases = CORPUS.filter((c) => c.capabilities.length > 0);
  */
 describe('a targeted case fails the defect it was written for', () => {
   const all = CORPUS;
-  // The bent reference declares everything and meets the whole corpus; the tiered-core mutant meets the core cases.
+  // The rewritten reference declares everything and meets the whole corpus; the tiered-core mutant meets the core cases.
   const fullCorpus = (assemble: Assemble): Promise<string[]> => failures(assemble, ALL, all);
   const TARGETED: [string, Assemble, string][] = [
     // -0 made a hair below 0 on the way in: what a total order does to a ranked stable sort.
     [
       'ranked: -0 ranked below 0',
-      bent(blocks((b) => (Object.is(b.priority, -0) ? { ...b, priority: -Number.MIN_VALUE } : b))),
+      rewrittenReference(blocks((b) => (Object.is(b.priority, -0) ? { ...b, priority: -Number.MIN_VALUE } : b))),
       'ranked/negative-zero-ties-keep-input-order',
     ],
     [
       'ranked: a superseded block packed as active',
-      bent((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)),
+      rewrittenReference((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)),
       'validation/ranked-superseded',
     ],
   ];
@@ -146,7 +146,7 @@ describe('a targeted case fails the defect it was written for', () => {
   it('the null cases catch an implementation that reads null as absent (REQ-4)', async () => {
     const dropNulls = (o: Record<string, unknown>): Record<string, unknown> =>
       Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
-    const nullAsAbsent = bent((r) => {
+    const nullAsAbsent = rewrittenReference((r) => {
       const x = dropNulls(r as Record<string, unknown>) as Req;
       return constraints(dropNulls)(blocks(dropNulls)(x));
     });
@@ -156,7 +156,7 @@ describe('a targeted case fails the defect it was written for', () => {
   });
 
   it('the hyphenated tool-results case catches a source rewritten in the header', async () => {
-    const rewritten = bent(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') }));
+    const rewritten = rewrittenReference(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') }));
     expect(await fullCorpus(rewritten)).toContain('tiers/hyphenated-tool-results-is-working: fail');
   });
 });
@@ -177,10 +177,10 @@ describe('the omission-markers cases catch broken markers', () => {
 describe.each(RUNS)('the corpus separates right from wrong (capability cases), %s', (_label, constants) => {
   const manifest: Manifest = constants ? { ...ALL, constants } : ALL;
   it(`the reference passes all ${capabilityCases.length} capability cases through the bending harness`, async () => {
-    expect(await failures(bent(same, undefined, constants), manifest, capabilityCases)).toEqual([]);
+    expect(await failures(rewrittenReference(same, undefined, constants), manifest, capabilityCases)).toEqual([]);
   });
 
-  for (const [name, assemble] of Object.entries(bents(constants))) {
+  for (const [name, assemble] of Object.entries(capabilityDefects(constants))) {
     it(`catches: ${name}`, async () => {
       expect((await failures(assemble, manifest, capabilityCases)).length).toBeGreaterThan(0);
     });

@@ -11,7 +11,7 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { diagnose } from '../../conformance/diagnose/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble as referenceAssemble } from '../../reference/index.js';
-import { ALL, bent, bents, blocks, constraints, DEFECTS, habits, MARKER_DEFECTS, same } from '../fixtures/known-defects.js';
+import { ALL, blocks, capabilityDefects, constraints, DEFECTS, habits, MARKER_DEFECTS, rewrittenReference, same } from '../fixtures/known-defects.js';
 import type { Assemble, Req } from '../fixtures/known-defects.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import { CORE, observe } from './helpers.js';
@@ -60,7 +60,7 @@ const HABIT_ENTRIES: Record<string, string> = {
   'non-finite numbers read as 0 and accepted': 'non-finite-read-as-zero',
 };
 
-const BENT_ENTRIES: Record<string, string> = {
+const CAPABILITY_ENTRIES: Record<string, string> = {
   'pinned ignored': 'pinned-ignored',
   'exclude ignored': 'exclude-ignored',
   'must_include ignored': 'must-include-ignored',
@@ -89,19 +89,23 @@ const BENT_ENTRIES: Record<string, string> = {
   'a marker for an expired block too': 'marker-for-expired',
 };
 
-/** The targeted defects of test/cases/mutants.test.ts, on the bent reference. */
+/** The targeted defects of test/cases/mutants.test.ts, on the rewritten reference. */
 const dropNulls = (o: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
 const TARGETED: [string, Assemble, string][] = [
   [
     'ranked: a superseded block packed as active',
-    bent((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)),
+    rewrittenReference((r) => ((r as { profile?: string }).profile === 'ranked' ? blocks(({ status: _s, ...b }) => b)(r) : r)),
     'ranked-ignores-what-it-cannot-honour',
   ],
-  ['null read as absent', bent((r) => constraints(dropNulls)(blocks(dropNulls)(dropNulls(r as Record<string, unknown>) as Req))), 'null-read-as-absent'],
+  [
+    'null read as absent',
+    rewrittenReference((r) => constraints(dropNulls)(blocks(dropNulls)(dropNulls(r as Record<string, unknown>) as Req))),
+    'null-read-as-absent',
+  ],
   [
     'a source rewritten in the header',
-    bent(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') })),
+    rewrittenReference(same, (a) => ({ ...a, context: a.context.replace(/\[tool-results /g, '[tool_results ') })),
     'header-source-rewritten',
   ],
 ];
@@ -135,7 +139,7 @@ describe('an output habit on the correct core is its catalogue entry', () => {
 });
 
 /**
- * Some bent references have more than their one defect, and then each is
+ * Some rewritten references have more than their one defect, and then each is
  * named among the first causes, the intended one first or with the other:
  * the expired-pinned double answers through the reference's default
  * capabilities (no omission_markers, though the manifest declares them); the
@@ -146,10 +150,10 @@ describe('an output habit on the correct core is its catalogue entry', () => {
  * intended one); the lifecycle double makes every status active, invalid and
  * ranked ones too (a third and fourth cause).
  */
-describe('a capability defect of the bent reference is its catalogue entry', () => {
-  const all = { ...bents(), ...MARKER_DEFECTS };
-  it('maps every bent reference', () => expect(Object.keys(all).sort()).toEqual(Object.keys(BENT_ENTRIES).sort()));
-  it.each(Object.entries(BENT_ENTRIES))('%s', async (name, id) => {
+describe('a capability defect of the rewritten reference is its catalogue entry', () => {
+  const all = { ...capabilityDefects(), ...MARKER_DEFECTS };
+  it('maps every rewritten reference', () => expect(Object.keys(all).sort()).toEqual(Object.keys(CAPABILITY_ENTRIES).sort()));
+  it.each(Object.entries(CAPABILITY_ENTRIES))('%s', async (name, id) => {
     const expected = id.split('+');
     const { named, line } = await top(all[name]!, ALL, name === 'truncated for any omission' ? 3 : expected.length);
     expect(named, line).toEqual(expect.arrayContaining(expected));

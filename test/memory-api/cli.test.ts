@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../cli/run.js';
+import { run as contract } from '../../cli/contract.js';
 import { UsageError } from '../../cli/usage.js';
 import type { Report } from '../../protocol/types.js';
 import { CLAUSES, DIRECTED } from '../../conformance/contract/index.js';
@@ -185,5 +186,54 @@ describe('ctxconform run --memory-api', () => {
     await expect(run(['--memory-api', 'http://127.0.0.1:1', '--module', 'x.mjs'])).rejects.toThrow(UsageError);
     await expect(run(['--api-key', 'k'])).rejects.toThrow(/--api-key goes with --memory-api/);
     await expect(run(['--memory-api', 'ftp://example.com'])).rejects.toThrow(/needs an http\(s\) URL/);
+  });
+});
+
+describe('ctxconform contract --memory-api', () => {
+  it('judges the contract alone: one result per clause, the run alias giving the same clauses with the skipped golden cases', async () => {
+    service = await startMemoryService({ apiKey: 'k' });
+    const dir = mkdtempSync(join(tmpdir(), 'ctxc-contract-'));
+    expect(await contract(['--memory-api', service.url, '--api-key', 'k', '--properties', '5', '--seed', '3', '--json', join(dir, 'c.json'), '--quiet'])).toBe(0);
+    const alone = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')) as Report;
+    expect(alone.cases.map((c) => c.id)).toEqual(CLAUSES.map((c) => `contract/${c.name}`));
+    expect(alone.cases.every((c) => c.kind === 'contract' && c.status === 'pass')).toBe(true);
+    expect(alone.run).toMatchObject({ adapter: 'memory-api', target: service.url, seed: 3, properties_runs: 5, shard: null, filter: null });
+    expect(alone.summary).toMatchObject({ total: CLAUSES.length, pass: CLAUSES.length });
+    expect(await run(['--memory-api', service.url, '--api-key', 'k', '--properties', '5', '--seed', '3', '--json', join(dir, 'r.json'), '--quiet'])).toBe(0);
+    const aliased = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Report;
+    const clauses = (r: Report) => r.cases.filter((c) => c.kind === 'contract').map((c) => [c.id, c.status, c.exchanges_tested, c.num_runs]);
+    expect(clauses(aliased)).toEqual(clauses(alone));
+    expect(aliased.cases.filter((c) => c.kind === 'case').length).toBeGreaterThan(0);
+  });
+
+  it('a broken clause fails it (exit 1), rerun through contract with the key named, not written', async () => {
+    service = await startMemoryService({ variant: 'cut-content', apiKey: 'top-secret' });
+    const json = join(mkdtempSync(join(tmpdir(), 'ctxc-contract-')), 'report.json');
+    expect(await contract(['--memory-api', service.url, '--api-key', 'top-secret', '--properties', '0', '--repeat', '2', '--json', json, '--quiet'])).toBe(1);
+    const failing = (JSON.parse(readFileSync(json, 'utf8')) as Report).cases.filter((c) => c.status !== 'pass');
+    expect(failing.map((c) => c.id)).toEqual(['contract/verbatim-content']);
+    expect(failing[0]!.rerun).toBe(
+      `npx ctxconform contract --memory-api ${service.url} --api-key "$MEMORY_API_KEY" --filter contract/verbatim-content --properties 0 --seed 1 --timeout 5000 --repeat 2`,
+    );
+    expect(readFileSync(json, 'utf8')).not.toContain('top-secret');
+    expect(out.join('\n')).toMatch(/^FAIL: 12 pass, 1 fail, 0 error, 0 timeout, 0 crash, 0 flaky, 0 skip of 13 in \d+\.\d\d s$/m);
+  });
+
+  it('its help lists the service and the contract options, and none of what only golden cases take', async () => {
+    expect(await contract(['--help'])).toBe(0);
+    const help = out.join('\n');
+    expect(help).toMatch(/^usage: ctxconform contract --memory-api URL \[options\]$/m);
+    expect(help).toMatch(/^ {4}--require-tested IDS {2}all, or clause ids/m);
+    expect(help).toMatch(/^ {2}--timeout MS {12}per request/m);
+    for (const absent of ['--cases', '--spec', '--shard', '--manifest', '--concurrency', '--save-counterexamples', '--impl']) expect(help).not.toContain(absent);
+  });
+
+  it('usage errors: no service, an assembler, what only golden cases take, a property filter', async () => {
+    await expect(contract([])).rejects.toThrow(/^name the implementation to judge: --memory-api URL$/);
+    await expect(contract(['--stdio', 'python3 impl.py'])).rejects.toThrow(/^--stdio is an assembler: ctxconform run drives it, this command does not$/);
+    await expect(contract(['--memory-api', 'http://127.0.0.1:1', '--cases', 'none'])).rejects.toThrow(/Unknown option '--cases'/);
+    await expect(contract(['--memory-api', 'http://127.0.0.1:1', '--filter', 'property/budget'])).rejects.toThrow(/^--filter /);
+    await expect(contract(['--memory-api', 'http://127.0.0.1:1', '--marker', 'two words'])).rejects.toThrow(/^--marker needs one token without spaces/);
+    await expect(contract(['--api-key', 'k'])).rejects.toThrow(/^--api-key goes with --memory-api$/);
   });
 });
