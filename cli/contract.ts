@@ -23,7 +23,7 @@ import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportHelp, transportUsage } from './implementation.js';
 import type { ChosenImplementation } from './implementation.js';
-import { EXIT_OK, intOption } from './usage.js';
+import { EXIT_OK, intOption, randomRuns } from './usage.js';
 
 export const usage = (): string => `ctxconform contract ${transportUsage(['service'])} [options]`;
 
@@ -142,8 +142,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP());
     return EXIT_OK;
   }
-  const runs = intOption(values, 'properties', 100, 0);
-  const seed = intOption(values, 'seed', 1, -(2 ** 31));
+  const { runs, seed } = randomRuns(values);
   const repeat = intOption(values, 'repeat', 1, 1);
   const chosen = await chooseImplementation(values, ['service']);
   const filter = typeof values.filter === 'string' ? values.filter : undefined;

@@ -14,7 +14,7 @@ import { ObservationLog } from '../conformance/diagnose/log.js';
 import { SPEC_VERSION, specVersionProblem } from '../conformance/spec.js';
 import type { GoldenCase } from '../conformance/types.js';
 import type { Report } from '../protocol/types.js';
-import { EXIT_OK, UsageError, intOption } from './usage.js';
+import { EXIT_OK, UsageError, intOption, randomRuns } from './usage.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportUsage } from './implementation.js';
 import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
@@ -106,8 +106,7 @@ export async function run(argv: string[]): Promise<number> {
     console.log(HELP());
     return EXIT_OK;
   }
-  const properties = intOption(values, 'properties', 100, 0);
-  const seed = intOption(values, 'seed', 1, -(2 ** 31));
+  const { runs: properties, seed } = randomRuns(values);
   let shard: { index: number; total: number } | undefined;
   if (typeof values.shard === 'string') {
     shard = parseShard(values.shard);

@@ -23,3 +23,8 @@ export function intOption(values: Record<string, unknown>, name: string, fallbac
   if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, not ${raw}`);
   return n;
 }
+
+/** `--properties N` (random requests or runs per property; default 100, 0 none) and `--seed N` (default 1), as run and contract read them. */
+export function randomRuns(values: Record<string, unknown>): { runs: number; seed: number } {
+  return { runs: intOption(values, 'properties', 100, 0), seed: intOption(values, 'seed', 1, -(2 ** 31)) };
+}

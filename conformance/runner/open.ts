@@ -11,7 +11,7 @@ import { formatErrors, validators } from '../../protocol/schemas.js';
 import { constantsProblems } from '../../reference/index.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
 import { CallerError } from '../errors.js';
-import { loadTransports, transportNamed, type AnyTransport, type TransportConfigs } from './transports.js';
+import { loadTransports, transportNamed, type AnyTransport, type OpenSettings, type TransportConfigs } from './transports.js';
 
 /** Per request, when the caller does not say. */
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -87,11 +87,7 @@ export async function checkConfig(transport: AnyTransport, config: unknown): Pro
  * unless a manifest was given or the transport trusts its own; a failure
  * after the start closes what was started.
  */
-export async function openChecked(
-  transport: AnyTransport,
-  config: unknown,
-  settings: { manifest?: Manifest; timeoutMs: number; concurrency: number },
-): Promise<OpenedImplementation> {
+export async function openChecked(transport: AnyTransport, config: unknown, settings: OpenSettings): Promise<OpenedImplementation> {
   if (settings.manifest !== undefined && !transport.takesManifest) throw new CallerError(`${transport.name} describes itself: it takes no manifest`);
   const opened = await transport.open(config, settings);
   try {

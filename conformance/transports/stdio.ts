@@ -35,7 +35,6 @@ export default defineTransport<'stdio'>({
       help: 'copies of the command to spread requests over, started as needed\n(default: the concurrency; 1 pipelines every request into one process)',
     },
   },
-  describedBy: (target) => `the describe answer of ${target}`,
   check({ command }) {
     if (command.trim() === '') throw new ConfigError('command', 'needs a command');
   },
