@@ -12,7 +12,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Implementation, Manifest } from '../../protocol/types.js';
 import { ConfigError } from '../errors.js';
 
-/** An assembler answers requests (every command drives it); a service is judged on the memory-api contract (SPEC section 16). */
+/**
+ * An assembler answers requests (run, replay, sweep and constants drive it);
+ * a service is judged on the memory-api contract (SPEC section 16) by
+ * `contract`, its config a ServiceConfig (contract/results.ts).
+ */
 export type TransportKind = 'assembler' | 'service';
 
 /**
