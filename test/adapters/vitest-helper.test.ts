@@ -10,7 +10,10 @@ import { defineConformanceSuite } from '../../cli/vitest.js';
 
 const referenceModule = fileURLToPath(new URL('../../reference/index.ts', import.meta.url));
 defineConformanceSuite({ module: referenceModule }, { name: 'reference module', properties: 5, seed: 3 });
-defineConformanceSuite({ transport: 'module', config: { path: referenceModule } }, { name: 'reference module by its config', filter: 'area:expiry,area:tiers' });
+defineConformanceSuite(
+  { transport: 'module', config: { path: referenceModule } },
+  { name: 'reference module by its config', filter: 'area:expiry,area:tiers' },
+);
 
 if (spawnSync('python3', ['--version']).status === 0) {
   defineConformanceSuite(

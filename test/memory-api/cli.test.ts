@@ -193,7 +193,9 @@ describe('ctxconform contract --memory-api', () => {
   it('judges the contract alone: one result per clause, the run alias giving the same clauses with the skipped golden cases', async () => {
     service = await startMemoryService({ apiKey: 'k' });
     const dir = mkdtempSync(join(tmpdir(), 'ctxc-contract-'));
-    expect(await contract(['--memory-api', service.url, '--api-key', 'k', '--properties', '5', '--seed', '3', '--json', join(dir, 'c.json'), '--quiet'])).toBe(0);
+    expect(await contract(['--memory-api', service.url, '--api-key', 'k', '--properties', '5', '--seed', '3', '--json', join(dir, 'c.json'), '--quiet'])).toBe(
+      0,
+    );
     const alone = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')) as Report;
     expect(alone.cases.map((c) => c.id)).toEqual(CLAUSES.map((c) => `contract/${c.name}`));
     expect(alone.cases.every((c) => c.kind === 'contract' && c.status === 'pass')).toBe(true);
@@ -225,7 +227,8 @@ describe('ctxconform contract --memory-api', () => {
     expect(help).toMatch(/^usage: ctxconform contract --memory-api URL \[options\]$/m);
     expect(help).toMatch(/^ {4}--require-tested IDS {2}all, or clause ids/m);
     expect(help).toMatch(/^ {2}--timeout MS {12}per request/m);
-    for (const absent of ['--cases', '--spec', '--shard', '--manifest', '--concurrency', '--save-counterexamples', '--impl']) expect(help).not.toContain(absent);
+    for (const absent of ['--cases', '--spec', '--shard', '--manifest', '--concurrency', '--save-counterexamples', '--impl'])
+      expect(help).not.toContain(absent);
   });
 
   it('usage errors: no service, an assembler, what only golden cases take, a property filter', async () => {

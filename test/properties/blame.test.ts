@@ -12,7 +12,12 @@ import { runProperties } from '../../conformance/properties/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 
-const ALL: Manifest = { name: 'rewritten-reference', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
+const ALL: Manifest = {
+  name: 'rewritten-reference',
+  version: '0',
+  profiles: ['tiered', 'ranked'],
+  capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'],
+};
 
 type Req = { profile?: string; now: number; blocks: { created_at?: number; ttl_seconds?: number }[] };
 

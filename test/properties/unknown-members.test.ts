@@ -12,7 +12,12 @@ import { withUnknownMembers } from '../../conformance/properties/arbitraries.js'
 import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 
-const ALL: Manifest = { name: 'rewritten-reference', version: '0', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };
+const ALL: Manifest = {
+  name: 'rewritten-reference',
+  version: '0',
+  profiles: ['tiered', 'ranked'],
+  capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'],
+};
 const DEFINED = new Set([
   'profile',
   'now',
