@@ -1,40 +1,5 @@
-import type { Tier } from '../protocol/assembly.js';
-
-/** SPEC NUM-2: the estimate divides code points by this. */
-export const CHARS_PER_TOKEN = 4;
-
-/** SPEC TIER-2: share of the budget per tier, as fractions (what the original publishes). */
-export const TIER_FRACTIONS: Readonly<Record<Tier, number>> = Object.freeze({
-  working: 0.4,
-  episodic: 0.2,
-  longterm: 0.25,
-  knowledge: 0.15,
-});
-
-/** The same shares as whole percentages: tier budgets use integer arithmetic (NUM-3). */
-export const TIER_PERCENT: Readonly<Record<Tier, number>> = Object.freeze({
-  working: 40,
-  episodic: 20,
-  longterm: 25,
-  knowledge: 15,
-});
-
-/** Tier order: admission runs over tiers in this order (the order does not change the result). */
-export const TIERS: readonly Tier[] = ['working', 'episodic', 'longterm', 'knowledge'];
-
-/** SPEC TIER-1: source name (case-sensitive) to tier; any other source is `working`. */
-export const SOURCE_TO_TIER: Readonly<Record<string, Tier>> = Object.freeze({
-  memory: 'longterm',
-  tactics: 'longterm',
-  coverage: 'working',
-  tool_results: 'working',
-  episodes: 'episodic',
-  session_summary: 'episodic',
-  knowledge: 'knowledge',
-  waf_info: 'knowledge',
-});
-
-export const DEFAULT_TIER: Tier = 'working';
+/** The specification's tables are its design's (design.ts), exported from there alone. */
+export { CHARS_PER_TOKEN, DEFAULT_TIER, HEADER_SEPARATOR, SEGMENT_JOINER, SOURCE_TO_TIER, TIER_FRACTIONS, TIER_PERCENT, TIERS } from './design.js';
 
 /** SPEC TIER-7: the originating text of a budget omission in `tiered`. */
 export const REASON_TIER_BUDGET = 'tier budget exhausted; overflow pool exhausted';
@@ -47,10 +12,6 @@ export const REASON_MAX_SEGMENTS = 'max_segments';
 
 /** SPEC RANK-2: the header of the recalled-beliefs packer (119 code points). */
 export const RANKED_HEADER = 'Here is what you remember about this user. These are recalled beliefs, not verified facts, and some may be out of date:';
-
-/** Segment header separator in `tiered` rendering: U+00B7 MIDDLE DOT with spaces. */
-export const HEADER_SEPARATOR = ' \u00b7 ';
-export const SEGMENT_JOINER = '\n\n';
 
 /** SPEC MRK-2: the line of an omission marker after the block's header, by reason class. */
 export const MARKER_OVER_BUDGET = '[OMITTED: over token budget]';

@@ -15,6 +15,21 @@ import { readRequest } from './validate.js';
 export * from './constants.js';
 export * from '../protocol/assembly.js';
 export * from './options.js';
+export {
+  compareRank,
+  countingEstimator,
+  countTokens,
+  designOf,
+  designTables,
+  RANKING_POOL_ORDER,
+  SPEC_COUNT,
+  SPEC_DESIGN,
+  SPEC_RENDER,
+  SPEC_TIERS,
+  shareOf,
+  tierIn,
+} from './design.js';
+export type { CountRule, Design, DesignConstants, Estimator, HeaderBlock, PoolOrder, RankKey, RankPreferences, Render, Rounding, TierTable } from './design.js';
 export { estimateTokens, tokensFor, tierOf, tierBudget, isExpired } from './estimate.js';
 export { codePointLength, compareCodePoints } from './unicode.js';
 export { ContentLengths } from './lengths.js';

@@ -11,15 +11,13 @@ import { codePointComparator } from './unicode.js';
 import { confidenceOf } from './validate.js';
 import type { NormalRequest } from './validate.js';
 
-/** The ranking key's optional middle members (SPEC CON-6). */
-export interface RankPreferences {
-  prefer_high_confidence: boolean;
-  prefer_recency: boolean;
-}
+import type { RankPreferences } from './design.js';
+
+export type { RankPreferences };
 
 export const NO_PREFERENCES: RankPreferences = { prefer_high_confidence: false, prefer_recency: false };
 
-/** SPEC TIER-3 / CON-6: (-priority, [-confidence], [-created_at], block_id by code points). */
+/** SPEC TIER-3 / CON-6, the design's compareRank (design.ts) over block indices: (-priority, [-confidence], [-created_at], block_id by code points). */
 export function rankComparator(r: NormalRequest, p: RankPreferences): (x: number, y: number) => number {
   const { blocks, priority, createdAt } = r;
   const byId = codePointComparator(r.ids);

@@ -1,5 +1,4 @@
 import {
-  HEADER_SEPARATOR,
   MARKER_OVER_BUDGET,
   MARKER_OVER_SEGMENTS,
   REASON_BUDGET,
@@ -9,9 +8,8 @@ import {
   REASON_MAX_SEGMENTS,
   REASON_SUPERSEDED,
   REASON_TIER_BUDGET,
-  SEGMENT_JOINER,
-  TIERS,
 } from './constants.js';
+import { HEADER_SEPARATOR, SEGMENT_JOINER, TIERS } from './design.js';
 import { tierBudget, tokensFor } from './estimate.js';
 import { bytes } from './block-arrays.js';
 import type { Bytes } from './block-arrays.js';
@@ -64,9 +62,10 @@ class Selection {
 }
 
 /**
- * SPEC section 5 (profile `tiered`) with every capability of section 8. The
- * live blocks are sorted once by the ranking key, and every later step walks
- * that order. Each step is a function of its own, named for what it does.
+ * SPEC section 5 (profile `tiered`) with every capability of section 8: the
+ * specification's design (design.ts SPEC_DESIGN) computed fast, with the
+ * tables read from there. The live blocks are sorted once by the ranking key,
+ * and every later step walks that order. Each step is a function of its own, named for what it does.
  * `tuning` holds the constants (section 17: the specification's by default).
  */
 export function assembleTiered(r: NormalRequest, caps: ReadonlySet<Capability>, tuning: Tuning = SPEC_TUNING): Result | ErrorAnswer {

@@ -3,8 +3,8 @@
  * an implementation may declare, checked, and resolved into the form
  * selection reads them in. Everything else about the algorithm is fixed.
  */
-import { CHARS_PER_TOKEN, DEFAULT_TIER, SOURCE_TO_TIER, TIER_PERCENT, TIERS } from './constants.js';
-import { tierOf as specTierOf } from './estimate.js';
+import { designOf, SPEC_DESIGN, TIERS, tierIn } from './design.js';
+import type { Design } from './design.js';
 import type { DeclaredConstants, Problem, Tier } from '../protocol/assembly.js';
 import { pointer } from './validate.js';
 
@@ -19,8 +19,14 @@ export interface Tuning {
   tierOf(source: string): Tier;
 }
 
+/** The constants of a design that counts (design.ts), as selection reads them. */
+function tuningFrom(design: Design): Tuning {
+  const { tiers, count } = design;
+  return { charsPerToken: count!.charsPerToken, percent: tiers.percent, tierOf: (source) => tierIn(tiers, source) };
+}
+
 /** The specification's constants (sections 4 and 5). */
-export const SPEC_TUNING: Tuning = Object.freeze({ charsPerToken: CHARS_PER_TOKEN, percent: TIER_PERCENT, tierOf: specTierOf });
+export const SPEC_TUNING: Tuning = Object.freeze(tuningFrom(SPEC_DESIGN));
 
 const MEMBERS = ['chars_per_token', 'tier_fractions', 'source_to_tier'];
 
@@ -81,16 +87,8 @@ export function constantsProblems(constants: unknown): Problem[] {
   return out;
 }
 
-/** A valid declaration (constantsProblems gave []) as selection reads it; SPEC_TUNING when it declares nothing. */
+/** A valid declaration (constantsProblems gave []) as selection reads it: the specification's design with those values (designOf); SPEC_TUNING when it declares nothing. */
 export function tuningOf(constants: DeclaredConstants): Tuning {
-  const { chars_per_token, tier_fractions, source_to_tier } = constants;
-  if (chars_per_token === undefined && tier_fractions === undefined && source_to_tier === undefined) return SPEC_TUNING;
-  // A Map, not an object: a declared source named __proto__ is a source like any other.
-  let tierOf = specTierOf;
-  if (source_to_tier !== undefined) {
-    const map = new Map<string, Tier>(Object.entries(SOURCE_TO_TIER));
-    for (const [source, tier] of Object.entries(source_to_tier)) map.set(source, tier);
-    tierOf = (source) => map.get(source) ?? DEFAULT_TIER;
-  }
-  return { charsPerToken: chars_per_token ?? CHARS_PER_TOKEN, percent: tier_fractions ?? TIER_PERCENT, tierOf };
+  const design = designOf(constants);
+  return design === SPEC_DESIGN ? SPEC_TUNING : tuningFrom(design);
 }

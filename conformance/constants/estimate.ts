@@ -3,33 +3,20 @@
  * rounding, and a floor of 1 or 0. The probe keeps the candidates that agree
  * with every observed cost.
  */
-import { CHARS_PER_TOKEN } from '../../reference/index.js';
+import { countTokens, SPEC_COUNT } from '../../reference/index.js';
+import type { CountRule, Rounding } from '../../reference/index.js';
 
-export type Rounding = 'floor' | 'ceil' | 'round half up' | 'round half to even';
+export type { Rounding };
 
-export interface Estimator {
-  charsPerToken: number;
-  rounding: Rounding;
-  minimum: 0 | 1;
-}
+/** A candidate estimator is one of the design's counting rules (reference/design.ts). */
+export type Estimator = CountRule;
 
-export const SPEC_ESTIMATOR: Estimator = { charsPerToken: CHARS_PER_TOKEN, rounding: 'floor', minimum: 1 };
+export const SPEC_ESTIMATOR: Estimator = SPEC_COUNT;
 
 const ROUNDINGS: Rounding[] = ['floor', 'ceil', 'round half up', 'round half to even'];
 
-function roundHalfEven(x: number): number {
-  const f = Math.floor(x);
-  const d = x - f;
-  if (d < 0.5) return f;
-  if (d > 0.5) return f + 1;
-  return f % 2 === 0 ? f : f + 1;
-}
-
 export function cost(e: Estimator, length: number): number {
-  const q = length / e.charsPerToken;
-  const t =
-    e.rounding === 'floor' ? Math.floor(q) : e.rounding === 'ceil' ? Math.ceil(q) : e.rounding === 'round half up' ? Math.floor(q + 0.5) : roundHalfEven(q);
-  return Math.max(e.minimum, t);
+  return countTokens(e, length);
 }
 
 /** The estimator expected: the spec's, with a declared chars per token (SPEC section 17). */
