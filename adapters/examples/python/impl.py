@@ -10,10 +10,15 @@ Python's `str` already counts and orders by code point (SPEC NUM-1, NUM-4).
 `python3 impl.py --constants FILE` runs it with tuned constants (SPEC section 17):
 FILE holds a manifest's `constants` object (chars_per_token, tier_fractions,
 source_to_tier), which it applies and declares in its manifest.
+
+The specification's tables (chars per token, tier shares, the source map, the
+header) are read from design.json beside this file, which ctxconform writes
+from its one exported source (reference/design.ts) and checks in its tests.
 """
 import io
 import json
 import math
+import os
 import sys
 
 MANIFEST = {
@@ -24,14 +29,12 @@ MANIFEST = {
     "capabilities": [],
 }
 
-CHARS_PER_TOKEN = 4
-TIER_PERCENT = {"working": 40, "episodic": 20, "longterm": 25, "knowledge": 15}
-SOURCE_TO_TIER = {
-    "memory": "longterm", "tactics": "longterm",
-    "coverage": "working", "tool_results": "working",
-    "episodes": "episodic", "session_summary": "episodic",
-    "knowledge": "knowledge", "waf_info": "knowledge",
-}
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "design.json"), encoding="utf-8") as f:
+    DESIGN = json.load(f)
+CHARS_PER_TOKEN = DESIGN["chars_per_token"]
+TIER_PERCENT = dict(DESIGN["tier_percent"])
+SOURCE_TO_TIER = dict(DESIGN["source_to_tier"])
+DEFAULT_TIER = DESIGN["default_tier"]
 BUDGET_REASON = "tier budget exhausted; overflow pool exhausted"
 MAX_BUDGET = 2 ** 53 - 1
 STATUSES = ("active", "disputed", "superseded", "stale")
@@ -153,7 +156,7 @@ def assemble(req):
     admitted = []
     set_aside = []
     for b in live:
-        tier = SOURCE_TO_TIER.get(b["source"], "working")
+        tier = SOURCE_TO_TIER.get(b["source"], DEFAULT_TIER)
         if b["cost"] <= left[tier]:
             left[tier] -= b["cost"]
             admitted.append(b)
@@ -168,7 +171,8 @@ def assemble(req):
             omissions.append({"block_id": b["id"], "reason": BUDGET_REASON})
     admitted.sort(key=lambda b: (b["source"], -b["priority"], b["id"]))
     return {
-        "context": "\n\n".join("[%s \u00b7 %s]\n%s" % (b["source"], b["id"], b["content"]) for b in admitted),
+        "context": DESIGN["segment_joiner"].join(
+            "[" + b["source"] + DESIGN["header_separator"] + b["id"] + "]\n" + b["content"] for b in admitted),
         "included": [b["id"] for b in admitted],
         "estimated_tokens": sum(b["cost"] for b in admitted),
         "total_budget": budget,
