@@ -10,7 +10,7 @@
  * better.
  */
 import { CATALOGUE } from '../diagnose/catalogue.js';
-import { diagnose } from '../diagnose/diagnose.js';
+import { diagnose, diagnosisEntry } from '../diagnose/diagnose.js';
 import { FAMILIES } from '../diagnose/families.js';
 import { recordedObservation } from '../diagnose/recorded.js';
 import { agreesWithReference } from '../properties/agrees.js';
@@ -45,16 +45,7 @@ export function crossCheck(exchanges: readonly Exchange[], manifest: Manifest, d
   );
   const d = diagnose(observations);
   if (!d) return undefined;
-  const causes: DiagnosisEntry[] = d.causes.map((c) => ({
-    id: c.id,
-    requirements: c.requirements,
-    summary: c.summary,
-    explains: c.explains,
-    contradicts: c.contradicts,
-    failing: c.failing,
-    defects: c.defects,
-    ...(c.alike.length > 0 ? { alike: c.alike } : {}),
-  }));
+  const causes: DiagnosisEntry[] = d.causes.map((c) => diagnosisEntry(c, false));
   const out: CrossCheck = { causes, differing: d.failing };
   const top = causes[0];
   const meanings = [...new Set(drifted.flatMap((row) => CONSTANT_ROWS.filter(([re]) => re.test(row)).map(([, m]) => m)))];

@@ -1,8 +1,11 @@
 /**
  * The catalogue of known defects: each a named, exact way to get the spec
  * wrong, with the requirements it breaks, one sentence a vendor understands,
- * and the switches of the model (model.ts) that make an implementation with
- * it. Entries compose: two entries switched on together are an
+ * and the hooks (hooks.ts) or switches of the model (model.ts) that make an
+ * implementation with it. A defect that overrides hooks is its own module in
+ * defects/, registered from that folder (defect.ts); the entries below set
+ * switches. Sentences that quote the specification's numbers take them from
+ * its design (reference/design.ts). Entries compose: two entries switched on together are an
  * implementation with both, unless they set the same switch (conflicting).
  *
  * Most entries are fixed. A family (below the list) stands for a defect with
@@ -10,51 +13,12 @@
  * moved to another tier): its instances are read off the failing answers of
  * a run, and each is then an exact model like any other entry.
  */
-import { TIER_PERCENT } from '../../reference/index.js';
+import { CHARS_PER_TOKEN, TIER_PERCENT } from '../../reference/index.js';
 import type { Tier } from '../../protocol/types.js';
-import type { Defects } from './model.js';
+import { DEFECTS_DIR, REGISTERED, registerDefectsIn, registerInOrder } from './defect.js';
+import type { CatalogueEntry, Feature, Section } from './defect.js';
 
-export type Section =
-  | 'validation'
-  | 'counting'
-  | 'estimate'
-  | 'tiers'
-  | 'pool'
-  | 'expiry'
-  | 'ordering'
-  | 'rendering'
-  | 'omissions'
-  | 'pinned'
-  | 'constraints'
-  | 'lifecycle'
-  | 'working_context'
-  | 'markers'
-  | 'ranked'
-  | 'constants';
-
-/**
- * What a request must have for a defect to change its answer: a valid request
- * of a profile, a pinned block, a constraints member, a block status other
- * than active, a capability, declared constants; or being invalid. A defect
- * answers every request that has none of its features as the model without
- * defects does (test/diagnose/reach.test.ts holds every entry to that), so
- * the diagnosis need not ask it about them.
- */
-export type Feature = 'invalid' | 'valid' | 'tiered' | 'ranked' | 'pinned' | 'constraints' | 'status' | 'working_context' | 'omission_markers' | 'declared';
-
-export interface CatalogueEntry {
-  /** Stable, kebab-case. */
-  id: string;
-  section: Section;
-  requirements: readonly string[];
-  /** What the implementation does, and what the spec says instead. */
-  summary: string;
-  defects: Defects;
-  /** The entry shows only under declared constants (SPEC section 17): inert without them. */
-  declaredOnly?: boolean;
-  /** The features of which a request needs one to show the defect (reachOf: the section's when absent). */
-  when?: readonly Feature[];
-}
+export type { CatalogueEntry, Feature, Section } from './defect.js';
 
 const SECTION_REACH: Readonly<Record<Section, readonly Feature[]>> = {
   validation: ['invalid'],
@@ -81,7 +45,8 @@ export function reachOf(e: Pick<CatalogueEntry, 'section' | 'when'>): readonly F
 }
 
 const split = (w: number, e: number, l: number, k: number): Record<Tier, number> => ({ working: w, episodic: e, longterm: l, knowledge: k });
-const splitLabel = (p: Record<Tier, number>): string => `${p.working}/${p.episodic}/${p.longterm}/${p.knowledge}`;
+const splitLabel = (p: Readonly<Record<Tier, number>>): string => `${p.working}/${p.episodic}/${p.longterm}/${p.knowledge}`;
+const SPEC_SPLIT = splitLabel(TIER_PERCENT);
 
 /** Undeclared splits: the mutants' two, the common even and tuned ones, and every swap of two of the spec's shares. */
 function splitEntries(): CatalogueEntry[] {
@@ -98,7 +63,7 @@ function splitEntries(): CatalogueEntry[] {
     id: `tier-split-${p.working}-${p.episodic}-${p.longterm}-${p.knowledge}`,
     section: 'constants',
     requirements: ['TIER-2', 'DECL-1'],
-    summary: `the tier budgets are split ${splitLabel(p)} (working/episodic/longterm/knowledge) without declaring it; TIER-2 says 40/20/25/15, and another split must be declared in the manifest (section 17)`,
+    summary: `the tier budgets are split ${splitLabel(p)} (working/episodic/longterm/knowledge) without declaring it; TIER-2 says ${SPEC_SPLIT}, and another split must be declared in the manifest (section 17)`,
     defects: { tierPercent: p },
     when: ['tiered'],
   }));
@@ -109,11 +74,12 @@ const charsPerTokenEntries = (): CatalogueEntry[] =>
     id: `chars-per-token-${n}`,
     section: 'constants',
     requirements: ['NUM-2', 'DECL-1'],
-    summary: `the estimate divides by ${n} characters per token without declaring it; NUM-2 divides by 4, and another divisor must be declared in the manifest (section 17)`,
+    summary: `the estimate divides by ${n} characters per token without declaring it; NUM-2 divides by ${CHARS_PER_TOKEN}, and another divisor must be declared in the manifest (section 17)`,
     defects: { charsPerToken: n },
   }));
 
-export const CATALOGUE: readonly CatalogueEntry[] = [
+/** The entries that set switches of the model, in catalogue order. */
+const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
   // ------------------------------------------------------------ validation (section 3, REQ-4, errors)
   {
     id: 'null-read-as-absent',
@@ -189,41 +155,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
 
   // ------------------------------------------------------------ counting (NUM-1) and the estimate (NUM-2)
   {
-    id: 'utf16-lengths',
-    section: 'counting',
-    requirements: ['NUM-1', 'NUM-2'],
-    summary: 'lengths are counted in UTF-16 code units (an emoji counts 2); NUM-1 counts code points',
-    defects: { lengthUnit: 'utf16' },
-  },
-  {
-    id: 'utf8-lengths',
-    section: 'counting',
-    requirements: ['NUM-1', 'NUM-2'],
-    summary: 'lengths are counted in UTF-8 bytes; NUM-1 counts code points',
-    defects: { lengthUnit: 'utf8' },
-  },
-  {
-    id: 'ceil-estimate',
-    section: 'estimate',
-    requirements: ['NUM-2'],
-    summary: 'the estimate rounds up (ceil); NUM-2 is max(1, floor(code points / 4))',
-    defects: { estimateRounding: 'ceil' },
-  },
-  {
-    id: 'rounded-estimate',
-    section: 'estimate',
-    requirements: ['NUM-2'],
-    summary: 'the estimate rounds to the nearest integer; NUM-2 is max(1, floor(code points / 4))',
-    defects: { estimateRounding: 'round' },
-  },
-  {
-    id: 'no-minimum-cost',
-    section: 'estimate',
-    requirements: ['NUM-2'],
-    summary: 'a short or empty content costs 0; NUM-2 makes every block cost at least 1',
-    defects: { noMinimumCost: true },
-  },
-  {
     id: 'header-counted',
     section: 'estimate',
     requirements: ['NUM-2'],
@@ -237,7 +168,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'declared-chars-per-token-ignored',
     section: 'constants',
     requirements: ['DECL-2', 'NUM-2'],
-    summary: 'the declared chars_per_token is not used (the estimate divides by 4); DECL-2 reads NUM-2 with the declared divisor',
+    summary: `the declared chars_per_token is not used (the estimate divides by ${CHARS_PER_TOKEN}); DECL-2 reads NUM-2 with the declared divisor`,
     defects: { ignoreDeclaredCharsPerToken: true },
     declaredOnly: true,
     when: ['declared'],
@@ -246,7 +177,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     id: 'declared-split-ignored',
     section: 'constants',
     requirements: ['DECL-2', 'TIER-2'],
-    summary: 'the declared tier_fractions are not used (the split is 40/20/25/15); DECL-2 reads TIER-2 with the declared shares',
+    summary: `the declared tier_fractions are not used (the split is ${SPEC_SPLIT}); DECL-2 reads TIER-2 with the declared shares`,
     defects: { ignoreDeclaredSplit: true },
     declaredOnly: true,
     when: ['declared'],
@@ -273,20 +204,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
 
   // ------------------------------------------------------------ tiers (TIER-1, TIER-2, NUM-3)
   ...splitEntries(),
-  {
-    id: 'tier-budget-rounded',
-    section: 'tiers',
-    requirements: ['NUM-3', 'TIER-2'],
-    summary: 'a tier budget is B * pct / 100 rounded to the nearest integer; TIER-2 takes the floor',
-    defects: { tierBudgetRounding: 'round' },
-  },
-  {
-    id: 'tier-budget-ceil',
-    section: 'tiers',
-    requirements: ['NUM-3', 'TIER-2'],
-    summary: 'a tier budget is B * pct / 100 rounded up; TIER-2 takes the floor',
-    defects: { tierBudgetRounding: 'ceil' },
-  },
   {
     id: 'case-insensitive-sources',
     section: 'tiers',
@@ -359,36 +276,8 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     summary: 'the pool stops at the first set-aside block that does not fit; TIER-7 lets every later block still try',
     defects: { poolPrefixCut: true },
   },
-  {
-    id: 'pool-in-input-order',
-    section: 'pool',
-    requirements: ['TIER-7', 'TIER-3'],
-    summary: 'the set-aside blocks are offered the pool in input order; TIER-7 offers it in ranking-key order',
-    defects: { poolOrder: 'input' },
-  },
-  {
-    id: 'pool-tier-by-tier',
-    section: 'pool',
-    requirements: ['TIER-7', 'TIER-3'],
-    summary: 'the set-aside blocks are offered the pool tier by tier (working first); TIER-7 offers it across tiers in ranking-key order',
-    defects: { poolOrder: 'by-tier' },
-  },
 
   // ------------------------------------------------------------ expiry (EXP-1, EXP-2)
-  {
-    id: 'inclusive-expiry',
-    section: 'expiry',
-    requirements: ['EXP-1'],
-    summary: 'a block expires at now == created_at + ttl_seconds; EXP-1 expires it only strictly after',
-    defects: { inclusiveExpiry: true },
-  },
-  {
-    id: 'ttl-zero-expires',
-    section: 'expiry',
-    requirements: ['EXP-1'],
-    summary: 'ttl_seconds 0 expires the block (at once); EXP-1 says 0 means it never expires',
-    defects: { ttlZeroExpires: true },
-  },
   {
     id: 'expired-pinned-kept',
     section: 'expiry',
@@ -415,20 +304,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   },
 
   // ------------------------------------------------------------ ordering (TIER-3, NUM-4, NUM-5)
-  {
-    id: 'ties-by-input-order',
-    section: 'ordering',
-    requirements: ['TIER-3'],
-    summary: 'blocks of equal priority are taken in input order; TIER-3 orders them by block_id',
-    defects: { tieBreak: 'input' },
-  },
-  {
-    id: 'ties-by-id-descending',
-    section: 'ordering',
-    requirements: ['TIER-3'],
-    summary: 'blocks of equal priority are taken by block_id descending; TIER-3 orders them by block_id ascending',
-    defects: { tieBreak: 'id-descending' },
-  },
   {
     id: 'priority-ascending',
     section: 'ordering',
@@ -488,41 +363,6 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     requirements: ['REN-1'],
     summary: 'included blocks are rendered in the order they were admitted; REN-1 renders by (source, -priority, block_id)',
     defects: { renderOrder: 'selection' },
-  },
-  {
-    id: 'content-html-escaped',
-    section: 'rendering',
-    requirements: ['REN-4'],
-    summary: 'content is HTML-escaped (& < > as entities); REN-4 puts it in the context verbatim',
-    defects: { contentTransform: 'html-escape' },
-  },
-  {
-    id: 'control-characters-stripped',
-    section: 'rendering',
-    requirements: ['REN-4'],
-    summary: 'control characters are stripped from content; REN-4 puts it in the context verbatim',
-    defects: { contentTransform: 'strip-control' },
-  },
-  {
-    id: 'content-nfc-normalized',
-    section: 'rendering',
-    requirements: ['REN-4'],
-    summary: 'content is NFC-normalized; REN-4 puts it in the context verbatim',
-    defects: { contentTransform: 'nfc' },
-  },
-  {
-    id: 'invisible-characters-stripped',
-    section: 'rendering',
-    requirements: ['REN-4'],
-    summary: 'zero-width and bidi characters are stripped from content; REN-4 puts it in the context verbatim',
-    defects: { contentTransform: 'strip-invisible' },
-  },
-  {
-    id: 'content-trimmed',
-    section: 'rendering',
-    requirements: ['REN-4'],
-    summary: 'content is trimmed of surrounding whitespace; REN-4 puts it in the context verbatim',
-    defects: { contentTransform: 'trim' },
   },
 
   // ------------------------------------------------------------ omissions and result members (TIER-8, RES-1 .. RES-3, TIER-9)
@@ -1057,3 +897,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     defects: { rankedCapabilityMembers: true },
   },
 ];
+
+registerInOrder(SWITCH_ENTRIES);
+await registerDefectsIn(DEFECTS_DIR);
+
+/**
+ * Every known defect, in catalogue order: by section, the switch entries
+ * first and then the defect modules by file name. Live: a defect registered
+ * later (registerDefect) is in it from then on.
+ */
+export const CATALOGUE: readonly CatalogueEntry[] = REGISTERED;

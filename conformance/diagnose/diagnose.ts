@@ -25,7 +25,7 @@
  * (cover, below).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { DeclaredConstants, Manifest, Outcome } from '../../protocol/types.js';
+import type { DeclaredConstants, DiagnosisEntry, Manifest, Outcome } from '../../protocol/types.js';
 import { declaredConstants } from '../judge/expectation.js';
 import { CATALOGUE, reachOf } from './catalogue.js';
 import type { Feature } from './catalogue.js';
@@ -87,6 +87,33 @@ export interface DiagnoseOptions {
   limit?: number;
   /** Pairs are formed from this many best singles (default 8). */
   pairsOf?: number;
+  /** What the diagnosis keeps of the model's answers (diagnosisMemo); default: a memo of its own, dropped when it returns. */
+  memo?: DiagnosisMemo;
+}
+
+/**
+ * The model's answers a diagnosis keeps, and what it knows of them. One
+ * diagnosis asks the model for each answer at most once. The kit keeps no
+ * memo between calls: a caller that diagnoses many runs over the same
+ * requests (the catalogue's tests, a repeated run) may hand each the same
+ * memo, and then asks the model once in all. The model is pure, and nothing
+ * here changes an answer, so a kept answer can be handed out again.
+ */
+export interface DiagnosisMemo {
+  /** By request (identity), configuration (configKey) and defect set (identity). */
+  readonly answers: WeakMap<object, Map<string, WeakMap<Defects, Answer>>>;
+  /** Configurations as keys: the same capabilities, constants and spelling are one key, whichever object carries them. */
+  readonly configKeys: WeakMap<ModelConfig, string>;
+  /** Validation of the requests kept, shared by every defect set that reads a request unchanged. */
+  readonly validated: ValidationMemo;
+  /** Whether a kept answer is its base's, by the same reading (sameAnswer), kept with the answer. */
+  readonly alikeBase: WeakMap<Answer, { base: Answer; same: boolean }>;
+  /** Family instances by value (sameInstance). */
+  readonly instances: Map<string, Defects>;
+}
+
+export function diagnosisMemo(): DiagnosisMemo {
+  return { answers: new WeakMap(), configKeys: new WeakMap(), validated: new WeakMap(), alikeBase: new WeakMap(), instances: new Map() };
 }
 
 /** An observation with what the diagnosis needs of it, computed once. */
@@ -137,7 +164,8 @@ interface Scored extends Candidate {
 export function diagnose(observations: readonly Observation[], options: DiagnoseOptions = {}): Diagnosis | undefined {
   const failingCount = observations.filter((o) => !o.passed).length;
   if (failingCount === 0) return undefined;
-  const seen = prepare(observations);
+  const memo = options.memo ?? diagnosisMemo();
+  const seen = prepare(observations, memo);
   const failing = seen.filter((s) => !s.o.passed);
   // A failure the base reproduces is the spelling's (or nobody's): no defect is credited with it.
   const bySpelling = failing.filter((s) => s.baseReproduces);
@@ -165,15 +193,15 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
 
   // Every candidate on the failing answers first: most explain none and are never asked about the passing ones.
   const all: Scored[] = [];
-  for (const c of candidates(targets)) {
+  for (const c of candidates(targets, memo)) {
     const readings = new Map<Seen, Reading>();
-    for (const s of targets) if (c.shows(s)) readings.set(s, read(c, s));
+    for (const s of targets) if (c.shows(s)) readings.set(s, read(c, s, memo));
     all.push({ ...c, readings, explained: targets.filter((s) => readings.get(s)?.reproduced === true), settled: false, contradicted: [], disagrees: 0 });
   }
   const singles = all.filter((c) => c.explained.length > 0);
   causes.push(...singles);
-  causes.push(...pairs(singles, all, targets, options.pairsOf ?? 8));
-  const top = cover(causes, passing, options.limit ?? 5);
+  causes.push(...pairs(singles, all, targets, options.pairsOf ?? 8, memo));
+  const top = cover(causes, passing, options.limit ?? 5, memo);
   const covered = new Set(top.flatMap((c) => c.explained));
   return {
     causes: top.map((c) => ({
@@ -186,22 +214,41 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
       failing: failingCount,
       explained: c.explained.map((s) => s.o.id),
       contradicted: c.contradicted.map((s) => s.o.id),
-      alike: alike(c, causes, top, passing),
+      alike: alike(c, causes, top, passing, memo),
     })),
     unexplained: failing.filter((s) => !covered.has(s)).map((s) => s.o.id),
     failing: failingCount,
   };
 }
 
+/**
+ * A cause as a report's `diagnosis` member holds it. `lists: false` leaves out
+ * the ids of the results it explains and contradicts (the constants probe's
+ * cross-check, whose results are its own exchanges).
+ */
+export function diagnosisEntry(c: Cause, lists = true): DiagnosisEntry {
+  return {
+    id: c.id,
+    requirements: c.requirements,
+    summary: c.summary,
+    explains: c.explains,
+    contradicts: c.contradicts,
+    failing: c.failing,
+    defects: c.defects,
+    ...(lists ? { explained: c.explained, contradicted: c.contradicted } : {}),
+    ...(c.alike.length > 0 ? { alike: c.alike } : {}),
+  };
+}
+
 /** Each observation's configuration, its base answer with the implementation's spelling, and its features. */
-function prepare(observations: readonly Observation[]): Seen[] {
+function prepare(observations: readonly Observation[], memo: DiagnosisMemo): Seen[] {
   const configs = observations.map((o): ModelConfig => ({ capabilities: o.manifest.capabilities, constants: declaredConstants(o.manifest) }));
-  const plain = observations.map((o, i) => keptAnswer(o.request, configs[i]!, undefined));
+  const plain = observations.map((o, i) => keptAnswer(o.request, configs[i]!, undefined, memo));
   const spelling = fitSpelling(observations.map((o, i) => ({ request: o.request, outcome: o.outcome, base: plain[i]! })));
   const spelled = Object.keys(spelling).length > 0;
   return observations.map((o, i) => {
     const config = spelled ? { ...configs[i]!, reasons: spelling } : configs[i]!;
-    const base = spelled ? keptAnswer(o.request, config, undefined) : plain[i]!;
+    const base = spelled ? keptAnswer(o.request, config, undefined, memo) : plain[i]!;
     return { o, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
   });
 }
@@ -237,7 +284,7 @@ const reaches =
     when === undefined || when.some((w) => s.features.has(w));
 
 /** Every catalogue entry, and the instances of each family that the failing answers suggest. */
-function candidates(targets: readonly Seen[]): Candidate[] {
+function candidates(targets: readonly Seen[], memo: DiagnosisMemo): Candidate[] {
   const out: Candidate[] = CATALOGUE.map((e, order) => ({
     ids: [e.id],
     requirements: [...e.requirements],
@@ -255,7 +302,7 @@ function candidates(targets: readonly Seen[]): Candidate[] {
         ids: [f.id],
         requirements: [...f.requirements],
         summary: i.summary,
-        defects: sameInstance(i.defects),
+        defects: sameInstance(i.defects, memo),
         order: CATALOGUE.length + k,
         shows: shows ? (s) => reach(s) && shows(s.o.request) : reach,
       });
@@ -267,16 +314,17 @@ function candidates(targets: readonly Seen[]): Candidate[] {
 /**
  * Family instances by value. A diagnosis reads its instances off its own
  * failures, as new objects, and answers are kept by defect set (keptAnswer,
- * below): an instance of the same value as one an earlier diagnosis made (the
- * same preamble, the same source moved) is that one, so its answers are asked
- * of the model once in all. Looked up by JSON and held to deep equality (JSON
- * would read -0 as 0 and drop an undefined member); past INSTANCES_KEPT
- * values it starts afresh, so a long-lived process does not gather them all.
+ * below): an instance of the same value as one an earlier diagnosis with the
+ * same memo made (the same preamble, the same source moved) is that one, so
+ * its answers are asked of the model once in all. Looked up by JSON and held
+ * to deep equality (JSON would read -0 as 0 and drop an undefined member);
+ * past INSTANCES_KEPT values it starts afresh, so a long-lived memo does not
+ * gather them all.
  */
-const instances = new Map<string, Defects>();
 const INSTANCES_KEPT = 1000;
 
-function sameInstance(d: Defects): Defects {
+function sameInstance(d: Defects, memo: DiagnosisMemo): Defects {
+  const { instances } = memo;
   const key = JSON.stringify(d);
   const known = instances.get(key);
   if (known !== undefined && isDeepStrictEqual(known, d)) return known;
@@ -285,38 +333,26 @@ function sameInstance(d: Defects): Defects {
   return d;
 }
 
-/**
- * The model's answers, kept per request (by identity), configuration and
- * defect set. One diagnosis asks for each at most once; a process that
- * diagnoses many runs over the same requests (the catalogue's tests, a
- * repeated run) asks the model once in all. The model is pure, and nothing
- * here changes an answer, so an answer can be handed out again.
- */
-const kept = new WeakMap<object, Map<string, WeakMap<Defects, Answer>>>();
-/** Configurations as keys: the same capabilities, constants and spelling are one key, whichever object carries them. */
-const configKeys = new WeakMap<ModelConfig, string>();
 const NONE: Defects = {};
-/** Validation of the requests kept, shared by every defect set that reads a request unchanged: kept as long as the answers are. */
-const validated: ValidationMemo = new WeakMap();
 
-function configKey(config: ModelConfig): string {
-  let key = configKeys.get(config);
+function configKey(config: ModelConfig, memo: DiagnosisMemo): string {
+  let key = memo.configKeys.get(config);
   if (key === undefined) {
     key = JSON.stringify([config.capabilities, config.constants ?? null, config.reasons ?? null]);
-    configKeys.set(config, key);
+    memo.configKeys.set(config, key);
   }
   return key;
 }
 
-/** The model's answer to a request (kept when the request is an object; defect sets by identity). */
-export function keptAnswer(request: unknown, config: ModelConfig, defects: Defects | undefined): Answer {
-  if (typeof request !== 'object' || request === null) return modelAssemble(request, config, defects);
-  let byConfig = kept.get(request);
+/** The model's answer to a request, kept in `memo` when the request is an object (defect sets by identity); without a memo, asked afresh. */
+export function keptAnswer(request: unknown, config: ModelConfig, defects: Defects | undefined, memo?: DiagnosisMemo): Answer {
+  if (memo === undefined || typeof request !== 'object' || request === null) return modelAssemble(request, config, defects);
+  let byConfig = memo.answers.get(request);
   if (!byConfig) {
     byConfig = new Map();
-    kept.set(request, byConfig);
+    memo.answers.set(request, byConfig);
   }
-  const key = configKey(config);
+  const key = configKey(config, memo);
   let byDefects = byConfig.get(key);
   if (!byDefects) {
     byDefects = new WeakMap();
@@ -325,7 +361,7 @@ export function keptAnswer(request: unknown, config: ModelConfig, defects: Defec
   const d = defects ?? NONE;
   let answer = byDefects.get(d);
   if (!answer) {
-    answer = modelAssemble(request, config, defects, validated);
+    answer = modelAssemble(request, config, defects, memo.validated);
     byDefects.set(d, answer);
   }
   return answer;
@@ -334,27 +370,25 @@ export function keptAnswer(request: unknown, config: ModelConfig, defects: Defec
 /**
  * Whether a candidate's answer is the base's, by the same reading (sameAnswer),
  * kept with the answer: a kept answer belongs to one request and
- * configuration, whose base is kept too, so a process that diagnoses many
- * runs over the same requests compares each answer with its base once (most
- * candidates change few of the requests they can reach).
+ * configuration, whose base is kept too, so diagnoses that share a memo
+ * compare each answer with its base once (most candidates change few of the
+ * requests they can reach).
  */
-const alikeBase = new WeakMap<Answer, { base: Answer; same: boolean }>();
-
-function isBase(s: Seen, answer: Answer): boolean {
-  const known = alikeBase.get(answer);
+function isBase(s: Seen, answer: Answer, memo: DiagnosisMemo): boolean {
+  const known = memo.alikeBase.get(answer);
   if (known !== undefined && known.base === s.base) return known.same;
   const same = sameAnswer(answer, s.base);
-  alikeBase.set(answer, { base: s.base, same });
+  memo.alikeBase.set(answer, { base: s.base, same });
   return same;
 }
 
 /** How the candidate's answer to this observation fares. */
-function read(c: Candidate, s: Seen): Reading {
-  const answer = keptAnswer(s.o.request, s.config, c.defects);
-  const changed = !isBase(s, answer);
+function read(c: Candidate, s: Seen, memo: DiagnosisMemo): Reading {
+  const answer = keptAnswer(s.o.request, s.config, c.defects, memo);
+  const changed = !isBase(s, answer, memo);
   // An answer alike the base's reproduces exactly what the base's does: compare.ts reads both with one equivalence.
   const reproduced = changed ? reproduces(answer, s.o.outcome) : s.baseReproduces;
-  return { reproduced, changed, contradicted: s.o.passed && !reproduced && changed && !accepted(s, answer) && baseAccepted(s) };
+  return { reproduced, changed, contradicted: s.o.passed && !reproduced && changed && !accepted(s, answer, memo) && baseAccepted(s) };
 }
 
 /**
@@ -383,19 +417,19 @@ function partners(singles: readonly Scored[], count: number, left: readonly Seen
 }
 
 /** Reads the passing observations the candidate can change: its contradictions and disagreements. */
-function settle(c: Scored, passing: readonly Seen[]): void {
+function settle(c: Scored, passing: readonly Seen[], memo: DiagnosisMemo): void {
   if (c.settled) return;
   c.settled = true;
   const [a, b] = c.parts ?? [];
   if (a && b) {
-    settle(a, passing);
-    settle(b, passing);
+    settle(a, passing, memo);
+    settle(b, passing, memo);
   }
   for (const s of passing) {
     if (!c.shows(s)) continue;
     let r: Reading | undefined;
     if (a && b && a.shows(s) !== b.shows(s)) r = (a.shows(s) ? a : b).readings.get(s);
-    r ??= read(c, s);
+    r ??= read(c, s, memo);
     c.readings.set(s, r);
     if (r.contradicted) c.contradicted.push(s);
     if (r.reproduced !== s.baseReproduces) c.disagrees += r.reproduced ? -1 : 1;
@@ -409,7 +443,7 @@ function settle(c: Scored, passing: readonly Seen[]): void {
  * defect whose every failure the first one also touches explains none
  * alone). A pair is kept when it explains one of those failures.
  */
-function pairs(singles: readonly Scored[], all: readonly Scored[], targets: readonly Seen[], count: number): Scored[] {
+function pairs(singles: readonly Scored[], all: readonly Scored[], targets: readonly Seen[], count: number, memo: DiagnosisMemo): Scored[] {
   const bySingles = new Set(singles.flatMap((c) => c.explained));
   const left = targets.filter((s) => !bySingles.has(s));
   if (left.length === 0) return [];
@@ -426,7 +460,7 @@ function pairs(singles: readonly Scored[], all: readonly Scored[], targets: read
         const key = JSON.stringify([x.ids, x.defects, y.ids, y.defects]);
         if (tried.has(key)) continue;
         tried.add(key);
-        const p = pair(x, y, targets, left);
+        const p = pair(x, y, targets, left, memo);
         if (p) out.push(p);
       }
     }
@@ -435,7 +469,7 @@ function pairs(singles: readonly Scored[], all: readonly Scored[], targets: read
 }
 
 /** Two candidates together; an observation only one of them can change reads as that one read it. Undefined unless it explains one of `left`. */
-function pair(a: Scored, b: Scored, targets: readonly Seen[], left: readonly Seen[]): Scored | undefined {
+function pair(a: Scored, b: Scored, targets: readonly Seen[], left: readonly Seen[], memo: DiagnosisMemo): Scored | undefined {
   const c: Candidate = {
     ids: [...a.ids, ...b.ids],
     requirements: [...new Set([...a.requirements, ...b.requirements])],
@@ -446,11 +480,11 @@ function pair(a: Scored, b: Scored, targets: readonly Seen[], left: readonly See
   };
   const both = (s: Seen): boolean => a.shows(s) && b.shows(s);
   const readings = new Map<Seen, Reading>();
-  for (const s of left) if (both(s) && a.readings.get(s)?.changed && b.readings.get(s)?.changed) readings.set(s, read(c, s));
+  for (const s of left) if (both(s) && a.readings.get(s)?.changed && b.readings.get(s)?.changed) readings.set(s, read(c, s, memo));
   if (![...readings.values()].some((r) => r.reproduced)) return undefined;
   for (const s of targets) {
     if (readings.has(s) || !c.shows(s)) continue;
-    readings.set(s, both(s) ? read(c, s) : (a.shows(s) ? a : b).readings.get(s)!);
+    readings.set(s, both(s) ? read(c, s, memo) : (a.shows(s) ? a : b).readings.get(s)!);
   }
   const explained = targets.filter((s) => readings.get(s)?.reproduced === true);
   return { ...c, readings, explained, parts: [a, b], settled: false, contradicted: [], disagrees: 0 };
@@ -464,7 +498,7 @@ function pair(a: Scored, b: Scored, targets: readonly Seen[], left: readonly See
  * both, each with its own failures. A candidate's passing observations are
  * read only when it could still be the next cause.
  */
-function cover(causes: Scored[], passing: readonly Seen[], limit: number): Scored[] {
+function cover(causes: Scored[], passing: readonly Seen[], limit: number, memo: DiagnosisMemo): Scored[] {
   const out: Scored[] = [];
   const covered = new Set<Seen>();
   const fresh = (c: Scored): number => c.explained.reduce((n, s) => (covered.has(s) ? n : n + 1), 0);
@@ -478,7 +512,7 @@ function cover(causes: Scored[], passing: readonly Seen[], limit: number): Score
     let most = 0;
     for (const { c, bound } of open) {
       if (best !== undefined && bound < most) break; // cannot do better: its gain is at most its bound
-      settle(c, passing);
+      settle(c, passing, memo);
       const gain = bound - c.contradicted.length;
       if (gain <= 0) continue;
       if (best === undefined || gain > most || (gain === most && byRank(c, best) < 0)) [best, most] = [c, gain];
@@ -491,7 +525,7 @@ function cover(causes: Scored[], passing: readonly Seen[], limit: number): Score
 }
 
 /** The singles not reported that explain exactly what `c` explains and contradict exactly what it contradicts. */
-function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], passing: readonly Seen[]): string[] {
+function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], passing: readonly Seen[], memo: DiagnosisMemo): string[] {
   if (c.ids.length !== 1 || c.order < 0) return [];
   const explained = new Set(c.explained);
   const out: string[] = [];
@@ -506,7 +540,7 @@ function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], pas
       !x.explained.every((s) => explained.has(s))
     )
       continue;
-    settle(x, passing);
+    settle(x, passing, memo);
     const contradicted = new Set(c.contradicted);
     if (x.contradicted.length === contradicted.size && x.contradicted.every((s) => contradicted.has(s)) && !out.includes(x.ids[0]!)) out.push(x.ids[0]!);
   }
@@ -514,8 +548,8 @@ function alike(c: Scored, causes: readonly Scored[], top: readonly Scored[], pas
 }
 
 /** Whether this answer would have passed where the implementation passed. */
-function accepted(s: Seen, answer: Answer): boolean {
-  if (isBase(s, answer)) return baseAccepted(s);
+function accepted(s: Seen, answer: Answer, memo: DiagnosisMemo): boolean {
+  if (isBase(s, answer, memo)) return baseAccepted(s);
   return s.o.accepts?.(asOutcome(answer)) ?? false;
 }
 

@@ -8,12 +8,16 @@
  * together are an implementation with both.
  *
  * It is a model, not the oracle: reference/ stays pure and reads as the spec,
- * and nothing here is a hook in it. Validation is borrowed from the reference
+ * and nothing here is a hook in it. The model is the specification's design
+ * (reference/design.ts) read plainly, with named hooks (hooks.ts) where a
+ * design varies: a defect of defects/ overrides hooks, an older entry of the
+ * catalogue sets a switch below. Validation is borrowed from the reference
  * (a lenient validator is modelled as a rewrite of the request before it, a
  * wrong error as a rewrite of its answer); the tiered and ranked algorithms
  * are the model's own.
  */
 import {
+  countTokens,
   HEADER_SEPARATOR,
   invalidRequest,
   MARKER_OVER_BUDGET,
@@ -26,13 +30,17 @@ import {
   REASON_MAX_SEGMENTS,
   REASON_SUPERSEDED,
   REASON_TIER_BUDGET,
-  SEGMENT_JOINER,
-  SOURCE_TO_TIER,
-  TIER_PERCENT,
+  SPEC_COUNT,
+  SPEC_RENDER,
+  SPEC_TIERS,
   TIERS,
   validateRequest,
 } from '../../reference/index.js';
 import type { DeclaredConstants, Tier } from '../../protocol/types.js';
+import { hooksOf, specHeader } from './hooks.js';
+import type { ModelBlock as Blk, ModelHooks, Site } from './hooks.js';
+
+export type { Site };
 
 /**
  * Where an omission comes from. Each site has the reference's reason text;
@@ -40,7 +48,6 @@ import type { DeclaredConstants, Tier } from '../../protocol/types.js';
  * (RES-4), and the diagnosis runs the model with the implementation's own
  * spelling (spelling.ts), so a site, not a text, is what selection decides.
  */
-export type Site = 'expired' | 'excluded' | 'superseded' | 'disputed' | 'pool' | 'required' | 'max_segments' | 'ranked';
 export const SITE_REASONS: Readonly<Record<Site, string>> = {
   expired: REASON_EXPIRED,
   excluded: REASON_EXCLUDED,
@@ -60,8 +67,12 @@ export interface ModelConfig {
   reasons?: Partial<Record<Site, string>>;
 }
 
-/** One switch per defect; the catalogue (catalogue.ts) names them, with the requirement each breaks. */
-export interface Defects {
+/**
+ * A defect set: the hooks it overrides (hooks.ts; the defects of defects/),
+ * and the switches the catalogue's older entries set. The catalogue
+ * (catalogue.ts) names them, with the requirement each breaks.
+ */
+export interface Defects extends Partial<ModelHooks> {
   // Validation (section 3) and errors (section 9): what the implementation reads of a request.
   nullAsAbsent?: boolean;
   nonFiniteAsZero?: boolean;
@@ -76,9 +87,6 @@ export interface Defects {
   pinnedOverflowAsInvalid?: boolean;
   pinnedOverflowTrimmed?: boolean;
   // Counting (section 4).
-  lengthUnit?: 'utf16' | 'utf8';
-  estimateRounding?: 'ceil' | 'round';
-  noMinimumCost?: boolean;
   charsPerToken?: number;
   headerCounted?: boolean;
   ignoreDeclaredCharsPerToken?: boolean;
@@ -86,7 +94,6 @@ export interface Defects {
   // Tiers (section 5).
   tierPercent?: Readonly<Record<Tier, number>>;
   ignoreDeclaredSplit?: boolean;
-  tierBudgetRounding?: 'round' | 'ceil';
   caseInsensitiveSources?: boolean;
   hyphensAsUnderscores?: boolean;
   sourceToTier?: Readonly<Record<string, Tier>>;
@@ -94,7 +101,6 @@ export interface Defects {
   unlistedTier?: Tier;
   prefixCut?: boolean;
   truncatingFit?: boolean;
-  tieBreak?: 'input' | 'id-descending';
   utf16IdOrder?: boolean;
   signedZeroOrder?: boolean;
   priorityAscending?: boolean;
@@ -104,13 +110,9 @@ export interface Defects {
   noOverflowPool?: boolean;
   remainderInPool?: boolean;
   poolPrefixCut?: boolean;
-  poolOrder?: 'input' | 'by-tier';
   // Expiry.
-  inclusiveExpiry?: boolean;
-  ttlZeroExpires?: boolean;
   // Rendering.
   renderOrder?: 'priority' | 'input' | 'selection';
-  contentTransform?: 'html-escape' | 'strip-control' | 'nfc' | 'strip-invisible' | 'trim';
   headerSeparator?: string;
   /** Sources written otherwise in a block's header, as the request's source to the text written. */
   headerSources?: Readonly<Record<string, string>>;
@@ -203,29 +205,6 @@ export type Answer = Record<string, unknown>;
 
 const NO_DEFECTS: Defects = Object.freeze({});
 
-interface Blk {
-  index: number;
-  id: string;
-  source: string;
-  content: string;
-  /** What selection ranks by (URGENT boost aside, the priority). */
-  rank: number;
-  priority: number;
-  createdAt: number;
-  dated: boolean;
-  ttl: number;
-  pinned: boolean;
-  status: string;
-  confidence: number;
-  cost: number;
-  tier: Tier;
-  /** Where selection put it. */
-  state: 'live' | 'pinned' | 'required' | 'tier' | 'overflow' | 'omitted';
-  site?: Site;
-  /** The content as rendered: cut by a truncating fit. */
-  shown: string;
-}
-
 interface Omission {
   b: Blk;
   site: Site;
@@ -235,24 +214,6 @@ const has = Object.hasOwn;
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // ---------------------------------------------------------------- text and numbers
-
-/** NUM-1: code points, a lone surrogate counted as one (the string iterator yields it alone). */
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const u = s.charCodeAt(i);
-    if (u >= 0xd800 && u <= 0xdbff && i + 1 < s.length) {
-      const v = s.charCodeAt(i + 1);
-      if (v >= 0xdc00 && v <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
-function utf8Bytes(s: string): number {
-  return Buffer.byteLength(s, 'utf8');
-}
 
 /** NUM-4: code-point order, as Python orders str. */
 function byCodePoint(a: string, b: string): number {
@@ -281,28 +242,14 @@ const isHighSurrogate = (u: number): boolean => u >= 0xd800 && u <= 0xdbff;
 
 const byUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The estimate of a string of `n` length units (NUM-2, with the defects of counting). */
-function estimateOf(n: number, cpt: number, d: Defects): number {
-  const q = n / cpt;
-  const t = d.estimateRounding === 'ceil' ? Math.ceil(q) : d.estimateRounding === 'round' ? Math.floor(q + 0.5) : Math.floor(q);
-  return d.noMinimumCost ? t : Math.max(1, t);
+/** The estimate of a text (NUM-2): the design's counting rule over the hooks' length, rounding and least cost. */
+function estimateOf(text: string, cpt: number, h: ModelHooks): number {
+  return countTokens({ charsPerToken: cpt, rounding: h.rounding, minimum: h.minimumCost }, h.length(text));
 }
 
-function lengthOf(s: string, d: Defects): number {
-  return d.lengthUnit === 'utf16' ? s.length : d.lengthUnit === 'utf8' ? utf8Bytes(s) : codePoints(s);
-}
-
-/** NUM-3: floor(B * pct / 100), exactly (BigInt), or as the defect computes it. */
-function tierBudget(budget: number, pct: number, d: Defects): number {
-  if (budget <= 0) return 0;
-  switch (d.tierBudgetRounding) {
-    case 'round':
-      return Math.round((budget * pct) / 100);
-    case 'ceil':
-      return Math.ceil((budget * pct) / 100);
-    default:
-      return Number((BigInt(budget) * BigInt(pct)) / 100n);
-  }
+/** NUM-3: a tier's budget; nothing out of nothing. */
+function tierBudget(budget: number, pct: number, h: ModelHooks): number {
+  return budget <= 0 ? 0 : h.tierBudget(budget, pct);
 }
 
 // ---------------------------------------------------------------- the entry point
@@ -440,12 +387,12 @@ function tuning(config: ModelConfig, d: Defects): Tuning {
 
 function makeTuning(config: ModelConfig, d: Defects): Tuning {
   const c = config.constants;
-  const cpt = d.charsPerToken ?? (d.ignoreDeclaredCharsPerToken ? undefined : c?.chars_per_token) ?? 4;
-  const percent = d.tierPercent ?? (d.ignoreDeclaredSplit ? undefined : c?.tier_fractions) ?? TIER_PERCENT;
-  const map = new Map<string, Tier>(Object.entries(SOURCE_TO_TIER) as [string, Tier][]);
+  const cpt = d.charsPerToken ?? (d.ignoreDeclaredCharsPerToken ? undefined : c?.chars_per_token) ?? SPEC_COUNT.charsPerToken;
+  const percent = d.tierPercent ?? (d.ignoreDeclaredSplit ? undefined : c?.tier_fractions) ?? SPEC_TIERS.percent;
+  const map = new Map<string, Tier>(Object.entries(SPEC_TIERS.sourceToTier));
   if (c?.source_to_tier && !d.ignoreDeclaredSources) for (const [s, t] of Object.entries(c.source_to_tier)) map.set(s, t);
   if (d.sourceToTier) for (const [s, t] of Object.entries(d.sourceToTier)) map.set(s, t);
-  const unlisted = d.unlistedTier ?? 'working';
+  const unlisted = d.unlistedTier ?? SPEC_TIERS.unlisted;
   const tierOf = (source: string): Tier => {
     let key = d.caseInsensitiveSources ? source.toLowerCase() : source;
     if (d.hyphensAsUnderscores) key = key.replace(/-/g, '_');
@@ -483,13 +430,12 @@ function flagsOf(k: Record<string, unknown> | undefined, d: Defects): Flags {
   return f;
 }
 
-function expired(now: number, createdAt: number, ttl: number, d: Defects): boolean {
-  if (!(ttl > 0) && !(d.ttlZeroExpires && ttl === 0)) return false;
-  const end = createdAt + ttl;
-  return d.inclusiveExpiry ? now >= end : now > end;
+/** EXP-1: a block expires when its ttl applies and now is past created_at + ttl. */
+function expired(now: number, createdAt: number, ttl: number, h: ModelHooks): boolean {
+  return h.expires(ttl) && h.pastEnd(now, createdAt + ttl);
 }
 
-function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects): Blk[] {
+function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects, h: ModelHooks): Blk[] {
   return (r.blocks as Record<string, unknown>[]).map((b, index) => {
     const content = b.content as string;
     const priority = b.priority as number;
@@ -498,7 +444,7 @@ function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects): Blk[] {
     let status = (b.status as string | undefined) ?? 'active';
     if (d.lifecycleIgnored) status = 'active';
     if (d.staleAsSuperseded && status === 'stale') status = 'superseded';
-    const counted = d.headerCounted ? '[' + source + HEADER_SEPARATOR + id + ']\n' + content : content;
+    const counted = d.headerCounted ? specHeader({ source, id }) + content : content;
     return {
       index,
       id,
@@ -513,7 +459,7 @@ function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects): Blk[] {
       pinned: b.pinned === true && !d.pinnedIgnored,
       status,
       confidence: (b.confidence as number | undefined) ?? 1,
-      cost: estimateOf(lengthOf(counted, d), t.cpt, d),
+      cost: estimateOf(counted, t.cpt, h),
       tier: t.tierOf(source),
       state: 'live',
     };
@@ -530,13 +476,13 @@ function byPriority(p: number, q: number, d: Defects, selection = false): number
 /** TIER-3 with CON-6: (-priority, [-confidence], [-created_at], block_id), as the defects read it. */
 function rankComparator(f: Flags, d: Defects): (x: Blk, y: Blk) => number {
   const idCmp = d.utf16IdOrder ? byUnit : byCodePoint;
+  const { tieBreak } = hooksOf(d);
   const prefs = (x: Blk, y: Blk): number => {
     if (f.prefer_high_confidence && x.confidence !== y.confidence) return x.confidence > y.confidence ? -1 : 1;
     if (f.prefer_recency && x.createdAt !== y.createdAt) return (x.createdAt > y.createdAt ? -1 : 1) * (d.recencyAscending ? -1 : 1);
     return 0;
   };
-  const ties = (x: Blk, y: Blk): number =>
-    d.tieBreak === 'input' ? x.index - y.index : d.tieBreak === 'id-descending' ? idCmp(y.id, x.id) : idCmp(x.id, y.id);
+  const ties = (x: Blk, y: Blk): number => tieBreak(x, y, idCmp);
   if (d.preferencesBeforePriority) return (x, y) => prefs(x, y) || byPriority(x.rank, y.rank, d, true) || ties(x, y);
   return (x, y) => byPriority(x.rank, y.rank, d, true) || prefs(x, y) || ties(x, y);
 }
@@ -556,10 +502,11 @@ function twinHead(s: string): string | undefined {
 
 function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): Answer {
   const t = tuning(config, d);
+  const h = hooksOf(d);
   const f = flagsOf(r.constraints as Record<string, unknown> | undefined, d);
   const now = r.now as number;
   const budget = r.budget as number;
-  const all = blocksOf(r, t, d);
+  const all = blocksOf(r, t, d, h);
   const omitted: Omission[] = [];
   const omit = (b: Blk, site: Site, into: Omission[] = omitted): void => {
     b.state = 'omitted';
@@ -567,7 +514,7 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
     into.push({ b, site });
   };
 
-  filter(all, f, now, d, omit);
+  filter(all, f, now, d, h, omit);
 
   // PIN-1, PIN-2: the live pinned blocks, in input order, whole or not at all.
   let pinned = all.filter((b) => b.state === 'live' && b.pinned);
@@ -624,7 +571,7 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   };
 
   // TIER-2, TIER-4: each tier admits, by the ranking key, every block that fits what it has left.
-  const tierBudgets = TIERS.map((tier) => tierBudget(remaining, t.percent[tier], d));
+  const tierBudgets = TIERS.map((tier) => tierBudget(remaining, t.percent[tier], h));
   const left = tierBudgets.slice();
   const stopped = [false, false, false, false];
   const aside: Blk[] = [];
@@ -642,12 +589,7 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   // TIER-6, TIER-7: the pool is what the tiers left, without the rounding remainder.
   const unspent = left[0]! + left[1]! + left[2]! + left[3]!;
   let pool = d.noOverflowPool ? 0 : unspent + (d.remainderInPool ? Math.max(0, remaining) - tierBudgets.reduce((s, x) => s + x, 0) : 0);
-  const pooled =
-    d.poolOrder === 'input'
-      ? aside.slice().sort((x, y) => x.index - y.index)
-      : d.poolOrder === 'by-tier'
-        ? TIERS.flatMap((tier) => aside.filter((b) => b.tier === tier))
-        : aside;
+  const pooled = h.poolOrder(aside);
   let closed = false;
   for (const b of pooled) {
     if (b.state !== 'live') continue;
@@ -678,7 +620,7 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
     kept = kept.filter((b) => b.state !== 'omitted');
   }
 
-  return tieredAnswer(config, d, f, { all, pinned, kept, omitted, budget, now });
+  return tieredAnswer(config, d, f, { all, pinned, kept, omitted, budget, now, h });
 }
 
 function sum(bs: readonly Blk[]): number {
@@ -696,6 +638,7 @@ interface FilterContext {
   f: Flags;
   now: number;
   d: Defects;
+  h: ModelHooks;
   required: ReadonlySet<string> | undefined;
   excluded: ReadonlySet<string> | undefined;
 }
@@ -707,7 +650,7 @@ function passSite(pass: Pass, b: Blk, c: FilterContext): Site | undefined {
   switch (pass) {
     case 'expiry':
       if ((d.expiredPinnedKept && b.pinned) || (d.expiredRequiredKept && c.required?.has(b.id))) return undefined;
-      return expired(c.now, b.createdAt, b.ttl, d) ? 'expired' : undefined;
+      return expired(c.now, b.createdAt, b.ttl, c.h) ? 'expired' : undefined;
     case 'exclusion':
       return c.excluded?.has(b.id) && !spared ? 'excluded' : undefined;
     case 'lifecycle':
@@ -719,11 +662,12 @@ function passSite(pass: Pass, b: Blk, c: FilterContext): Site | undefined {
 }
 
 /** EXP-2, CON-1, LIF-1..3: the filter passes, each in input order, in the order the defects run them. */
-function filter(all: Blk[], f: Flags, now: number, d: Defects, omit: (b: Blk, site: Site) => void): void {
+function filter(all: Blk[], f: Flags, now: number, d: Defects, h: ModelHooks, omit: (b: Blk, site: Site) => void): void {
   const c: FilterContext = {
     f,
     now,
     d,
+    h,
     required: f.must_include.length > 0 ? new Set(f.must_include) : undefined,
     excluded: f.exclude.length > 0 ? new Set(f.exclude) : undefined,
   };
@@ -782,6 +726,7 @@ interface Selected {
   omitted: Omission[];
   budget: number;
   now: number;
+  h: ModelHooks;
 }
 
 function tieredAnswer(config: ModelConfig, d: Defects, f: Flags, s: Selected): Answer {
@@ -803,7 +748,7 @@ function tieredAnswer(config: ModelConfig, d: Defects, f: Flags, s: Selected): A
     const p = new Set(s.pinned.map((b) => b.id));
     included = [...included.filter((id) => p.has(id)).sort(), ...included.filter((id) => !p.has(id))];
   }
-  if (context === '' && d.emptyPlaceholder !== undefined) context = d.emptyPlaceholder;
+  if (context === '') context = d.emptyPlaceholder ?? SPEC_RENDER.empty;
   else if (context !== '' && d.preamble !== undefined) context = d.preamble + context;
   if (d.contextSuffix !== undefined) context += d.contextSuffix;
   if (d.estimatedFromContext) estimated = Math.max(1, Math.floor(context.length / 4));
@@ -818,11 +763,14 @@ function tieredAnswer(config: ModelConfig, d: Defects, f: Flags, s: Selected): A
 }
 
 function renderContext(rendered: Blk[], s: Selected, caps: readonly string[], d: Defects, inOrder: (bs: Blk[]) => Blk[]): string {
-  const sep = d.headerSeparator ?? HEADER_SEPARATOR;
-  const joiner = d.joiner ?? SEGMENT_JOINER;
+  const joiner = d.joiner ?? SPEC_RENDER.separator;
   const written = d.headerSources;
-  const header = (b: Blk): string => '[' + (written && Object.hasOwn(written, b.source) ? written[b.source] : b.source) + sep + b.id + ']\n';
-  const body = (b: Blk): string => transform(b.shown, d);
+  const sep = d.headerSeparator;
+  const header =
+    sep === undefined && written === undefined
+      ? specHeader
+      : (b: Blk): string => '[' + (written && Object.hasOwn(written, b.source) ? written[b.source] : b.source) + (sep ?? HEADER_SEPARATOR) + b.id + ']\n';
+  const body = (b: Blk): string => s.h.body(b.shown);
   const marker = (b: Blk): string => {
     const line = b.site === 'max_segments' && !d.budgetMarkerForSegments ? MARKER_OVER_SEGMENTS : MARKER_OVER_BUDGET;
     return header(b) + line + (d.contentInMarker ? ' ' + b.content.slice(0, 12) : '');
@@ -846,28 +794,6 @@ function renderContext(rendered: Blk[], s: Selected, caps: readonly string[], d:
   } else pieces = inOrder(withMarkers).map((b) => (b.state === 'omitted' ? marker(b) : header(b) + body(b)));
   if (d.markerForExpired) pieces.push(...s.all.filter((b) => b.state === 'omitted' && b.site === 'expired').map((b) => header(b) + MARKER_OVER_BUDGET));
   return pieces.join(joiner);
-}
-
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\ufeff]/g;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/** REN-4 defects: content that does not appear verbatim. */
-function transform(content: string, d: Defects): string {
-  switch (d.contentTransform) {
-    case 'html-escape':
-      return content.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    case 'strip-control':
-      return content.replace(CONTROL, '');
-    case 'nfc':
-      return content.normalize('NFC');
-    case 'strip-invisible':
-      return content.replace(INVISIBLE, '');
-    case 'trim':
-      return content.trim();
-    default:
-      return content;
-  }
 }
 
 /** WC-1..5: segments, truncated, warnings and generated_at. */
@@ -927,8 +853,9 @@ function dateOfDay(days: number): string {
 
 function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): Answer {
   // DECL-3: ranked is not parameterized; only an undeclared change of the estimate reaches it.
-  const cpt = d.charsPerToken ?? (d.rankedTakesDeclaredCharsPerToken ? config.constants?.chars_per_token : undefined) ?? 4;
-  const cost = (s: string): number => estimateOf(lengthOf(s, d), cpt, d);
+  const cpt = d.charsPerToken ?? (d.rankedTakesDeclaredCharsPerToken ? config.constants?.chars_per_token : undefined) ?? SPEC_COUNT.charsPerToken;
+  const h = hooksOf(d);
+  const cost = (s: string): number => estimateOf(s, cpt, h);
   const now = r.now as number;
   const budget = r.budget as number;
   const omissions: { block_id: string; reason: string }[] = [];
@@ -939,7 +866,7 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   (r.blocks as Record<string, unknown>[]).forEach((b, index) => {
     const dated = b.created_at !== undefined;
     const ttl = d.rankedUndatedNeverExpires && !dated ? 0 : ((b.ttl_seconds as number | undefined) ?? 0);
-    if (expired(now, (b.created_at as number | undefined) ?? 0, ttl, d)) omissions.push({ block_id: b.block_id as string, reason: expiredReason });
+    if (expired(now, (b.created_at as number | undefined) ?? 0, ttl, h)) omissions.push({ block_id: b.block_id as string, reason: expiredReason });
     else live.push({ b, index });
   });
   // RANK-1: by -priority, ties in input order (a stable sort).

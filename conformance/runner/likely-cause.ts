@@ -6,7 +6,7 @@
  * Nothing failing: neither.
  */
 import { visible } from '../../report/visible.js';
-import type { DiagnosisEntry, Report } from '../../protocol/types.js';
+import type { Report } from '../../protocol/types.js';
 import type { Cause, Diagnosis } from '../diagnose/diagnose.js';
 import type { LogCounts, ObservationLog } from '../diagnose/log.js';
 
@@ -26,25 +26,10 @@ export interface LikelyCause {
 /** The diagnosis of what the log kept; undefined when nothing failed. */
 export async function likelyCause(report: Report, log: ObservationLog | undefined): Promise<LikelyCause | undefined> {
   if (!log || log.seen.failing === 0) return undefined;
-  const { diagnose } = await import('../diagnose/diagnose.js');
+  const { diagnose, diagnosisEntry } = await import('../diagnose/diagnose.js');
   const diagnosis = diagnose(log.observations());
   if (!diagnosis) return undefined;
-  return { report: { ...report, diagnosis: diagnosis.causes.map(entryOf) }, text: likelyCauseText(diagnosis, log.seen), diagnosis };
-}
-
-export function entryOf(c: Cause): DiagnosisEntry {
-  return {
-    id: c.id,
-    requirements: c.requirements,
-    summary: c.summary,
-    explains: c.explains,
-    contradicts: c.contradicts,
-    failing: c.failing,
-    defects: c.defects,
-    explained: c.explained,
-    contradicted: c.contradicted,
-    ...(c.alike.length > 0 ? { alike: c.alike } : {}),
-  };
+  return { report: { ...report, diagnosis: diagnosis.causes.map((c) => diagnosisEntry(c)) }, text: likelyCauseText(diagnosis, log.seen), diagnosis };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

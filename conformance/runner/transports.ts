@@ -6,10 +6,10 @@
  * rerun commands, report labels and the vitest helper all read the entries,
  * so a new transport is its adapter plus its entry.
  */
-import { readdirSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Implementation, Manifest } from '../../protocol/types.js';
+import { importEntryModules } from '../entry-modules.js';
 import { ConfigError } from '../errors.js';
 
 /**
@@ -139,13 +139,8 @@ const ENTRIES = fileURLToPath(new URL('../transports/', import.meta.url));
  * transport. A module that exports none is an error naming it.
  */
 export async function registerTransportsIn(dir: string): Promise<void> {
-  const ext = extname(fileURLToPath(import.meta.url));
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(ext) && !f.endsWith(`.d${ext}`))
-    .sort();
-  const modules = await Promise.all(files.map(async (f) => [f, (await import(pathToFileURL(join(dir, f)).href)) as { default?: AnyTransport }] as const));
-  for (const [file, m] of modules) {
-    const t = m.default;
+  for (const [file, m] of await importEntryModules(dir, import.meta.url)) {
+    const t = m.default as AnyTransport | undefined;
     if (typeof t !== 'object' || t === null || typeof t.open !== 'function' || typeof t.name !== 'string')
       throw new Error(`${join(dir, file)} is in the transports' folder but default-exports no transport (defineTransport({...}))`);
     registerTransport(t);

@@ -14,7 +14,7 @@ import { CATALOGUE, diagnose, FAMILIES, reachOf } from '../../conformance/diagno
 import type { CatalogueEntry, Defects, Diagnosis, Observation, Section } from '../../conformance/diagnose/index.js';
 import { specRequirements } from '../../conformance/spec.js';
 import type { Manifest } from '../../protocol/types.js';
-import { CORE, FAMILY_EXAMPLES, FULL, modelImplementation, observe, TUNED_FULL } from './helpers.js';
+import { CORE, FAMILY_EXAMPLES, FULL, MEMO, modelImplementation, observe, TUNED_FULL } from './helpers.js';
 
 /**
  * The run of the model with these defects under this manifest, observed once
@@ -35,7 +35,7 @@ function runOf(defects: Defects, manifest: Manifest): Promise<{ observations: Ob
     run = observe(modelImplementation(defects, manifest), manifest).then((observations) => ({
       observations,
       failing: observations.filter((o) => !o.passed).length,
-      d: diagnose(observations),
+      d: diagnose(observations, { memo: MEMO }),
     }));
     byManifest.set(manifest, run);
   }
@@ -184,7 +184,7 @@ function drawPairs(count: number, seed: number): [CatalogueEntry, CatalogueEntry
 describe('two defects: both are named in the top two causes (in process, every capability declared)', () => {
   it.each(drawPairs(24, 23).map(([a, b]) => [`${a.id} with ${b.id}`, a, b] as const))('%s', async (_label, a: CatalogueEntry, b: CatalogueEntry) => {
     const observations = await observe(modelImplementation({ ...a.defects, ...b.defects }, FULL), FULL);
-    const d = diagnose(observations);
+    const d = diagnose(observations, { memo: MEMO });
     const named = new Set(d?.causes.slice(0, 2).flatMap((c) => c.defects));
     // A defect the other one hides entirely (its answers are those of the other alone) cannot be named: then the other is the sole cause.
     const alone = async (e: CatalogueEntry): Promise<boolean> => {
@@ -205,6 +205,6 @@ describe('a correct implementation gets no diagnosis', () => {
   ] as const)('%s', async (_label, manifest) => {
     const observations = await observe(referenceImplementation(manifest), manifest);
     expect(observations.filter((o) => !o.passed).map((o) => o.id)).toEqual([]);
-    expect(diagnose(observations)).toBeUndefined();
+    expect(diagnose(observations, { memo: MEMO })).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@ import { fromFunctions } from '../../adapters/inprocess.js';
 import { asOutcome, CATALOGUE, diagnose, modelAssemble, reproduces } from '../../conformance/diagnose/index.js';
 import type { Defects, Observation } from '../../conformance/diagnose/index.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
-import { CORE, FULL, modelImplementation, observe } from './helpers.js';
+import { CORE, FULL, MEMO, modelImplementation, observe } from './helpers.js';
 
 const entry = (id: string): Defects => CATALOGUE.find((e) => e.id === id)!.defects;
 
@@ -83,10 +83,10 @@ describe("reproduces: the model's answer against the implementation's", () => {
 
 describe('diagnose', () => {
   it('gives nothing for a run without failures, however many passes', async () => {
-    expect(diagnose([])).toBeUndefined();
+    expect(diagnose([], { memo: MEMO })).toBeUndefined();
     const observations = await observe(modelImplementation({}, CORE), CORE);
     expect(observations.length).toBeGreaterThan(100);
-    expect(diagnose(observations)).toBeUndefined();
+    expect(diagnose(observations, { memo: MEMO })).toBeUndefined();
   });
 
   it('leaves failures without an answer (a timeout, a crash) unexplained', async () => {
@@ -94,7 +94,7 @@ describe('diagnose', () => {
     const broken: Observation[] = observations.map((o, i) =>
       i < 2 ? { ...o, outcome: { kind: i === 0 ? 'timeout' : 'crash', message: 'x' }, passed: false } : o,
     );
-    const d = diagnose(broken);
+    const d = diagnose(broken, { memo: MEMO });
     expect(d).toEqual({ causes: [], unexplained: [observations[0]!.id, observations[1]!.id], failing: 2 });
   });
 
@@ -111,7 +111,7 @@ describe('diagnose', () => {
       { error: null },
     ];
     const odd: Observation[] = observations.map((o, i) => (i < garbage.length ? { ...o, outcome: { kind: 'result', value: garbage[i] }, passed: false } : o));
-    const d = diagnose(odd)!;
+    const d = diagnose(odd, { memo: MEMO })!;
     expect(d.failing).toBe(garbage.length);
     expect(d.unexplained.length + d.causes.reduce((n, c) => n + c.explains, 0)).toBeGreaterThanOrEqual(garbage.length);
   });
@@ -119,7 +119,10 @@ describe('diagnose', () => {
   it('names two independent defects as two causes, each with its own failures, and lists what neither explains', async () => {
     const observations = await observe(modelImplementation({ ...entry('remainder-in-pool'), ...entry('null-read-as-absent') }, CORE), CORE);
     const hung = observations.findIndex((o) => o.passed);
-    const d = diagnose(observations.map((o, i) => (i === hung ? { ...o, outcome: { kind: 'timeout', message: 'x' }, passed: false } : o)))!;
+    const d = diagnose(
+      observations.map((o, i) => (i === hung ? { ...o, outcome: { kind: 'timeout', message: 'x' }, passed: false } : o)),
+      { memo: MEMO },
+    )!;
     expect(d.causes.map((c) => c.id)).toEqual(expect.arrayContaining(['remainder-in-pool', 'null-read-as-absent']));
     expect(d.causes.slice(0, 2).every((c) => c.contradicts === 0 && c.failing === d.failing)).toBe(true);
     // Each failure is explained once: remainder failures are budget cases, null failures validation cases.
@@ -138,7 +141,7 @@ describe('diagnose', () => {
       (o) => o.passed && !reproduces(modelAssemble(o.request, config, ceil), o.outcome) && !o.accepts!(asOutcome(modelAssemble(o.request, config, ceil))),
     );
     const once = observations.map((o, k) => (k === i ? { ...o, outcome: asOutcome(modelAssemble(o.request, config, ceil)), passed: false } : o));
-    const d = diagnose(once)!;
+    const d = diagnose(once, { memo: MEMO })!;
     // ceil explains that failure, and breaks the other passing cases it changes.
     expect(d.causes.map((c) => c.id)).not.toContain('ceil-estimate');
     expect(d.failing).toBe(1);
@@ -149,8 +152,8 @@ describe('diagnose', () => {
       modelImplementation({ ...entry('remainder-in-pool'), ...entry('null-read-as-absent'), ...entry('inclusive-expiry') }, CORE),
       CORE,
     );
-    expect(diagnose(observations, { limit: 1 })!.causes).toHaveLength(1);
-    expect(diagnose(observations)!.causes.length).toBeGreaterThanOrEqual(3);
+    expect(diagnose(observations, { limit: 1, memo: MEMO })!.causes).toHaveLength(1);
+    expect(diagnose(observations, { memo: MEMO })!.causes.length).toBeGreaterThanOrEqual(3);
   });
 });
 
@@ -165,7 +168,7 @@ describe("the spelling of reasons is the implementation's own (RES-4)", () => {
     const observations = await observe(spelled({ pool: 'budget_exhausted' }), CORE);
     const failing = observations.filter((o) => !o.passed);
     expect(failing.length).toBeGreaterThan(0);
-    const d = diagnose(observations)!;
+    const d = diagnose(observations, { memo: MEMO })!;
     expect(d.causes.map((c) => [c.id, c.explains, c.requirements])).toEqual([['reason-spelling', failing.length, ['RES-4']]]);
     expect(d.causes[0]!.summary).toMatch(
       /spelled "budget_exhausted" where these cases pin the originating text "tier budget exhausted; overflow pool exhausted"/,
@@ -174,14 +177,14 @@ describe("the spelling of reasons is the implementation's own (RES-4)", () => {
 
   it('a defect behind a spelling is still named, its failures reproduced with that spelling', async () => {
     const observations = await observe(spelled({ pool: 'budget' }, entry('remainder-in-pool')), CORE);
-    const d = diagnose(observations)!;
+    const d = diagnose(observations, { memo: MEMO })!;
     expect(d.causes.map((c) => c.id)).toEqual(expect.arrayContaining(['remainder-in-pool', 'reason-spelling']));
     expect(d.unexplained).toEqual([]);
   });
 
   it('a reason no class maps is named with CLS-1', async () => {
     const observations = await observe(spelled({ pool: 'over budget' }), CORE);
-    const d = diagnose(observations)!;
+    const d = diagnose(observations, { memo: MEMO })!;
     expect(d.causes[0]?.id).toBe('reason-spelling');
     expect(d.causes[0]?.requirements).toContain('CLS-1');
     expect(d.causes[0]?.summary).toMatch(/"over budget", which maps to no class of section 10/);

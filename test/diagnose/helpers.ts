@@ -6,7 +6,7 @@
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { judge, skipReason } from '../../conformance/judge/judge.js';
 import type { Observation } from '../../conformance/diagnose/index.js';
-import { caseObservation, keptAnswer } from '../../conformance/diagnose/index.js';
+import { caseObservation, diagnosisMemo, keptAnswer } from '../../conformance/diagnose/index.js';
 import { returnedOutcome } from '../../adapters/outcome.js';
 import type { Defects } from '../../conformance/diagnose/index.js';
 import { declaredConstants } from '../../conformance/judge/expectation.js';
@@ -53,12 +53,18 @@ export async function observe(impl: Implementation, manifest: Manifest, corpus: 
 }
 
 /**
+ * One memo for every diagnosis of a test file (diagnose.ts, DiagnosisMemo):
+ * the tests diagnose many runs over the same corpus requests, and with it
+ * each is answered once per defect set in all.
+ */
+export const MEMO = diagnosisMemo();
+
+/**
  * The model with these defects, in process, under this manifest. It is handed
  * the request itself (the model changes nothing), so its answers are the ones
- * the diagnosis keeps for that request (diagnose.ts, keptAnswer) and each
- * corpus request is answered once per defect set in all the tests.
+ * the diagnosis keeps for that request in MEMO (diagnose.ts, keptAnswer).
  */
 export function modelImplementation(defects: Defects, manifest: Manifest): Implementation {
   const config = { capabilities: manifest.capabilities, constants: declaredConstants(manifest) };
-  return { describe: async () => manifest, assemble: async (request) => returnedOutcome(keptAnswer(request, config, defects)), close: async () => {} };
+  return { describe: async () => manifest, assemble: async (request) => returnedOutcome(keptAnswer(request, config, defects, MEMO)), close: async () => {} };
 }

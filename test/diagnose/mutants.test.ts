@@ -14,7 +14,7 @@ import { assemble as referenceAssemble } from '../../reference/index.js';
 import { ALL, blocks, capabilityDefects, constraints, DEFECTS, habits, MARKER_DEFECTS, rewrittenReference, same } from '../fixtures/known-defects.js';
 import type { Assemble, Req } from '../fixtures/known-defects.js';
 import { mutant } from '../fixtures/broken/mutant.js';
-import { CORE, observe } from './helpers.js';
+import { CORE, MEMO, observe } from './helpers.js';
 
 /** The catalogue entry (or family) each of the kit's defects is. */
 const MUTANT_ENTRIES: Record<string, string> = {
@@ -113,7 +113,7 @@ const TARGETED: [string, Assemble, string][] = [
 /** The entries named by the top cause, or by the top `count` causes when an implementation has that many defects. */
 async function top(assemble: Assemble, manifest: Manifest, count = 1): Promise<{ named: string[]; line: string }> {
   const observations = await observe(fromFunctions(assemble, undefined, manifest), manifest);
-  const d = diagnose(observations);
+  const d = diagnose(observations, { memo: MEMO });
   expect(observations.some((o) => !o.passed)).toBe(true);
   return {
     named: [...new Set((d?.causes ?? []).slice(0, count).flatMap((c) => c.defects))],
@@ -167,6 +167,6 @@ describe('a capability defect of the rewritten reference is its catalogue entry'
       fromFunctions((req) => referenceAssemble(req, { capabilities: ALL.capabilities as never }), undefined, ALL),
       ALL,
     );
-    expect(diagnose(observations)).toBeUndefined();
+    expect(diagnose(observations, { memo: MEMO })).toBeUndefined();
   });
 });

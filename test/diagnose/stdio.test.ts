@@ -16,7 +16,7 @@ import { CATALOGUE, diagnose } from '../../conformance/diagnose/index.js';
 import type { Diagnosis } from '../../conformance/diagnose/index.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 import { TUNED } from '../fixtures/declared/constants.js';
-import { observe } from './helpers.js';
+import { MEMO, observe } from './helpers.js';
 import { fixtureCommand } from '../fixture-command.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/diagnose/model-stdio.ts', import.meta.url));
@@ -27,7 +27,7 @@ async function diagnoseOver(stdio: string): Promise<{ failing: number; d: Diagno
   const opened = await openImplementation({ transport: 'stdio', config: { command: stdio, processes: 1 }, timeoutMs: 10_000 });
   try {
     const observations = await observe(opened.impl, opened.manifest);
-    return { failing: observations.filter((o) => !o.passed).length, d: diagnose(observations) };
+    return { failing: observations.filter((o) => !o.passed).length, d: diagnose(observations, { memo: MEMO }) };
   } finally {
     await opened.impl.close();
   }

@@ -1,0 +1,106 @@
+/**
+ * The named hooks of the defect model (model.ts): the points where a design
+ * varies (reference/design.ts), each with the specification's reading as its
+ * default. A defect overrides the hooks it changes: its entry's `defects`
+ * name them (defects/*.ts), so two defects that override the same hook
+ * conflict, like two that set the same switch.
+ */
+import { RANKING_POOL_ORDER, SPEC_COUNT, SPEC_RENDER } from '../../reference/index.js';
+import type { Rounding, Tier } from '../../reference/index.js';
+
+/** Where an omission comes from (model.ts Site). */
+export type Site = 'expired' | 'excluded' | 'superseded' | 'disputed' | 'pool' | 'required' | 'max_segments' | 'ranked';
+
+/** A block as the model's selection reads and moves it. */
+export interface ModelBlock {
+  index: number;
+  id: string;
+  source: string;
+  content: string;
+  /** What selection ranks by (URGENT boost aside, the priority). */
+  rank: number;
+  priority: number;
+  createdAt: number;
+  dated: boolean;
+  ttl: number;
+  pinned: boolean;
+  status: string;
+  confidence: number;
+  cost: number;
+  tier: Tier;
+  /** Where selection put it. */
+  state: 'live' | 'pinned' | 'required' | 'tier' | 'overflow' | 'omitted';
+  site?: Site;
+  /** The content as rendered: cut by a truncating fit. */
+  shown: string;
+}
+
+export interface ModelHooks {
+  /** NUM-1: the length of a text, in the units the estimate divides. */
+  length(text: string): number;
+  /** NUM-2: how length / chars per token becomes whole tokens. */
+  rounding: Rounding;
+  /** NUM-2: the least a block costs. */
+  minimumCost: 0 | 1;
+  /** TIER-2, NUM-3: a tier's budget out of a positive budget left. */
+  tierBudget(budget: number, pct: number): number;
+  /** TIER-3: the order of two blocks the ranking key ties on until block_id; `byId` is the id order in force. */
+  tieBreak(x: ModelBlock, y: ModelBlock, byId: (a: string, b: string) => number): number;
+  /** TIER-7: the order the pool is offered the blocks the tiers set aside (given in ranking order). */
+  poolOrder(aside: readonly ModelBlock[]): readonly ModelBlock[];
+  /** EXP-1: whether a block of this ttl_seconds can expire at all. */
+  expires(ttl: number): boolean;
+  /** EXP-1: whether `now` is past the end of a block's life, created_at + ttl_seconds. */
+  pastEnd(now: number, end: number): boolean;
+  /** REN-4: a block's content as the context shows it. */
+  body(content: string): string;
+}
+
+/** NUM-1: code points, a lone surrogate counted as one (the string iterator yields it alone). */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    if (u >= 0xd800 && u <= 0xdbff && i + 1 < s.length) {
+      const v = s.charCodeAt(i + 1);
+      if (v >= 0xdc00 && v <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/**
+ * The specification's design as the model reads it: the tables and the
+ * counting rule are the design's (reference/design.ts SPEC_DESIGN); the
+ * arithmetic is written here again in plain code (BigInt, a code-point
+ * loop), so the model and the reference's fast path keep checking each other.
+ */
+export const SPEC_HOOKS: ModelHooks = Object.freeze({
+  length: codePoints,
+  rounding: SPEC_COUNT.rounding,
+  minimumCost: SPEC_COUNT.minimum,
+  tierBudget: (budget: number, pct: number) => Number((BigInt(budget) * BigInt(pct)) / 100n),
+  tieBreak: (x: ModelBlock, y: ModelBlock, byId: (a: string, b: string) => number) => byId(x.id, y.id),
+  poolOrder: RANKING_POOL_ORDER,
+  expires: (ttl: number) => ttl > 0,
+  pastEnd: (now: number, end: number) => now > end,
+  body: (content: string) => content,
+});
+
+const HOOK_NAMES = Object.keys(SPEC_HOOKS) as (keyof ModelHooks)[];
+
+/** The hooks in force under a set of overrides: each override, or the specification's reading. */
+export function hooksOf(overrides: Partial<ModelHooks>): ModelHooks {
+  let out: ModelHooks | undefined;
+  for (const name of HOOK_NAMES) {
+    const h = overrides[name];
+    if (h === undefined) continue;
+    out ??= { ...SPEC_HOOKS };
+    (out as unknown as Record<string, unknown>)[name] = h;
+  }
+  return out ?? SPEC_HOOKS;
+}
+
+/** The header the specification writes for a block (REN-2), as the model's default. */
+export const specHeader = (b: Pick<ModelBlock, 'source' | 'id'>): string => SPEC_RENDER.header({ source: b.source, block_id: b.id });
