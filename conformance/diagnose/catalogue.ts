@@ -154,14 +154,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
   },
 
   // ------------------------------------------------------------ counting (NUM-1) and the estimate (NUM-2)
-  {
-    id: 'header-counted',
-    section: 'estimate',
-    requirements: ['NUM-2'],
-    summary: 'a block\'s cost counts its header "[source · id]" too; NUM-2 counts the content only',
-    defects: { headerCounted: true },
-    when: ['tiered'],
-  },
   // Declared constants (section 17). Before the undeclared changes: under a declaration they can be the same implementation
   // (ranked on the declared 3 characters per token is chars-per-token-3 there), and the declared reading is the one to name.
   {
@@ -313,26 +305,12 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
     when: ['valid'],
   },
   {
-    id: 'utf16-id-order',
-    section: 'ordering',
-    requirements: ['NUM-4', 'TIER-3', 'REN-1'],
-    summary: 'block ids are compared by UTF-16 code units; NUM-4 orders strings by code points (U+FF5E before U+1F600)',
-    defects: { utf16IdOrder: true },
-  },
-  {
     id: 'signed-zero-order',
     section: 'ordering',
     requirements: ['NUM-5', 'TIER-3', 'RANK-1'],
     summary: 'priorities are in a total order that puts -0 below 0; NUM-5 says -0 equals 0',
     defects: { signedZeroOrder: true },
     when: ['valid'],
-  },
-  {
-    id: 'content-changes-priority',
-    section: 'ordering',
-    requirements: ['REN-4'],
-    summary: 'a block whose content says URGENT is ranked higher; REN-4 says selection is blind to content',
-    defects: { urgentBoost: true },
   },
   {
     id: 'near-duplicates-dropped',

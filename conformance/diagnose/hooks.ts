@@ -44,6 +44,12 @@ export interface ModelHooks {
   minimumCost: 0 | 1;
   /** TIER-2, NUM-3: a tier's budget out of a positive budget left. */
   tierBudget(budget: number, pct: number): number;
+  /** NUM-2: the text a block's cost counts. */
+  costedText(block: Pick<ModelBlock, 'source' | 'id' | 'content'>): string;
+  /** TIER-3: what selection ranks a block by. */
+  rankOf(priority: number, content: string): number;
+  /** NUM-4: the order of two block ids (selection's ties and rendering). */
+  compareIds(a: string, b: string): number;
   /** TIER-3: the order of two blocks the ranking key ties on until block_id; `byId` is the id order in force. */
   tieBreak(x: ModelBlock, y: ModelBlock, byId: (a: string, b: string) => number): number;
   /** TIER-7: the order the pool is offered the blocks the tiers set aside (given in ranking order). */
@@ -70,6 +76,31 @@ export function codePoints(s: string): number {
   return n;
 }
 
+/** NUM-4: code-point order, as Python orders str. */
+export function byCodePoint(a: string, b: string): number {
+  if (a === b) return 0;
+  // Where no surrogate is involved before the first difference, UTF-16 order is code-point order.
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  const u = i < a.length ? a.charCodeAt(i) : -1;
+  const v = i < b.length ? b.charCodeAt(i) : -1;
+  if (u < 0xd800 && v < 0xd800 && (i === 0 || !isHighSurrogate(a.charCodeAt(i - 1)))) return u < v ? -1 : 1;
+  const x = a[Symbol.iterator]();
+  const y = b[Symbol.iterator]();
+  for (;;) {
+    const p = x.next();
+    const q = y.next();
+    if (p.done) return q.done ? 0 : -1;
+    if (q.done) return 1;
+    const c = p.value.codePointAt(0)!;
+    const d = q.value.codePointAt(0)!;
+    if (c !== d) return c < d ? -1 : 1;
+  }
+}
+
+const isHighSurrogate = (u: number): boolean => u >= 0xd800 && u <= 0xdbff;
+
 /**
  * The specification's design as the model reads it: the tables and the
  * counting rule are the design's (reference/design.ts SPEC_DESIGN); the
@@ -81,6 +112,9 @@ export const SPEC_HOOKS: ModelHooks = Object.freeze({
   rounding: SPEC_COUNT.rounding,
   minimumCost: SPEC_COUNT.minimum,
   tierBudget: (budget: number, pct: number) => Number((BigInt(budget) * BigInt(pct)) / 100n),
+  costedText: (b: Pick<ModelBlock, 'content'>) => b.content,
+  rankOf: (priority: number) => priority,
+  compareIds: byCodePoint,
   tieBreak: (x: ModelBlock, y: ModelBlock, byId: (a: string, b: string) => number) => byId(x.id, y.id),
   poolOrder: RANKING_POOL_ORDER,
   expires: (ttl: number) => ttl > 0,

@@ -3,6 +3,7 @@
  * defects, each an exact model of one way to get the spec wrong.
  */
 export { CATALOGUE, reachOf } from './catalogue.js';
+export { SECTIONS } from './defect.js';
 export type { CatalogueEntry, Feature, Section } from './catalogue.js';
 export { FAMILIES } from './families.js';
 export type { Family, Instance } from './families.js';

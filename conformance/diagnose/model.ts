@@ -37,7 +37,7 @@ import {
   validateRequest,
 } from '../../reference/index.js';
 import type { DeclaredConstants, Tier } from '../../protocol/types.js';
-import { hooksOf, specHeader } from './hooks.js';
+import { byCodePoint, hooksOf, specHeader } from './hooks.js';
 import type { ModelBlock as Blk, ModelHooks, Site } from './hooks.js';
 
 export type { Site };
@@ -88,7 +88,6 @@ export interface Defects extends Partial<ModelHooks> {
   pinnedOverflowTrimmed?: boolean;
   // Counting (section 4).
   charsPerToken?: number;
-  headerCounted?: boolean;
   ignoreDeclaredCharsPerToken?: boolean;
   rankedTakesDeclaredCharsPerToken?: boolean;
   // Tiers (section 5).
@@ -101,10 +100,8 @@ export interface Defects extends Partial<ModelHooks> {
   unlistedTier?: Tier;
   prefixCut?: boolean;
   truncatingFit?: boolean;
-  utf16IdOrder?: boolean;
   signedZeroOrder?: boolean;
   priorityAscending?: boolean;
-  urgentBoost?: boolean;
   dropsNearDuplicates?: boolean;
   // The overflow pool.
   noOverflowPool?: boolean;
@@ -214,33 +211,6 @@ const has = Object.hasOwn;
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // ---------------------------------------------------------------- text and numbers
-
-/** NUM-4: code-point order, as Python orders str. */
-function byCodePoint(a: string, b: string): number {
-  if (a === b) return 0;
-  // Where no surrogate is involved before the first difference, UTF-16 order is code-point order.
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  const u = i < a.length ? a.charCodeAt(i) : -1;
-  const v = i < b.length ? b.charCodeAt(i) : -1;
-  if (u < 0xd800 && v < 0xd800 && (i === 0 || !isHighSurrogate(a.charCodeAt(i - 1)))) return u < v ? -1 : 1;
-  const x = a[Symbol.iterator]();
-  const y = b[Symbol.iterator]();
-  for (;;) {
-    const p = x.next();
-    const q = y.next();
-    if (p.done) return q.done ? 0 : -1;
-    if (q.done) return 1;
-    const c = p.value.codePointAt(0)!;
-    const d = q.value.codePointAt(0)!;
-    if (c !== d) return c < d ? -1 : 1;
-  }
-}
-
-const isHighSurrogate = (u: number): boolean => u >= 0xd800 && u <= 0xdbff;
-
-const byUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The estimate of a text (NUM-2): the design's counting rule over the hooks' length, rounding and least cost. */
 function estimateOf(text: string, cpt: number, h: ModelHooks): number {
@@ -444,7 +414,7 @@ function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects, h: ModelHoo
     let status = (b.status as string | undefined) ?? 'active';
     if (d.lifecycleIgnored) status = 'active';
     if (d.staleAsSuperseded && status === 'stale') status = 'superseded';
-    const counted = d.headerCounted ? specHeader({ source, id }) + content : content;
+    const counted = h.costedText({ source, id, content });
     return {
       index,
       id,
@@ -452,7 +422,7 @@ function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects, h: ModelHoo
       content,
       shown: content,
       priority,
-      rank: d.urgentBoost && content.includes('URGENT') ? priority + 10 : priority,
+      rank: h.rankOf(priority, content),
       createdAt: (b.created_at as number | undefined) ?? 0,
       dated: b.created_at !== undefined,
       ttl: (b.ttl_seconds as number | undefined) ?? 0,
@@ -475,8 +445,7 @@ function byPriority(p: number, q: number, d: Defects, selection = false): number
 
 /** TIER-3 with CON-6: (-priority, [-confidence], [-created_at], block_id), as the defects read it. */
 function rankComparator(f: Flags, d: Defects): (x: Blk, y: Blk) => number {
-  const idCmp = d.utf16IdOrder ? byUnit : byCodePoint;
-  const { tieBreak } = hooksOf(d);
+  const { tieBreak, compareIds: idCmp } = hooksOf(d);
   const prefs = (x: Blk, y: Blk): number => {
     if (f.prefer_high_confidence && x.confidence !== y.confidence) return x.confidence > y.confidence ? -1 : 1;
     if (f.prefer_recency && x.createdAt !== y.createdAt) return (x.createdAt > y.createdAt ? -1 : 1) * (d.recencyAscending ? -1 : 1);
@@ -489,7 +458,7 @@ function rankComparator(f: Flags, d: Defects): (x: Blk, y: Blk) => number {
 
 /** REN-1: (source, -priority, block_id), strings by code points, as the defects read it. */
 function renderComparator(f: Flags, d: Defects): (x: Blk, y: Blk) => number {
-  const idCmp = d.utf16IdOrder ? byUnit : byCodePoint;
+  const idCmp = hooksOf(d).compareIds;
   const prefs = d.preferencesInRender ? rankComparator(f, { ...d, preferencesBeforePriority: false, tieBreak: undefined }) : undefined;
   if (d.renderOrder === 'priority') return (x, y) => byPriority(x.priority, y.priority, d) || idCmp(x.id, y.id);
   return (x, y) => byCodePoint(x.source, y.source) || (prefs ? prefs(x, y) : byPriority(x.priority, y.priority, d) || idCmp(x.id, y.id));
