@@ -141,7 +141,7 @@ describe('reports of real runs', () => {
     await expect(writeReports(report, { json: join(base, 'r.json'), badge: join(base, 'r.svg') })).rejects.toThrow(
       `${join(base, 'r.json')} would be written by both --json and --badge: give them different files`,
     );
-    await expect(writeReports(report, { tap: join(base, 'r.tap') })).rejects.toThrow(/no report format named tap \(formats: json, junit, markdown, html, badge\)/);
+    await expect(writeReports(report, { tap: join(base, 'r.tap') })).rejects.toThrow(/^no report format named tap \(formats: json, /);
     expect(existsSync(base)).toBe(false);
   });
 });
