@@ -7,9 +7,8 @@
  * help and the GitHub Action read the entries, so a new format is its writer
  * plus its entry.
  */
-import { readdirSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { entryModules } from '../protocol/entries.js';
 import type { Report, TokenTable } from '../protocol/types.js';
 
 /** What a caller may hand every format besides the report; a format reads what it shows. */
@@ -68,23 +67,15 @@ export function formats(): ReportFormat[] {
 const ENTRIES = fileURLToPath(new URL('./formats/', import.meta.url));
 
 /**
- * Register every entry module of `dir`: each file that ends as this module
- * does (`.js` compiled, `.ts` under vitest or tsx) and default-exports a
- * format. A module that exports none is an error naming it.
+ * Register every entry module of `dir` (protocol/entries.ts): each
+ * default-exports a format; a module that exports none is an error naming it.
  */
 export async function registerFormatsIn(dir: string): Promise<void> {
-  const ext = extname(fileURLToPath(import.meta.url));
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(ext) && !f.endsWith(`.d${ext}`))
-    .sort();
-  const modules = await Promise.all(files.map(async (f) => [f, (await import(pathToFileURL(join(dir, f)).href)) as { default?: ReportFormat }] as const));
-  for (const [file, m] of modules) {
-    const f = m.default;
-    if (typeof f !== 'object' || f === null || typeof f.render !== 'function' || typeof f.name !== 'string')
-      throw new Error(`${join(dir, file)} is in the report formats' folder but default-exports no format (defineFormat({...}))`);
-    registerFormat(f);
-  }
+  for (const f of await entryModules(dir, import.meta.url, isFormat, 'report format', 'defineFormat')) registerFormat(f);
 }
+
+const isFormat = (x: unknown): x is ReportFormat =>
+  typeof x === 'object' && x !== null && typeof (x as ReportFormat).render === 'function' && typeof (x as ReportFormat).name === 'string';
 
 let loaded: Promise<void> | undefined;
 

@@ -6,9 +6,8 @@
  * rerun commands, report labels and the vitest helper all read the entries,
  * so a new transport is its adapter plus its entry.
  */
-import { readdirSync } from 'node:fs';
-import { extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { entryModules } from '../../protocol/entries.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
 import { ConfigError } from '../errors.js';
 
@@ -139,18 +138,11 @@ const ENTRIES = fileURLToPath(new URL('../transports/', import.meta.url));
  * transport. A module that exports none is an error naming it.
  */
 export async function registerTransportsIn(dir: string): Promise<void> {
-  const ext = extname(fileURLToPath(import.meta.url));
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(ext) && !f.endsWith(`.d${ext}`))
-    .sort();
-  const modules = await Promise.all(files.map(async (f) => [f, (await import(pathToFileURL(join(dir, f)).href)) as { default?: AnyTransport }] as const));
-  for (const [file, m] of modules) {
-    const t = m.default;
-    if (typeof t !== 'object' || t === null || typeof t.open !== 'function' || typeof t.name !== 'string')
-      throw new Error(`${join(dir, file)} is in the transports' folder but default-exports no transport (defineTransport({...}))`);
-    registerTransport(t);
-  }
+  for (const t of await entryModules(dir, import.meta.url, isTransport, 'transport', 'defineTransport')) registerTransport(t);
 }
+
+const isTransport = (x: unknown): x is AnyTransport =>
+  typeof x === 'object' && x !== null && typeof (x as AnyTransport).open === 'function' && typeof (x as AnyTransport).name === 'string';
 
 let loaded: Promise<void> | undefined;
 
