@@ -13,13 +13,14 @@
  * that). A line written just before the answer can still be on its way then,
  * so for a case that did not pass the runner asks `stderrFor`, which waits for
  * the stream to go quiet before it reads. At concurrency 1 that is the
- * request's own; when other requests were in flight meanwhile the text says
- * so instead of passing their lines off as its.
+ * request's own; when other requests were in flight meanwhile the outcome says
+ * how many (stderrInFlight) instead of passing their lines off as its.
  */
 import { spawn } from 'node:child_process';
 import { readSync } from 'node:fs';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
+import { requestStderrOf } from '../protocol/types.js';
+import type { Implementation, Manifest, Outcome, RequestStderr } from '../protocol/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
 import { encodeRequest } from './wire.js';
 
@@ -369,12 +370,11 @@ export class StdioImplementation implements Implementation {
     this.restart(proc);
   }
 
-  private withStderr(proc: Proc | undefined, p: Pick<Pending, 'stderrFrom' | 'others'>, joinedLater = 0): { stderr?: string } {
+  private withStderr(proc: Proc | undefined, p: Pick<Pending, 'stderrFrom' | 'others'>, joinedLater = 0): RequestStderr {
     const s = this.stderrSince(proc, p.stderrFrom);
     if (!s) return {};
     const n = p.others + joinedLater;
-    if (n === 0) return { stderr: s };
-    return { stderr: `[the process's stderr while this request and ${n} other${n === 1 ? '' : 's'} were in flight; some lines may be theirs]\n${s}` };
+    return n === 0 ? { stderr: s } : { stderr: s, stderrInFlight: n };
   }
 
   private settleHead(o: Outcome): void {
@@ -498,9 +498,9 @@ export class StdioImplementation implements Implementation {
    * for a moment (at most STDERR_WAIT_MS): lines written just before the
    * answer may arrive after it. A timeout or a crash already has all of it.
    */
-  async stderrFor(outcome: Outcome): Promise<string | undefined> {
+  async stderrFor(outcome: Outcome): Promise<RequestStderr> {
     const w = this.windows.get(outcome);
-    if (!w) return outcome.stderr;
+    if (!w) return requestStderrOf(outcome);
     const until = performance.now() + STDERR_WAIT_MS;
     let seen = -1;
     while (seen !== w.proc.stderrTotal && performance.now() < until && !w.proc.exited) {
@@ -511,7 +511,7 @@ export class StdioImplementation implements Implementation {
       // where the pipe cannot be read here, let the loop poll it once.
       if (!drainStderr(w.proc)) await new Promise((r) => setImmediate(r));
     }
-    return this.withStderr(w.proc, w.pending, w.proc.written - w.writtenThen).stderr;
+    return this.withStderr(w.proc, w.pending, w.proc.written - w.writtenThen);
   }
 }
 
@@ -555,8 +555,8 @@ export class StdioPool implements Implementation {
     }
   }
 
-  stderrFor(outcome: Outcome): Promise<string | undefined> {
-    return this.answeredBy.get(outcome)?.stderrFor(outcome) ?? Promise.resolve(outcome.stderr);
+  stderrFor(outcome: Outcome): Promise<RequestStderr> {
+    return this.answeredBy.get(outcome)?.stderrFor(outcome) ?? Promise.resolve(requestStderrOf(outcome));
   }
 
   async close(): Promise<void> {

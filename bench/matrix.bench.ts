@@ -18,6 +18,7 @@ const reports: Report[] = Array.from({ length: IMPLEMENTATIONS }, (_, k) => {
       ? {
           id: c.id,
           kind: 'case',
+          level: 'profile',
           status: 'fail',
           requirements: c.requirements,
           since: c.since,
@@ -26,7 +27,7 @@ const reports: Report[] = Array.from({ length: IMPLEMENTATIONS }, (_, k) => {
           expected: { estimated_tokens: 4, context: 'x'.repeat(400) },
           actual: { estimated_tokens: 5, context: 'y'.repeat(400) },
         }
-      : { id: c.id, kind: 'case', status: 'pass', requirements: c.requirements, since: c.since, duration_ms: 1 },
+      : { id: c.id, kind: 'case', level: 'profile', status: 'pass', requirements: c.requirements, since: c.since, duration_ms: 1 },
   );
   return {
     kit: { name: 'ctxconform', version: '0.1.0', spec: 'v1' },

@@ -18,7 +18,7 @@ import { contractGate, parseRequireTested, requireTestedResults } from '../confo
 import type { RequireTested } from '../conformance/contract/verdict.js';
 import type { GoldenCase } from '../conformance/types.js';
 import type { Report } from '../protocol/types.js';
-import { REPORTS_HELP, SAVE_COUNTEREXAMPLES_HELP, checkBaseline, finish, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
+import { reportsHelp, checkBaseline, finish, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportHelp, transportUsage } from './implementation.js';
@@ -47,7 +47,7 @@ what to run:
                           clause judged differently is flaky (REQ-2), which fails the run
                           like fail (default 1)
 
-${REPORTS_HELP.replace(SAVE_COUNTEREXAMPLES_HELP, '')}
+${reportsHelp({ saveCounterexamples: false })}
 
 exit status: 0 no clause failed, 1 a clause failed, erred, timed out, crashed or was flaky,
 or one --require-tested names was not tested, or every clause was skipped (nothing tested),

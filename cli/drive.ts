@@ -10,10 +10,10 @@ import { formatFailure, implementationLine, progress, summaryTable } from '../co
 import { describeDefect } from '../conformance/defect.js';
 import type { ProgressSink } from '../conformance/runner/console.js';
 import type { OpenedImplementation } from '../conformance/runner/open.js';
-import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
 import { drivingOptions, openChosen, transportHelp } from './implementation.js';
 import type { ChosenImplementation, TransportKind } from './implementation.js';
 import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.js';
+import { reportOptions, reportOptionsHelp, writeReportFiles } from './report-options.js';
 import { likelyCause } from '../conformance/runner/likely-cause.js';
 import type { ObservationLog } from '../conformance/diagnose/log.js';
 import { FAILING } from '../protocol/types.js';
@@ -26,8 +26,7 @@ export type Values = Record<string, string | boolean | undefined>;
 export function judgingOptions(driving?: Parameters<typeof drivingOptions>[0]) {
   return {
     ...drivingOptions(driving),
-    json: { type: 'string' },
-    ...REPORT_FILE_OPTIONS,
+    ...reportOptions(),
     'save-counterexamples': { type: 'string' },
     baseline: { type: 'string' },
     quiet: { type: 'boolean' },
@@ -43,12 +42,12 @@ export function implementationHelp(kinds: readonly TransportKind[] = ['assembler
   return transportHelp(kinds);
 }
 
-/** The line of --save-counterexamples in REPORTS_HELP: a command without counterexample cases to save leaves it out. */
-export const SAVE_COUNTEREXAMPLES_HELP = '  --save-counterexamples DIR   write each shrunk failing request as a ready case file\n';
+const SAVE_COUNTEREXAMPLES_HELP = '  --save-counterexamples DIR   write each shrunk failing request as a ready case file\n';
 
-export const REPORTS_HELP = `reports:
-  --json FILE  --junit FILE  --markdown FILE  --html FILE  --badge FILE
-${SAVE_COUNTEREXAMPLES_HELP}  --quiet                 no progress line
+/** The help of the reports' options; a command without counterexample cases to save leaves --save-counterexamples out. */
+export const reportsHelp = (o: { saveCounterexamples?: boolean } = {}): string => `reports:
+${reportOptionsHelp()}
+${o.saveCounterexamples === false ? '' : SAVE_COUNTEREXAMPLES_HELP}  --quiet                 no progress line
   --baseline FILE         known failures: only new ones fail the run (a failure of a
                           baselined id with another defect is new), and so does an entry
                           that now passes (remove it: a baseline only shrinks);
@@ -129,15 +128,6 @@ function topReasons(cases: readonly CaseResult[]): string {
   return top.map(([why, n]) => `${n} × ${why}`).join('; ') + (counts.size > 3 ? '; ...' : '');
 }
 
-async function writeAll(report: Report, values: Values): Promise<string[]> {
-  const file = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
-  try {
-    return await writeReportFiles(report, { json: file('json'), junit: file('junit'), markdown: file('markdown'), html: file('html'), badge: file('badge') });
-  } catch (e) {
-    throw new UsageError(`cannot write the reports: ${(e as Error).message}`);
-  }
-}
-
 /**
  * The end of every judging command: the implementation line, each failure the
  * baseline does not expect, the baseline's known ones, by design and stale
@@ -193,7 +183,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   const clauses = clauseTable(report);
   if (clauses) console.log(`\n${clauses}`);
   console.log(`\n${summaryTable(report)}`);
-  for (const file of await writeAll(report, values)) console.log(`wrote ${file}`);
+  for (const file of await writeReportFiles(report, values)) console.log(`wrote ${file}`);
 
   const s = report.summary;
   const v = verdict(report);

@@ -9,6 +9,7 @@ import { ConfigError } from '../conformance/errors.js';
 import { DEFAULT_TIMEOUT_MS, checkConfig, openChecked, readManifest } from '../conformance/runner/open.js';
 import type { OpenedImplementation } from '../conformance/runner/open.js';
 import { defaultTransport, loadTransports, transports } from '../conformance/runner/transports.js';
+import { loadFormats } from '../report/registry.js';
 import type { AnyTransport, TransportKind, TransportOption } from '../conformance/runner/transports.js';
 import type { Manifest } from '../protocol/types.js';
 import { UsageError, intOption } from './usage.js';
@@ -26,7 +27,10 @@ const DRIVING = {
 } as const;
 
 /** The registered transports, loaded: every command that chooses an implementation awaits this before it parses. */
-export const loadImplementationOptions = loadTransports;
+/** Load what the options of a driving command come from: the transports and the report formats. */
+export async function loadImplementationOptions(): Promise<void> {
+  await Promise.all([loadTransports(), loadFormats()]);
+}
 
 type DrivingOption = keyof typeof DRIVING;
 const ALL_DRIVING: readonly DrivingOption[] = ['manifest', 'timeout', 'concurrency'];
@@ -43,10 +47,10 @@ export function drivingOptions(driving: readonly DrivingOption[] = ALL_DRIVING):
   return out;
 }
 
-/** The column help texts start in, as in every command's help. */
+/** The column help texts start in, as in every command's help (helpLine writes a line of it). */
 const HELP_COLUMN = 26;
 
-const helpLine = (flag: string, help: string, indent = '  '): string => {
+export const helpLine = (flag: string, help: string, indent = '  '): string => {
   const pad = HELP_COLUMN - indent.length;
   const gap = ' '.repeat(HELP_COLUMN);
   return `${indent}${flag.padEnd(pad)}${flag.length >= pad ? `\n${gap}` : ''}${help.replaceAll('\n', `\n${gap}`)}`;

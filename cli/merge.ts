@@ -9,10 +9,11 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { readReport, ReportFileError } from '../conformance/baseline.js';
 import { byId, summarize } from '../protocol/types.js';
 import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.js';
-import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
+import { loadFormats } from '../report/registry.js';
+import { REPORTS_DIR, reportOptions, reportOptionsHelp, writeReportFiles } from './report-options.js';
 import { UsageError } from './usage.js';
 
-export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [--junit F] [--markdown F] [--html F] [--badge F.svg] [--allow-partial]';
+export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [report options] [--allow-partial]';
 
 /** Reports that cannot be one run's shards; the message says which file differs and how. */
 export class MergeError extends Error {}
@@ -187,23 +188,30 @@ function checkShards(shards: ReadonlyArray<{ file: string; shard: string | null 
 }
 
 export async function run(argv: string[]): Promise<number> {
+  await loadFormats();
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       out: { type: 'string', short: 'o' },
-      ...REPORT_FILE_OPTIONS,
+      ...reportOptions(),
       'allow-partial': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
   if (values.help) {
     console.log(
-      `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` or \`replay --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations, kit versions or commands, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.`,
+      `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` or \`replay --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations, kit versions or commands, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.\n\n  -o FILE                 the merged JSON report (as --json FILE)\nreport options:\n${reportOptionsHelp()}`,
     );
     return 0;
   }
-  if (!values.out) throw new UsageError(`-o FILE is required\nusage: ${usage}`);
+  // The format options are the registry's: not in the parsed type.
+  const asked = values as Record<string, string | boolean | undefined>;
+  const json = typeof asked['json'] === 'string' ? asked['json'] : undefined;
+  if (values.out !== undefined && json !== undefined && values.out !== json)
+    throw new UsageError(`-o and --json both name the merged JSON report: give one\nusage: ${usage}`);
+  const out = values.out ?? json;
+  if (out === undefined && asked[REPORTS_DIR] === undefined) throw new UsageError(`-o FILE is required\nusage: ${usage}`);
   if (positionals.length === 0) throw new UsageError(`no reports given\nusage: ${usage}`);
   let merged: Report;
   let inputsHadDiagnosis = false;
@@ -215,7 +223,7 @@ export async function run(argv: string[]): Promise<number> {
     if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
     throw e;
   }
-  const written = await writeReportFiles(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
+  const written = await writeReportFiles(merged, { ...asked, ...(out !== undefined ? { json: out } : {}) });
   const s = merged.summary;
   console.log(
     `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,

@@ -8,7 +8,7 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
+import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
 import { parseShard } from '../conformance/runner/filter.js';
 import { recordedSource } from '../conformance/replay/read.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportUsage } from './implementation.js';
@@ -40,7 +40,7 @@ what to check:
                           files split them without overlap; ctxconform merge joins the
                           reports (docs/replay.md has a CI matrix)
 
-${REPORTS_HELP}
+${reportsHelp()}
 
 exit status: 0 every request passed or was skipped, 1 a request failed, erred, timed out
 or crashed, or every one was skipped (nothing tested), 2 usage error, an implementation that

@@ -16,7 +16,7 @@ import type { GoldenCase } from '../conformance/types.js';
 import type { Report } from '../protocol/types.js';
 import { EXIT_OK, UsageError, intOption, randomRuns } from './usage.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportUsage } from './implementation.js';
-import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
+import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
 
@@ -46,7 +46,7 @@ what to run:
   --seed N                property seed (default 1)
   --shard I/N             run the I-th of N slices (properties run in shard 1)
 
-${REPORTS_HELP}
+${reportsHelp()}
 
 exit status: 0 nothing unexpected failed, 1 a case or property failed, erred, timed out,
 crashed or was flaky, 2 usage error or an implementation that cannot be started.`;

@@ -11,7 +11,7 @@ import { validateRequest } from '../reference/index.js';
 import { BUNDLED_CASES_DIR, loadCorpus } from '../conformance/cases/load.js';
 import { genContext, request as generatedRequest } from '../conformance/properties/arbitraries.js';
 import type { GenRequest } from '../conformance/properties/arbitraries.js';
-import { REPORTS_HELP, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
+import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
 import { readRecorded, recordedSource } from '../conformance/replay/read.js';
 import { textTable } from '../report/text-table.js';
 import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
@@ -41,7 +41,7 @@ the block set (one):
 
 ${implementationHelp()}
 
-${REPORTS_HELP}
+${reportsHelp()}
 
 exit status: 0 the implementation agrees with the reference at every budget, 1 it does
 not, 2 usage error or an implementation that cannot be started.`;

@@ -86,7 +86,7 @@ with the table as its last section.`,
   }
   if (report && values.html) {
     const { writeReports } = await import('../report/index.js');
-    writeReports(report, { html: values.html }, { tokens: table });
+    await writeReports(report, { html: values.html }, { tokens: table });
     console.log(`wrote ${values.html}`);
   }
   return corpus.problems.length > 0 ? 1 : 0;

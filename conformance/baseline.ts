@@ -16,8 +16,9 @@ import { readFileSync } from 'node:fs';
 import { FAILING } from '../report/text.js';
 import { formatErrors, validators } from '../protocol/schemas.js';
 import { STATUSES } from '../protocol/types.js';
-import type { BaselineNote, BaselineSummary, CaseResult, Defect, Report, Status } from '../protocol/types.js';
+import type { BaselineNote, BaselineSummary, CaseResult, Defect, Report, ResultKind, Status } from '../protocol/types.js';
 import { defectOf, sameDefect } from './defect.js';
+import { withLevel } from './levels.js';
 
 /** A file that is not a usable baseline or report: the message names the file and the member. */
 export class ReportFileError extends Error {}
@@ -34,7 +35,7 @@ export interface BaselineEntry extends BaselineNote {
  * members (its request is fixed, and its matchers name what differs); a
  * property's, replayed request's or sweep's whole defect.
  */
-export function entryKey(c: Pick<CaseResult, 'kind' | 'expected' | 'actual' | 'defect'>): Defect {
+export function entryKey(c: { kind: ResultKind; expected?: unknown; actual?: unknown; defect?: Defect }): Defect {
   const d = defectOf(c);
   if (c.kind === 'case') return { members: d.members };
   return d;
@@ -62,8 +63,9 @@ function asReport(file: string, value: unknown): Report {
   const valid = validators.report();
   if (!valid(value)) throw new ReportFileError(`${file}: not a ctxconform JSON report: ${formatErrors(valid.errors).slice(0, 5).join('; ')}`);
   const report = value as Report;
-  // Reports of kits before --repeat have no flaky count.
+  // Reports of kits before --repeat have no flaky count, and those before levels no result kinds or levels.
   report.summary.flaky ??= 0;
+  report.cases = report.cases.map(withLevel);
   return report;
 }
 

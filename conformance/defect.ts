@@ -9,7 +9,7 @@
  * may join it later (`diagnosis`); matching compares only what an entry holds.
  */
 import { pointerToken } from '../protocol/deep-json.js';
-import type { CaseResult, Defect } from '../protocol/types.js';
+import type { Defect } from '../protocol/types.js';
 
 /** Pointers kept in a key: the first ones in document order, which a human can still read in a baseline file. */
 const MAX_DEFECT_PATHS = 20;
@@ -60,7 +60,7 @@ export function differingPaths(expected: unknown, actual: unknown, max = MAX_DEF
 }
 
 /** The defect of a failing result: from its own key when the engine made one, else from its expected and actual values. */
-export function defectOf(c: Pick<CaseResult, 'expected' | 'actual' | 'defect'>): Defect {
+export function defectOf(c: { expected?: unknown; actual?: unknown; defect?: Defect }): Defect {
   return c.defect ?? defectFrom(c);
 }
 

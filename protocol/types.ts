@@ -25,22 +25,41 @@ export interface Manifest {
 }
 
 /**
+ * What an adapter read of the implementation's stderr while one request was
+ * in flight. The count is said apart from the text, so no reader has to
+ * find it in the text.
+ */
+export interface RequestStderr {
+  stderr?: string;
+  /** How many other requests were in flight meanwhile: some of the lines may be theirs. */
+  stderrInFlight?: number;
+}
+
+/** The stderr members of an outcome (or window), without absent ones. */
+export function requestStderrOf(o: RequestStderr): RequestStderr {
+  if (!o.stderr) return {};
+  return o.stderrInFlight ? { stderr: o.stderr, stderrInFlight: o.stderrInFlight } : { stderr: o.stderr };
+}
+
+/**
  * What an adapter got back for one request, before any judging. Adapters never
  * throw for a misbehaving implementation: every failure mode is an Outcome.
  */
-export type Outcome =
+export type Outcome = RequestStderr &
   /** The implementation answered with something that is not an error answer (not yet validated). */
-  | { kind: 'result'; value: unknown; stderr?: string }
-  /** The implementation answered with an error answer (code and message as it gave them). */
-  | { kind: 'error'; code: unknown; message: unknown; value: unknown; stderr?: string }
-  /** No answer within the time limit; the adapter has restarted or abandoned the process. */
-  | { kind: 'timeout'; message: string; stderr?: string }
-  /** The process died or the connection was lost; the adapter restarts on the next request. */
-  | { kind: 'crash'; message: string; stderr?: string }
-  /** An answer that could not be read: not JSON, wrong id, too large, wrong HTTP status. */
-  | { kind: 'protocol'; message: string; raw?: string; stderr?: string }
-  /** The transport cannot carry this request (adapters/wire.ts: NaN over JSON); nothing was sent. */
-  | { kind: 'unsendable'; message: string; stderr?: string };
+  (
+    | { kind: 'result'; value: unknown }
+    /** The implementation answered with an error answer (code and message as it gave them). */
+    | { kind: 'error'; code: unknown; message: unknown; value: unknown }
+    /** No answer within the time limit; the adapter has restarted or abandoned the process. */
+    | { kind: 'timeout'; message: string }
+    /** The process died or the connection was lost; the adapter restarts on the next request. */
+    | { kind: 'crash'; message: string }
+    /** An answer that could not be read: not JSON, wrong id, too large, wrong HTTP status. */
+    | { kind: 'protocol'; message: string; raw?: string }
+    /** The transport cannot carry this request (adapters/wire.ts: NaN over JSON); nothing was sent. */
+    | { kind: 'unsendable'; message: string }
+  );
 
 /** One implementation under test, behind any adapter. */
 export interface Implementation {
@@ -50,40 +69,107 @@ export interface Implementation {
   /**
    * The implementation's stderr for an outcome it gave, when reading it takes a
    * moment longer than the answer (stdio: a log line may arrive after the
-   * answer). Asked only for a case that did not pass; without it, outcome.stderr.
+   * answer). Asked only for a case that did not pass; without it, the outcome's.
    */
-  stderrFor?(outcome: Outcome): Promise<string | undefined>;
+  stderrFor?(outcome: Outcome): Promise<RequestStderr>;
   close(): Promise<void>;
 }
 
-export interface CaseResult {
+/**
+ * Which part of conformance a result speaks for: `validation`, the checks on
+ * input validation (golden cases whose expectation is an `invalid_request`
+ * error, the invalid-requests property); `contract`, the memory-api clauses
+ * (SPEC section 16); `profile`, the behaviour of a declared profile (every
+ * other result); `any`, what holds whatever the profile.
+ */
+export type Level = 'any' | 'profile' | 'validation' | 'contract';
+export const LEVELS: readonly Level[] = ['any', 'profile', 'validation', 'contract'];
+
+/** What every result has, whatever its kind. */
+interface ResultBase {
   id: string;
-  kind: 'case' | 'property' | 'contract' | 'replay' | 'sweep';
+  level: Level;
   status: Status;
   requirements: string[];
   description?: string;
-  tags?: string[];
   duration_ms: number;
   message?: string;
+  /** The command that reruns just this result. */
+  rerun?: string;
+  /** A result that did not pass: what its failure is, as a baseline entry keys it (conformance/defect.ts). */
+  defect?: Defect;
+}
+
+/** What came of one exchange that did not pass: the values compared, the request, the implementation's stderr. */
+interface Exchanged {
   expected?: unknown;
   actual?: unknown;
   request?: unknown;
   stderr?: string;
-  rerun?: string;
-  seed?: number;
-  path?: string;
-  counterexample?: unknown;
-  num_runs?: number;
-  /** Contract clauses: how many exchanges put the clause to the test (SPEC section 16). */
-  exchanges_tested?: number;
-  /** Golden cases: the spec version since which the case holds. */
+  /** How many other requests were in flight while `stderr` was read: some of its lines may be theirs. */
+  stderr_in_flight?: number;
+}
+
+/** A golden case (cases/): its request sent, its answer judged against the case's expectation. */
+export interface GoldenResult extends ResultBase, Exchanged {
+  kind: 'case';
+  tags?: string[];
+  /** The spec version since which the case holds. */
   since?: string;
-  /** Golden cases judged with declared constants: the matchers whose expected values came from the reference computed with them (DECL-4). */
+  /** Judged with declared constants: the matchers whose expected values came from the reference computed with them (DECL-4). */
   declared_constants?: string[];
   /** A `flaky` result: each distinct answer with the repeats (1-based) that gave it. */
   answers?: RepeatAnswer[];
-  /** A result that did not pass: what its failure is, as a baseline entry keys it (conformance/defect.ts). */
-  defect?: Defect;
+}
+
+/** A property (property/NAME): generated requests from a seed, a failure shrunk to its counterexample. */
+export interface PropertyResult extends ResultBase, Pick<Exchanged, 'expected' | 'actual'> {
+  kind: 'property';
+  seed?: number;
+  /** fast-check's path to the shrunk counterexample. */
+  path?: string;
+  counterexample?: unknown;
+  num_runs?: number;
+  /** A `flaky` result: each distinct outcome with the repeats (1-based) that gave it. */
+  answers?: RepeatAnswer[];
+}
+
+/** A memory-api contract clause (contract/NAME, SPEC section 16). */
+export interface ContractResult extends ResultBase, Pick<Exchanged, 'actual' | 'request'> {
+  kind: 'contract';
+  seed?: number;
+  /** Exchanges the run attempted. */
+  num_runs?: number;
+  /** How many exchanges put the clause to the test. */
+  exchanges_tested?: number;
+  counterexample?: unknown;
+  /** A `flaky` clause: each distinct outcome with the repeats (1-based) that gave it. */
+  answers?: RepeatAnswer[];
+}
+
+/** A recorded request replayed (replay/FILE:LINE, `ctxconform replay`). */
+export interface RecordResult extends ResultBase, Exchanged {
+  kind: 'replay';
+  /** The request shrunk from the recorded one that still fails. */
+  counterexample?: unknown;
+}
+
+/** One block set at every budget of a range (sweep/SOURCE, `ctxconform sweep`). */
+export interface SweepResult extends ResultBase, Exchanged {
+  kind: 'sweep';
+  /** The request at the first disagreeing budget, shrunk. */
+  counterexample?: unknown;
+}
+
+/** One result of a report, by its kind: each kind has only its own members. */
+export type CaseResult = GoldenResult | PropertyResult | ContractResult | RecordResult | SweepResult;
+export type ResultKind = CaseResult['kind'];
+export const RESULT_KINDS: readonly ResultKind[] = ['case', 'property', 'contract', 'replay', 'sweep'];
+export type ResultOf<K extends ResultKind> = Extract<CaseResult, { kind: K }>;
+
+/** The results of one kind, typed as that kind. */
+export function resultsOf<K extends ResultKind>(cases: readonly CaseResult[], kind: K): ResultOf<K>[] {
+  return cases.filter((c): c is ResultOf<K> => c.kind === kind);
 }
 
 /**

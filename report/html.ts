@@ -5,9 +5,10 @@
  * string that escaped the escaping could not load or run anything.
  */
 import { createHash } from 'node:crypto';
-import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
+import type { CaseResult, RepeatAnswer, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
 import { STATUSES, summarize } from '../protocol/types.js';
 import type { TokenTable } from '../protocol/types.js';
+import { shownOf, stderrShown } from './shown.js';
 import { explainsText, unexplainedFailures } from './diagnosis.js';
 import {
   areaOf,
@@ -183,7 +184,7 @@ export function diffTable(expected: unknown, actual: unknown, heads: [string, st
 }
 
 /** Two of a flaky case's answers side by side, and any others below. */
-function answersDiff(answers: NonNullable<CaseResult['answers']>): string {
+function answersDiff(answers: readonly RepeatAnswer[]): string {
   const label = (a: (typeof answers)[number]): string => `${a.repeats.length > 1 ? 'repeats' : 'repeat'} ${a.repeats.join(', ')}: ${a.status}`;
   const out: string[] = [];
   const [a, b, ...rest] = answers;
@@ -196,6 +197,7 @@ function answersDiff(answers: NonNullable<CaseResult['answers']>): string {
 type Excuse = '' | 'known' | 'by design';
 
 function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: boolean): string {
+  const x = shownOf(c);
   const out: string[] = [];
   out.push(`<section class="failure ${c.status}" id="f-${index}" data-status="${c.status}" data-area="${h(areaOf(c.id))}">`);
   const label =
@@ -207,23 +209,24 @@ function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: 
   out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${label}</h3>`);
   if (c.requirements.length > 0)
     out.push(
-      `<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${c.since ? ` (the case holds since spec ${h(c.since)})` : ''}</p>`,
+      `<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${x.since ? ` (the case holds since spec ${h(x.since)})` : ''}</p>`,
     );
   if (c.description) out.push(`<p class="muted">${h(c.description)}</p>`);
   if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
   if (c.rerun) out.push(`<p>Rerun: <code>${h(c.rerun)}</code></p>`);
-  if (c.seed !== undefined) out.push(`<p>Seed <code>${c.seed}</code>${c.path ? `, path <code>${h(c.path)}</code>` : ''}</p>`);
+  if (x.seed !== undefined) out.push(`<p>Seed <code>${x.seed}</code>${x.path ? `, path <code>${h(x.path)}</code>` : ''}</p>`);
   if (!detailed) {
     out.push('<p class="muted">Expected, actual, request and stderr of this case are in the JSON report.</p></section>');
     return out.join('\n');
   }
-  if (c.answers && c.answers.length > 1) out.push(answersDiff(c.answers));
-  if (c.expected !== undefined && c.actual !== undefined) out.push(diffTable(c.expected, c.actual));
-  else if (c.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clip(show(c.actual), MAX_VALUE))}</pre>`);
-  else if (c.expected !== undefined) out.push(`<p>Expected:</p><pre>${h(clip(show(c.expected), MAX_VALUE))}</pre>`);
-  if (c.counterexample !== undefined) out.push(`<details><summary>counterexample</summary><pre>${h(clip(show(c.counterexample), MAX_VALUE))}</pre></details>`);
-  if (c.request !== undefined) out.push(`<details><summary>request</summary><pre>${h(clip(show(c.request), MAX_VALUE))}</pre></details>`);
-  if (c.stderr) out.push(`<details><summary>stderr</summary><pre>${h(clip(c.stderr, MAX_VALUE))}</pre></details>`);
+  if (x.answers && x.answers.length > 1) out.push(answersDiff(x.answers));
+  if (x.expected !== undefined && x.actual !== undefined) out.push(diffTable(x.expected, x.actual));
+  else if (x.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clip(show(x.actual), MAX_VALUE))}</pre>`);
+  else if (x.expected !== undefined) out.push(`<p>Expected:</p><pre>${h(clip(show(x.expected), MAX_VALUE))}</pre>`);
+  if (x.counterexample !== undefined) out.push(`<details><summary>counterexample</summary><pre>${h(clip(show(x.counterexample), MAX_VALUE))}</pre></details>`);
+  if (x.request !== undefined) out.push(`<details><summary>request</summary><pre>${h(clip(show(x.request), MAX_VALUE))}</pre></details>`);
+  const stderr = stderrShown(x);
+  if (stderr) out.push(`<details><summary>stderr</summary><pre>${h(clip(stderr, MAX_VALUE))}</pre></details>`);
   out.push('</section>');
   return out.join('\n');
 }

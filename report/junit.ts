@@ -4,6 +4,7 @@
  */
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
+import { shownOf, stderrShown } from './shown.js';
 import { byArea, clip, constantsText, isFailing, profileNames, show, verdict, verdictLine } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
@@ -37,19 +38,20 @@ export function junitNames(id: string): { classname: string; name: string } {
 type Excuse = { kind: 'none' } | { kind: 'known' } | { kind: 'by-design'; reason?: string };
 
 function detail(c: CaseResult, excuse: Excuse): string {
+  const x = shownOf(c);
   const lines: string[] = [];
   if (excuse.kind === 'known') lines.push('known failure: expected by the baseline');
   if (excuse.kind === 'by-design') lines.push(`deviation by design (baseline)${excuse.reason ? `: ${excuse.reason}` : ''}`);
   if (c.message) lines.push(c.message);
-  for (const a of c.answers ?? []) {
+  for (const a of x.answers ?? []) {
     if (a.answer !== undefined)
       lines.push(`answer of repeat${a.repeats.length > 1 ? 's' : ''} ${a.repeats.join(', ')} (${a.status}):\n${clip(show(a.answer), MAX_VALUE)}`);
   }
   if (c.requirements.length > 0) lines.push(`requirements: ${c.requirements.join(', ')}`);
-  if (c.expected !== undefined) lines.push(`expected:\n${clip(show(c.expected), MAX_VALUE)}`);
-  if (c.actual !== undefined) lines.push(`actual:\n${clip(show(c.actual), MAX_VALUE)}`);
-  if (c.seed !== undefined) lines.push(`seed: ${c.seed}${c.path ? `, path: ${c.path}` : ''}`);
-  if (c.counterexample !== undefined) lines.push(`counterexample:\n${clip(show(c.counterexample), MAX_VALUE)}`);
+  if (x.expected !== undefined) lines.push(`expected:\n${clip(show(x.expected), MAX_VALUE)}`);
+  if (x.actual !== undefined) lines.push(`actual:\n${clip(show(x.actual), MAX_VALUE)}`);
+  if (x.seed !== undefined) lines.push(`seed: ${x.seed}${x.path ? `, path: ${x.path}` : ''}`);
+  if (x.counterexample !== undefined) lines.push(`counterexample:\n${clip(show(x.counterexample), MAX_VALUE)}`);
   if (c.rerun) lines.push(`rerun: ${c.rerun}`);
   return lines.join('\n');
 }
@@ -67,7 +69,8 @@ function testcase(c: CaseResult, excuse: Excuse): string {
   } else if (c.status === 'skip') {
     body.push(`      <skipped${attrs({ message: clip(c.message ?? 'skipped', MAX_MESSAGE) })}/>`);
   }
-  if (c.stderr) body.push(`      <system-err>${xmlText(clip(c.stderr, MAX_VALUE))}</system-err>`);
+  const stderr = stderrShown(shownOf(c));
+  if (stderr) body.push(`      <system-err>${xmlText(clip(stderr, MAX_VALUE))}</system-err>`);
   return body.length === 0 ? `${open}/>` : `${open}>\n${body.join('\n')}\n    </testcase>`;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../protocol/types.js';
 import { summarize } from '../protocol/types.js';
+import { shownOf, stderrShown } from './shown.js';
 import { span } from './sweep-chart.js';
 import { explainsText, unexplainedFailures } from './diagnosis.js';
 import {
@@ -173,13 +174,14 @@ function diagnosisSection(report: Report): string[] {
 }
 
 function failure(c: CaseResult, known: boolean): string {
+  const x = shownOf(c);
   const lines: string[] = [];
   const reqs = c.requirements.length > 0 ? ` (${c.requirements.map(md).join(', ')})` : '';
   lines.push(`#### ${ICON[c.status]} ${code(c.id)}: ${c.status}${known ? ' (known, in the baseline)' : ''}${reqs}`);
   lines.push('');
   if (c.message) lines.push(paragraph(clip(c.message, MAX_VALUE)), '');
   // A flaky case's answers, each with the repeats that gave it: what a rerun may show.
-  for (const a of c.answers ?? []) {
+  for (const a of x.answers ?? []) {
     if (a.answer !== undefined)
       lines.push(
         `<details><summary>${a.repeats.length > 1 ? 'repeats' : 'repeat'} ${a.repeats.join(', ')}: ${a.status}</summary>`,
@@ -191,12 +193,13 @@ function failure(c: CaseResult, known: boolean): string {
       );
   }
   if (c.rerun) lines.push(`Rerun: ${code(c.rerun)}`, '');
-  if (c.seed !== undefined) lines.push(`Seed: ${code(String(c.seed))}${c.path ? `, path: ${code(c.path)}` : ''}`, '');
+  if (x.seed !== undefined) lines.push(`Seed: ${code(String(x.seed))}${x.path ? `, path: ${code(x.path)}` : ''}`, '');
   const blocks: string[] = [];
-  if (c.expected !== undefined) blocks.push('Expected:', '', fenced(clip(show(c.expected), MAX_VALUE)), '');
-  if (c.actual !== undefined) blocks.push('Actual:', '', fenced(clip(show(c.actual), MAX_VALUE)), '');
-  if (c.counterexample !== undefined) blocks.push('Counterexample:', '', fenced(clip(show(c.counterexample), MAX_VALUE)), '');
-  if (c.stderr) blocks.push('stderr:', '', fenced(clip(c.stderr, MAX_VALUE)), '');
+  if (x.expected !== undefined) blocks.push('Expected:', '', fenced(clip(show(x.expected), MAX_VALUE)), '');
+  if (x.actual !== undefined) blocks.push('Actual:', '', fenced(clip(show(x.actual), MAX_VALUE)), '');
+  if (x.counterexample !== undefined) blocks.push('Counterexample:', '', fenced(clip(show(x.counterexample), MAX_VALUE)), '');
+  const stderr = stderrShown(x);
+  if (stderr) blocks.push('stderr:', '', fenced(clip(stderr, MAX_VALUE)), '');
   if (blocks.length > 0) lines.push('<details><summary>details</summary>', '', ...blocks, '</details>', '');
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@
  * script only adds filters (area, status, rows where implementations differ).
  */
 import type { CaseResult } from '../protocol/types.js';
+import { shownOf } from './shown.js';
 import { diffTable, FILTER_GROUP, h, htmlPage, STYLE, visible } from './html.js';
 import { CELL_STATUSES, columnLabels, disagrees, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, Tally } from './matrix.js';
@@ -82,20 +83,21 @@ function tallyCell(t: Tally): string {
 
 /** What a failing cell opens to: the message, then expected vs actual (or a flaky case's answers). */
 function cellDetail(r: CaseResult, detailed: boolean): string {
+  const x = shownOf(r);
   const out: string[] = [];
   if (r.message) out.push(`<pre class="message">${h(clip(r.message, MAX_MESSAGE))}</pre>`);
   if (!detailed) {
     out.push('<p class="muted">Expected and actual are in the run\'s JSON and HTML reports.</p>');
     return out.join('');
   }
-  const [a, b] = r.answers ?? [];
+  const [a, b] = x.answers ?? [];
   const clipped = (v: unknown): string => clip(show(v), MAX_VALUE);
   if (a && b) {
     const label = (x: typeof a): string => `${x.repeats.length > 1 ? 'repeats' : 'repeat'} ${x.repeats.join(', ')}: ${x.status}`;
     out.push(diffTable(clipped(a.answer ?? a.message ?? ''), clipped(b.answer ?? b.message ?? ''), [label(a), label(b)]));
-  } else if (r.expected !== undefined && r.actual !== undefined) out.push(diffTable(clipped(r.expected), clipped(r.actual)));
-  else if (r.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clipped(r.actual))}</pre>`);
-  if (r.counterexample !== undefined) out.push(`<p>Counterexample (seed ${r.seed ?? '?'}):</p><pre>${h(clipped(r.counterexample))}</pre>`);
+  } else if (x.expected !== undefined && x.actual !== undefined) out.push(diffTable(clipped(x.expected), clipped(x.actual)));
+  else if (x.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clipped(x.actual))}</pre>`);
+  if (x.counterexample !== undefined) out.push(`<p>Counterexample (seed ${x.seed ?? '?'}):</p><pre>${h(clipped(x.counterexample))}</pre>`);
   return out.join('');
 }
 

@@ -135,7 +135,7 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
       area: areaOf(id),
       kind: about.kind,
       requirements: about.requirements,
-      ...(about.since !== undefined ? { since: about.since } : {}),
+      ...(about.kind === 'case' && about.since !== undefined ? { since: about.since } : {}),
       ...(about.description !== undefined ? { description: about.description } : {}),
       cells: inputs.map(({ report }, i) => cellOf(report, byCase[i]!.get(id))),
     };

@@ -12,7 +12,8 @@ import { MemoryService } from '../../adapters/memory-api/service.js';
 import { fallbackNote, type Fallback } from '../../adapters/memory-api/optional.js';
 import { filtersOpenedRequest, newRunId, scopeFor, toAssembleRequest, unconstrainedRequest } from '../../adapters/memory-api/index.js';
 import { refKey, type AssembleContextRequest } from '../../adapters/memory-api/wire.js';
-import type { CaseResult, Outcome, Status } from '../../protocol/types.js';
+import type { ContractResult, Outcome, Status } from '../../protocol/types.js';
+import { CONTRACT_LEVEL } from '../levels.js';
 import { checkExchange, keptOut, type Finding, type IngestedMemory } from './check.js';
 import { addUndercount, DEFAULT_ESTIMATOR, loadEstimator, noUndercount, undercountNote, type Estimator } from './estimator.js';
 import { CLAUSES, FALLBACK_PREFIX, type Clause, type ClauseId, type Facet, type Need } from './clauses.js';
@@ -98,7 +99,7 @@ interface Tally {
   tested: number;
 }
 
-export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
+export async function runContract(o: ContractOptions): Promise<ContractResult[]> {
   const started = Date.now();
   const estimator: Estimator =
     o.estimator === undefined ? DEFAULT_ESTIMATOR : ((await loadEstimator(o.estimator)) ?? fail(`unknown estimator ${JSON.stringify(o.estimator)}`));
@@ -266,12 +267,13 @@ export async function runContract(o: ContractOptions): Promise<CaseResult[]> {
     ['MAPI-3', undercountNote(undercount, estimator)],
   ]);
   const notReached = `not reached: the run stopped after ${attempted} of ${scenarios.length} exchanges, when ${failedOp || 'the service'} failed in ${GIVE_UP_AFTER} exchanges in a row (see contract/answers)`;
-  return CLAUSES.map((c): CaseResult => {
+  return CLAUSES.map((c): ContractResult => {
     const t = tallies.get(c.id)!;
     const note = notes.get(c.id) ?? '';
-    const base: CaseResult = {
+    const base: ContractResult = {
       id: `contract/${c.name}`,
       kind: 'contract',
+      level: CONTRACT_LEVEL,
       status: 'pass',
       requirements: [c.id],
       description: c.description,

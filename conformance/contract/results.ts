@@ -6,7 +6,7 @@
  * added to a run's (`ctxconform run --memory-api`).
  */
 import { summarize } from '../../protocol/types.js';
-import type { AdapterName, CaseResult, Manifest, Report } from '../../protocol/types.js';
+import type { AdapterName, ContractResult, Manifest, Report } from '../../protocol/types.js';
 import { idMatcher } from '../runner/filter.js';
 import { reportOf } from '../runner/envelope.js';
 import { combinePropertyRounds } from '../runner/repeat.js';
@@ -50,13 +50,13 @@ export async function contractClauseCount(filter: string | undefined): Promise<n
 }
 
 /** One result per clause the filter takes, and how long the run took. */
-export async function judgeContract(o: ContractJudging): Promise<{ results: CaseResult[]; durationMs: number }> {
+export async function judgeContract(o: ContractJudging): Promise<{ results: ContractResult[]; durationMs: number }> {
   const matches = idMatcher(o.filter);
   const t0 = performance.now();
   const { url, apiKey, task, marker, estimator } = o.service;
   const reach = { url, ...(apiKey !== undefined ? { apiKey } : {}), ...(task !== undefined ? { task } : {}), ...(marker !== undefined ? { marker } : {}) };
   // Repeated: the whole contract again from the same seed, each round in scopes of its own; a clause judged differently is flaky.
-  const rounds: CaseResult[][] = [];
+  const rounds: ContractResult[][] = [];
   for (let i = 0; i < Math.max(1, o.repeat ?? 1); i++) {
     rounds.push(
       (await runContract({ ...reach, timeoutMs: o.timeoutMs, runs: o.runs, seed: o.seed, ...(estimator !== undefined ? { estimator } : {}) })).filter((r) =>
@@ -70,7 +70,7 @@ export async function judgeContract(o: ContractJudging): Promise<{ results: Case
 }
 
 /** A contract run's results added to a run's report (the golden cases a service skips): counted, and its time added. */
-export function addContractResults(report: Report, results: readonly CaseResult[], o: { runs: number; durationMs: number }): Report {
+export function addContractResults(report: Report, results: readonly ContractResult[], o: { runs: number; durationMs: number }): Report {
   const cases = [...report.cases, ...results];
   return {
     ...report,
@@ -87,7 +87,7 @@ export function contractReport(o: {
   target: string;
   started: Date;
   durationMs: number;
-  results: CaseResult[];
+  results: ContractResult[];
   runs: number;
   seed: number;
   filter?: string;
@@ -110,7 +110,7 @@ export function contractReport(o: {
  * as properties are). A flaky clause says how many exchanges tested it in the
  * round that tested it most, not only in the round that broke it.
  */
-function combineContractRounds(rounds: CaseResult[][]): CaseResult[] {
+function combineContractRounds(rounds: ContractResult[][]): ContractResult[] {
   return combinePropertyRounds(rounds).map((r, j) => {
     if (r.status !== 'flaky') return r;
     const tested = Math.max(...rounds.map((round) => round[j]!.exchanges_tested ?? 0));

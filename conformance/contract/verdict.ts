@@ -6,6 +6,7 @@
  */
 import { summarize } from '../../protocol/types.js';
 import type { CaseResult, Report } from '../../protocol/types.js';
+import { CONTRACT_LEVEL } from '../levels.js';
 import { CLAUSES } from './clauses.js';
 
 /** `all`, or the MAPI ids a run must have tested. */
@@ -70,6 +71,7 @@ export function requireTestedResults(report: Report, gate: ContractGate): Report
     cases.push({
       id: `contract/${clause.name}`,
       kind: 'contract',
+      level: CONTRACT_LEVEL,
       status: 'fail',
       requirements: [id],
       description: clause.description,

@@ -6,9 +6,8 @@
  * entry. The catalogue's older entries set switches of the model instead,
  * and are registered first (catalogue.ts).
  */
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importEntryModules } from '../entry-modules.js';
+import { entryModules } from '../../protocol/entries.js';
 import type { Defects } from './model.js';
 
 /** The catalogue's sections, in the order a section without entries takes its place. */
@@ -104,10 +103,7 @@ const isEntry = (x: unknown): x is CatalogueEntry =>
  * default-exports an entry. A module that exports none is an error naming it.
  */
 export async function registerDefectsIn(dir: string): Promise<void> {
-  for (const [file, m] of await importEntryModules(dir, import.meta.url)) {
-    if (!isEntry(m.default)) throw new Error(`${join(dir, file)} is in a defects folder but default-exports no catalogue entry (defineDefect({...}))`);
-    registerDefect(m.default);
-  }
+  for (const e of await entryModules(dir, import.meta.url, isEntry, 'defect', 'defineDefect')) registerDefect(e);
 }
 
 /** The built-in defect modules' folder, beside this module. */

@@ -14,6 +14,7 @@ import type { CaseExpectation } from './expectation.js';
 import { matcherMismatches, reasonClass } from './matchers.js';
 import type { Mismatch } from './matchers.js';
 import { takeOutMarkers } from './markers.js';
+import { partitionBreaks } from './partition.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { compactJson } from '../../protocol/deep-json.js';
 import type { Expectation, GoldenCase, Verdict } from '../types.js';
@@ -116,20 +117,11 @@ function invariantMismatches(request: unknown, r: Result): Mismatch[] {
   const out: Mismatch[] = [];
   const req = request as { budget?: unknown; blocks?: unknown };
   if (Array.isArray(req?.blocks)) {
-    const ids = req.blocks.map((b: { block_id?: unknown }) => String(b?.block_id));
-    const seen = [...r.included, ...r.omissions.map((o) => o.block_id)];
-    const missing = ids.filter((id) => !seen.includes(id));
-    const counts = new Map<string, number>();
-    for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
-    const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
-    const unknown = seen.filter((id) => !ids.includes(id));
-    if (missing.length + twice.length + unknown.length > 0) {
-      out.push({
-        member: 'partition',
-        expected: 'every block exactly once in included or omissions (RES-2)',
-        actual: { missing, more_than_once: twice, not_in_request: unknown },
-      });
-    }
+    const breaks = partitionBreaks(
+      req.blocks.map((b: { block_id?: unknown }) => String(b?.block_id)),
+      r,
+    );
+    if (breaks) out.push({ member: 'partition', expected: 'every block exactly once in included or omissions (RES-2)', actual: breaks });
   }
   if (typeof req?.budget === 'number') {
     if (r.total_budget !== req.budget) out.push({ member: 'total_budget', expected: req.budget, actual: r.total_budget, note: 'RES-3' });

@@ -6,7 +6,7 @@
  * them: its context must hold exactly the markers its own omissions call for,
  * and once they are taken out the case is judged as written.
  */
-import { compareCodePoints } from '../../reference/index.js';
+import { compareCodePoints, HEADER_SEPARATOR, SEGMENT_JOINER } from '../../reference/index.js';
 import type { Result } from '../../protocol/types.js';
 import { reasonClass } from './matchers.js';
 import type { Mismatch } from './matchers.js';
@@ -31,9 +31,15 @@ export interface MarkedContext {
 
 type Item = { b: BlockLike & { block_id: string; source: string; priority: number }; line?: string };
 
-const SEPARATOR = '\n\n';
+const SEPARATOR = SEGMENT_JOINER;
 const body = (x: Item): string => x.line ?? (x.b.content as string);
-const render = (x: Item): string => '[' + x.b.source + ' \u00b7 ' + x.b.block_id + ']\n' + body(x);
+
+/** REN-2: the line a tiered block's content follows, `[source · block_id]`. */
+export function blockHeader(source: string, blockId: string): string {
+  return '[' + source + HEADER_SEPARATOR + blockId + ']\n';
+}
+
+const render = (x: Item): string => blockHeader(x.b.source, x.b.block_id) + body(x);
 
 /** Each context rendered when it is read: the properties compare only the one with markers. */
 class Marked implements MarkedContext {

@@ -5,12 +5,22 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { assemble as referenceAssemble, estimateTokens, isErrorAnswer, isExpired, RANKED_HEADER, tokensFor, utcDate } from '../../reference/index.js';
+import {
+  assemble as referenceAssemble,
+  estimateTokens,
+  isErrorAnswer,
+  isExpired,
+  RANKED_HEADER,
+  SEGMENT_JOINER,
+  tokensFor,
+  utcDate,
+} from '../../reference/index.js';
 import type { AssembleOptions, Capability, ContentLengths } from '../../reference/index.js';
 import { describeMismatch } from '../judge/judge.js';
-import { markedContext } from '../judge/markers.js';
+import { blockHeader, markedContext } from '../judge/markers.js';
+import { partitionBreaks } from '../judge/partition.js';
 import { reasonClass } from '../judge/matchers.js';
-import type { DeclaredConstants, Implementation, Result } from '../../protocol/types.js';
+import type { DeclaredConstants, Implementation } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';
 import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
@@ -206,49 +216,16 @@ const differential = onAnswers(1, {
   },
 });
 
-/**
- * RES-2 in the case with nothing to list: included and omissions name each
- * of the request's ids once, in as many entries as it has ids. False sends
- * the check to the lists that say what is wrong.
- */
-function partitions(req: GenRequest, r: Result, at: ReadonlyMap<string, number>): boolean {
-  // `at` has one entry per distinct id: each must be named once, by the index of its block.
-  if (r.included.length + r.omissions.length !== at.size) return false;
-  const named = new Uint8Array(req.blocks.length);
-  const once = (id: string): boolean => {
-    const i = at.get(id);
-    if (i === undefined || named[i] === 1) return false;
-    named[i] = 1;
-    return true;
-  };
-  for (const id of r.included) if (!once(id)) return false;
-  for (const o of r.omissions) if (!once(o.block_id)) return false;
-  return true;
-}
-
 const partition = onAnswers(1, {
   name: 'partition',
   description: 'Every block of the request appears exactly once, in included or in omissions.',
   requirements: () => ['RES-2'],
   verify(env, req, answers) {
     const r = resultOf(answers[0]!, req);
-    if (!r || partitions(req, r, blockIndex(env, req))) return;
+    if (!r) return;
     const want = req.blocks.map((b) => b.block_id);
-    const seen = [...r.included, ...r.omissions.map((o) => o.block_id)];
-    const counts = new Map<string, number>();
-    for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
-    const missing = want.filter((id) => !counts.has(id));
-    const twice: string[] = [];
-    for (const [id, n] of counts) if (n > 1) twice.push(id);
-    const inRequest = new Set(want);
-    const unknown = seen.filter((id) => !inRequest.has(id));
-    if (missing.length + twice.length + unknown.length > 0) {
-      fail(
-        'blocks are not partitioned between included and omissions (RES-2)',
-        { every_block_once: want },
-        { missing, more_than_once: twice, not_in_request: unknown },
-      );
-    }
+    const breaks = partitionBreaks(want, r, blockIndex(env, req));
+    if (breaks) fail('blocks are not partitioned between included and omissions (RES-2)', { every_block_once: want }, breaks);
   },
 });
 
@@ -312,7 +289,7 @@ const wholeBlocks = onAnswers(1, {
     const markers = !isRanked && env.gen.capabilities.includes('omission_markers');
     let want: string | undefined;
     if (markers) want = markedContext(req, r.included, r.omissions, blockOf)?.withMarkers;
-    else if (!isRanked) want = bs.map((b) => '[' + b.source + ' \u00b7 ' + b.block_id + ']\n' + b.content).join('\n\n');
+    else if (!isRanked) want = bs.map((b) => blockHeader(b.source, b.block_id) + b.content).join(SEGMENT_JOINER);
     else want = bs.length === 0 ? '' : RANKED_HEADER + '\n' + bs.map(lineOf).join('\n');
     // A context that is exactly its blocks rendered holds each of them whole: only another one is searched for cut blocks.
     if (r.context === want) return;

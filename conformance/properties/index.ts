@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
+import type { Implementation, Manifest, PropertyResult } from '../../protocol/types.js';
 import { genContext } from './arbitraries.js';
 import type { GenContext } from './arbitraries.js';
 import { ask, comparableView, PropertyFailure } from './answers.js';
@@ -15,6 +15,7 @@ import { saveIfFailing } from './counterexample.js';
 import { keptDraws } from './drawn.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
+import { propertyLevel } from '../levels.js';
 
 export { PROPERTIES } from './catalog.js';
 export type { PropertyDef } from './catalog.js';
@@ -31,7 +32,7 @@ export interface PropertyOptions {
   /** Aborted (SIGINT, SIGTERM): a property not finished before it is left out of the results. */
   signal?: AbortSignal;
   /** Called as each property's result is ready (progress). */
-  onResult?: (r: CaseResult) => void;
+  onResult?: (r: PropertyResult) => void;
 }
 
 /**
@@ -46,10 +47,10 @@ const SHRINK_BUDGET_MS = 30_000;
  */
 const SHRINK_TIMEOUTS = 1;
 
-export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<CaseResult[]> {
+export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<PropertyResult[]> {
   const gen = genContext(manifest);
   const defs = PROPERTIES.filter((def) => !opts.only || opts.only.includes(def.name));
-  const results: (CaseResult | undefined)[] = new Array(defs.length);
+  const results: (PropertyResult | undefined)[] = new Array(defs.length);
   // Side by side, a property stuck on a timeout does not hold up the others (over stdio each gets its own process).
   let next = 0;
   const lane = async (): Promise<void> => {
@@ -63,7 +64,7 @@ export async function runProperties(impl: Implementation, manifest: Manifest, op
     }
   };
   await untilStopped(Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, defs.length)) }, lane)), opts.signal);
-  return results.filter((r): r is CaseResult => r !== undefined);
+  return results.filter((r): r is PropertyResult => r !== undefined);
 }
 
 /** Replays one property at a seed and fast-check path: the shrunk counterexample again, at once. */
@@ -72,7 +73,7 @@ export async function replayProperty(
   impl: Implementation,
   manifest: Manifest,
   opts: { seed: number; path: string; timeoutMs: number },
-): Promise<CaseResult> {
+): Promise<PropertyResult> {
   const def = PROPERTIES.find((p) => p.name === name);
   if (!def) throw new Error(`no property named ${name}; known: ${PROPERTIES.map((p) => p.name).join(', ')}`);
   const gen = genContext(manifest);
@@ -86,8 +87,14 @@ async function runProperty(
   gen: GenContext,
   opts: PropertyOptions,
   replayPath?: string,
-): Promise<CaseResult> {
-  const base = { id: `property/${def.name}`, kind: 'property' as const, requirements: def.requirements(gen), description: def.description };
+): Promise<PropertyResult> {
+  const base = {
+    id: `property/${def.name}`,
+    kind: 'property' as const,
+    level: propertyLevel(def.name),
+    requirements: def.requirements(gen),
+    description: def.description,
+  };
   if (!def.applies(gen)) {
     return { ...base, status: 'skip', duration_ms: 0, message: `not applicable to profiles [${gen.profiles.join(', ')}]` };
   }
@@ -133,7 +140,7 @@ async function runProperty(
       : new PropertyFailure(`the property could not be checked: ${err instanceof Error ? err.message : String(err)}`, 'error');
   const requests = input === undefined ? [] : def.requests(input);
   const path = details.counterexamplePath ?? '';
-  const result: CaseResult = {
+  const result: PropertyResult = {
     ...base,
     ...(failure.requirements ? { requirements: failure.requirements } : {}),
     status: failure.status,

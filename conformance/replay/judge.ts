@@ -33,6 +33,8 @@ export interface Judged {
   /** Time spent on the exchanges with the implementation. */
   ms: number;
   stderr?: string;
+  /** Other requests in flight while either answer's stderr was read (the most of the two). */
+  stderrInFlight?: number;
   /** The implementation's first answer, when it was a readable one. */
   answer?: Answer;
   /** The first answer as the adapter handed it over (what the diagnosis reads). */
@@ -215,6 +217,8 @@ function judged(verdict: RecordedVerdict, ms: number, first: Outcome, second: Ou
   if (keepOutcome) out.outcome = first;
   const stderr = (first.stderr ?? '') + (second?.stderr ?? '');
   if (stderr) out.stderr = stderr;
+  const inFlight = Math.max(first.stderr ? (first.stderrInFlight ?? 0) : 0, second?.stderr ? (second.stderrInFlight ?? 0) : 0);
+  if (stderr && inFlight > 0) out.stderrInFlight = inFlight;
   if (answer) out.answer = answer;
   return out;
 }

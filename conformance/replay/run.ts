@@ -17,6 +17,7 @@ export type { ReplaySource } from './read.js';
 import { reportOf } from '../runner/envelope.js';
 import { untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
+import { KIND_LEVEL } from '../levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { recordedObservation } from '../diagnose/recorded.js';
 
@@ -198,7 +199,14 @@ export async function replay(o: ReplayOptions): Promise<Report> {
       const id = `replay/${source.label}:${line}`;
       if (o.observations && v.status !== 'skip')
         o.observations.add(recordedObservation(id, request, o.manifest, judged.outcome, v.status === 'pass'), [fi, line]);
-      const result: CaseResult = { id, kind: 'replay', status: v.status, requirements: v.requirements, duration_ms: Math.round(judged.ms * 1000) / 1000 };
+      const result: CaseResult = {
+        id,
+        kind: 'replay',
+        level: KIND_LEVEL.replay,
+        status: v.status,
+        requirements: v.requirements,
+        duration_ms: Math.round(judged.ms * 1000) / 1000,
+      };
       if (v.status !== 'pass') result.message = v.message || v.status;
       if (FAILING.has(v.status)) {
         // Kept whatever the details dropped: a baseline entry is matched by it (the shrunk request's, once shrunk).
@@ -210,6 +218,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
           if (v.actual !== undefined) result.actual = v.actual;
           result.request = request;
           if (judged.stderr) result.stderr = judged.stderr;
+          if (judged.stderr && judged.stderrInFlight) result.stderr_in_flight = judged.stderrInFlight;
         }
       }
       // Counted and listed at once, before shrinking: an interrupted shrink leaves the result as it was judged.
@@ -257,6 +266,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
             result: {
               id: `replay/${source.label}:${rec.line}`,
               kind: 'replay',
+              level: KIND_LEVEL.replay,
               status: 'skip',
               requirements: [],
               duration_ms: 0,

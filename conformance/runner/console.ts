@@ -6,6 +6,8 @@
 import { constantsText, profileNames, shownStatuses, stripAnsi } from '../../report/text.js';
 import { textTable } from '../../report/text-table.js';
 import { visible } from '../../report/visible.js';
+import { inFlightNote, shownOf } from '../../report/shown.js';
+import type { Shown } from '../../report/shown.js';
 import { compact, firstDifference } from '../judge/judge.js';
 import { STATUSES } from '../../protocol/types.js';
 import type { CaseResult, Report, Status } from '../../protocol/types.js';
@@ -61,17 +63,10 @@ function indent(s: string, by = '    '): string {
     .join('\n');
 }
 
-/**
- * The first line of the stdio adapter's stderr when other requests were in
- * flight (adapters/stdio.ts, withStderr): the tail keeps it, since it says
- * whose lines the tail may hold.
- */
-const IN_FLIGHT_NOTE = /^\[the process's stderr while this request and \d+ others? were in flight; [^\n]*\]$/;
-
-/** The last lines of an implementation's stderr, with the adapter's note on whose lines they are when it has one. */
-export function stderrTail(stderr: string, lines = 8): string {
+/** The last lines of an implementation's stderr, with the note on whose lines they may be when other requests were in flight. */
+export function stderrTail(stderr: string, lines = 8, inFlight = 0): string {
   const all = stripAnsi(stderr).trimEnd().split('\n');
-  const note = IN_FLIGHT_NOTE.test(all[0] ?? '') ? all.shift()! : undefined;
+  const note = inFlight > 0 ? inFlightNote(inFlight) : undefined;
   const tail = all.slice(-lines);
   return [...(note !== undefined ? [note, ...(all.length > lines ? ['…'] : [])] : []), ...tail].join('\n');
 }
@@ -79,7 +74,7 @@ export function stderrTail(stderr: string, lines = 8): string {
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** What a reader needs of the request to follow a failure: its budget and block count, and `now` where expiry is in play. */
-function requestLine(c: Pick<CaseResult, 'request' | 'counterexample' | 'requirements'>): string | undefined {
+function requestLine(c: Pick<Shown, 'request' | 'counterexample'> & Pick<CaseResult, 'requirements'>): string | undefined {
   const r = c.request ?? c.counterexample;
   if (!isObject(r)) return undefined;
   const parts: string[] = [];
@@ -95,28 +90,29 @@ function requestLine(c: Pick<CaseResult, 'request' | 'counterexample' | 'require
 
 /** One failure: id, requirements, its description and request, the message (the judge's compact diff per member), expected/actual, stderr, rerun. Invisible characters are shown escaped. */
 export function formatFailure(c: CaseResult): string {
+  const x = shownOf(c);
   const lines = [`${c.status.toUpperCase()} ${c.id}${c.requirements.length ? `  [${c.requirements.join(', ')}]` : ''}`];
   // What the case is about, and the budget it was judged at: the first two things a reader asks.
   if (c.description) {
     const first = stripAnsi(c.description).trim().split('\n')[0]!;
     lines.push(indent(first.length > 200 ? `${first.slice(0, 199)}…` : first));
   }
-  const request = requestLine(c);
+  const request = requestLine({ ...x, requirements: c.requirements });
   if (request) lines.push(indent(request));
   if (c.message) lines.push(indent(stripAnsi(c.message)));
   // A `fail` message is already the judge's compact diff, member by member; other statuses show what came back.
-  if (c.status !== 'fail' && c.actual !== undefined) {
-    lines.push(indent(`got: ${stripAnsi(compact(c.actual, 400))}`));
-  } else if (c.status === 'fail' && !c.message && (c.expected !== undefined || c.actual !== undefined)) {
-    if (typeof c.expected === 'string' && typeof c.actual === 'string') lines.push(indent(firstDifference(c.expected, c.actual)));
-    else lines.push(indent(`expected ${stripAnsi(compact(c.expected, 400))}, got ${stripAnsi(compact(c.actual, 400))}`));
+  if (c.status !== 'fail' && x.actual !== undefined) {
+    lines.push(indent(`got: ${stripAnsi(compact(x.actual, 400))}`));
+  } else if (c.status === 'fail' && !c.message && (x.expected !== undefined || x.actual !== undefined)) {
+    if (typeof x.expected === 'string' && typeof x.actual === 'string') lines.push(indent(firstDifference(x.expected, x.actual)));
+    else lines.push(indent(`expected ${stripAnsi(compact(x.expected, 400))}, got ${stripAnsi(compact(x.actual, 400))}`));
   }
-  if (c.counterexample !== undefined) {
+  if (x.counterexample !== undefined) {
     // A replayed or swept request, or a contract scenario, has no fast-check path (or no seed).
-    const where = [c.seed !== undefined ? `seed ${c.seed}` : '', c.path ? `path ${c.path}` : ''].filter(Boolean).join(', ');
-    lines.push(indent(`counterexample${where ? ` (${where})` : ''}: ${compact(c.counterexample, 400)}`));
+    const where = [x.seed !== undefined ? `seed ${x.seed}` : '', x.path ? `path ${x.path}` : ''].filter(Boolean).join(', ');
+    lines.push(indent(`counterexample${where ? ` (${where})` : ''}: ${compact(x.counterexample, 400)}`));
   }
-  if (c.stderr) lines.push(indent(`stderr (tail):\n${indent(stderrTail(c.stderr), '  ')}`));
+  if (x.stderr) lines.push(indent(`stderr (tail):\n${indent(stderrTail(x.stderr, 8, x.stderrInFlight), '  ')}`));
   if (c.rerun) lines.push(indent(`rerun: ${c.rerun}`));
   return visible(lines.join('\n'));
 }

@@ -6,7 +6,7 @@
 import type { ObservationLog } from '../diagnose/log.js';
 import { caseObservation, unanswered } from '../diagnose/observations.js';
 import type { Observation } from '../diagnose/diagnose.js';
-import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
+import type { Implementation, Manifest, PropertyResult } from '../../protocol/types.js';
 import type { GoldenCase } from '../types.js';
 import type { CombinedRun } from './repeat.js';
 
@@ -27,7 +27,7 @@ export function observeCases(log: ObservationLog, cases: readonly GoldenCase[], 
  * and the partner request a property of two requests sets beside it in
  * `actual` (content-blindness's twin, order-independence's permutation).
  */
-function namedRequests(p: CaseResult): unknown[] {
+function namedRequests(p: PropertyResult): unknown[] {
   const partners =
     typeof p.actual === 'object' && p.actual !== null
       ? Object.entries(p.actual)
@@ -48,7 +48,7 @@ function namedRequests(p: CaseResult): unknown[] {
  */
 export async function observeProperties(
   log: ObservationLog,
-  results: readonly CaseResult[],
+  results: readonly PropertyResult[],
   impl: Implementation,
   manifest: Manifest,
   timeoutMs: number,

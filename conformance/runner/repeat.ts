@@ -9,13 +9,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { deepStrictEqualJson } from '../../protocol/deep-json.js';
 import { compact } from '../judge/judge.js';
-import type { CaseResult, Outcome, RepeatAnswer, Status } from '../../protocol/types.js';
+import { requestStderrOf } from '../../protocol/types.js';
+import type { ContractResult, Outcome, PropertyResult, RepeatAnswer, Status, RequestStderr } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
 
 /** One send of a case: the verdict, and the outcome it was judged on (absent for a skip before sending). */
-export interface CaseRun {
+export interface CaseRun extends RequestStderr {
   verdict: Verdict;
-  stderr?: string;
   ms: number;
   outcome?: Outcome;
 }
@@ -112,12 +112,12 @@ export function combineCaseRuns(runs: readonly CaseRun[]): CombinedRun {
     const answer = shownAnswer(g.first.outcome);
     return { repeats: g.repeats, status: v.status, ...(v.message ? { message: v.message } : {}), ...(answer !== undefined ? { answer } : {}) };
   });
-  const stderr = runs.find((r) => r.stderr)?.stderr;
+  const withStderr = runs.find((r) => r.stderr);
   return {
     verdict: { status: 'flaky', message: flakyMessage('sent', runs.length, answers) },
     ms,
     answers,
-    ...(stderr ? { stderr } : {}),
+    ...(withStderr ? requestStderrOf(withStderr) : {}),
   };
 }
 
@@ -131,12 +131,16 @@ export function withFlakyRequirement(requirements: readonly string[]): string[] 
  * run (the generated input) it first failed at. The shrunk path may end
  * earlier on one replay when shrinking ran out of time, so it is not compared.
  */
-function propertyKey(r: CaseResult): unknown {
-  return { status: r.status, failedAt: r.path === undefined ? undefined : r.path.split(':')[0] };
+function propertyKey(r: PropertyResult | ContractResult): unknown {
+  const path = pathOf(r);
+  return { status: r.status, failedAt: path === undefined ? undefined : path.split(':')[0] };
 }
 
-/** N runs of the properties from one seed (each round in the same property order) as one result per property. */
-export function combinePropertyRounds(rounds: readonly CaseResult[][]): CaseResult[] {
+/** A property's fast-check path; a contract run has none. */
+const pathOf = (r: PropertyResult | ContractResult): string | undefined => (r.kind === 'property' ? r.path : undefined);
+
+/** N runs of the properties (or contract clauses) from one seed (each round in the same order) as one result each. */
+export function combinePropertyRounds<R extends PropertyResult | ContractResult>(rounds: readonly R[][]): R[] {
   if (rounds.length === 0) return [];
   return rounds[0]!.map((first, j) => {
     const results = rounds.map((round) => round[j]!);
@@ -152,10 +156,11 @@ export function combinePropertyRounds(rounds: readonly CaseResult[][]): CaseResu
     const failed = results.find((r) => r.status !== 'pass' && r.status !== 'skip') ?? first;
     // What sets the replays apart: the run each first failed at (the messages of one property read alike).
     const lines = groups.map((g) => {
-      const at = g.first.path === undefined ? '' : ` at run ${Number(g.first.path.split(':')[0]) + 1}`;
+      const path = pathOf(g.first);
+      const at = path === undefined ? '' : ` at run ${Number(path.split(':')[0]) + 1}`;
       return `  ${which(g.repeats)}: ${g.first.status}${at}${g.first.message ? `: ${firstLine(g.first.message)}` : ''}`;
     });
-    const out: CaseResult = {
+    const out: R = {
       ...failed,
       requirements: withFlakyRequirement(failed.requirements),
       status: 'flaky',
@@ -163,7 +168,8 @@ export function combinePropertyRounds(rounds: readonly CaseResult[][]): CaseResu
       message: flakyMessage(`replaying seed ${first.seed ?? '?'}`, results.length, answers, lines),
       answers,
     };
-    delete out.expected;
+    // The answers stand for what came back: one run's values would be luck.
+    if (out.kind === 'property') delete out.expected;
     delete out.actual;
     return out;
   });

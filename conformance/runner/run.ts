@@ -6,8 +6,8 @@
  */
 import { judge, skipReason } from '../judge/judge.js';
 import { holdsIn } from '../spec.js';
-import { byId, summarize } from '../../protocol/types.js';
-import type { AdapterName, CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
+import { byId, requestStderrOf, summarize } from '../../protocol/types.js';
+import type { AdapterName, CaseResult, GoldenResult, Implementation, Manifest, PropertyResult, Report, RequestStderr } from '../../protocol/types.js';
 import type { GoldenCase, Verdict } from '../types.js';
 import { reportOf } from './envelope.js';
 import { idMatcher, inShard } from './filter.js';
@@ -15,6 +15,7 @@ import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './
 import type { CaseRun, CombinedRun } from './repeat.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
+import { caseLevel } from '../levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 
 export interface RunOptions {
@@ -63,8 +64,8 @@ export async function runCase(c: GoldenCase, impl: Implementation, manifest: Man
     const ms = performance.now() - t0;
     const verdict = judge(c, outcome, manifest);
     // Only a case that did not pass reports stderr, so only it waits for all of it.
-    const stderr = verdict.status === 'pass' || verdict.status === 'skip' ? undefined : impl.stderrFor ? await impl.stderrFor(outcome) : outcome.stderr;
-    return { verdict, ms, outcome, ...(stderr ? { stderr } : {}) };
+    const stderr = verdict.status === 'pass' || verdict.status === 'skip' ? {} : impl.stderrFor ? await impl.stderrFor(outcome) : requestStderrOf(outcome);
+    return { verdict, ms, outcome, ...requestStderrOf(stderr) };
   } catch (e) {
     return { verdict: { status: 'error', message: `the adapter failed: ${e instanceof Error ? e.message : String(e)}` }, ms: performance.now() - t0 };
   }
@@ -73,13 +74,14 @@ export async function runCase(c: GoldenCase, impl: Implementation, manifest: Man
 /** One case's verdict as a report entry, with what it takes to act on a failure. */
 export function toResult(
   c: GoldenCase,
-  r: { verdict: Verdict; stderr?: string; ms: number } & Pick<CombinedRun, 'answers'>,
+  r: { verdict: Verdict; ms: number } & RequestStderr & Pick<CombinedRun, 'answers'>,
   rerun: ((id: string) => string) | undefined,
-): CaseResult {
+): GoldenResult {
   const v = r.verdict;
-  const out: CaseResult = {
+  const out: GoldenResult = {
     id: c.id,
     kind: 'case',
+    level: caseLevel(c.expect),
     status: v.status,
     requirements: v.status === 'flaky' ? withFlakyRequirement(c.requirements) : c.requirements,
     description: c.description,
@@ -99,6 +101,7 @@ export function toResult(
   out.request = c.request;
   if (rerun) out.rerun = rerun(c.id);
   if (r.stderr) out.stderr = r.stderr;
+  if (r.stderr && r.stderrInFlight) out.stderr_in_flight = r.stderrInFlight;
   return out;
 }
 
@@ -147,12 +150,12 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const observe = o.observations ? await import('./observe.js') : undefined;
   if (observe && o.observations) observe.observeCases(o.observations, judgedCases, combined, o.manifest);
 
-  let props: CaseResult[] = [];
+  let props: PropertyResult[] = [];
   if (propertyNames.length > 0 && !stopped()) {
     const { runProperties } = await import('../properties/index.js');
     o.onProgress?.(done, total, `properties (${propertyNames.length} × ${o.properties} runs${repeat > 1 ? `, ${repeat} times` : ''})`);
     // Each repeat replays the same seed: a deterministic implementation gives the same results.
-    const rounds: CaseResult[][] = [];
+    const rounds: PropertyResult[][] = [];
     for (let r = 0; r < repeat && !stopped(); r++) {
       rounds.push(
         await runProperties(o.impl, o.manifest, {
@@ -172,7 +175,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
     const complete = rounds.length === repeat ? propertyNames.filter((name) => rounds.every((round) => round.some((p) => p.id === `property/${name}`))) : [];
     const kept = rounds.map((round) => round.filter((p) => complete.includes(p.id.slice('property/'.length))));
     props = (complete.length > 0 ? combinePropertyRounds(kept) : [])
-      .map((p: CaseResult) => (rerun && p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
+      .map((p: PropertyResult) => (rerun && p.status !== 'pass' && p.status !== 'skip' && !p.rerun ? { ...p, rerun: rerun(p.id) } : p))
       .sort(byId);
     if (observe && o.observations && !stopped()) await observe.observeProperties(o.observations, props, o.impl, o.manifest, o.timeoutMs);
   }

@@ -6,10 +6,9 @@
  * rerun commands, report labels and the vitest helper all read the entries,
  * so a new transport is its adapter plus its entry.
  */
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { entryModules } from '../../protocol/entries.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
-import { importEntryModules } from '../entry-modules.js';
 import { ConfigError } from '../errors.js';
 
 /**
@@ -139,13 +138,11 @@ const ENTRIES = fileURLToPath(new URL('../transports/', import.meta.url));
  * transport. A module that exports none is an error naming it.
  */
 export async function registerTransportsIn(dir: string): Promise<void> {
-  for (const [file, m] of await importEntryModules(dir, import.meta.url)) {
-    const t = m.default as AnyTransport | undefined;
-    if (typeof t !== 'object' || t === null || typeof t.open !== 'function' || typeof t.name !== 'string')
-      throw new Error(`${join(dir, file)} is in the transports' folder but default-exports no transport (defineTransport({...}))`);
-    registerTransport(t);
-  }
+  for (const t of await entryModules(dir, import.meta.url, isTransport, 'transport', 'defineTransport')) registerTransport(t);
 }
+
+const isTransport = (x: unknown): x is AnyTransport =>
+  typeof x === 'object' && x !== null && typeof (x as AnyTransport).open === 'function' && typeof (x as AnyTransport).name === 'string';
 
 let loaded: Promise<void> | undefined;
 

@@ -18,6 +18,7 @@ import { reportOf } from '../runner/envelope.js';
 import type { Judged } from '../replay/judge.js';
 import { breather, stopReason, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
+import { KIND_LEVEL } from '../levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { recordedObservation } from '../diagnose/recorded.js';
 
@@ -249,6 +250,7 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   const result: CaseResult = {
     id: `sweep/${o.source}`,
     kind: 'sweep',
+    level: KIND_LEVEL.sweep,
     status: 'pass',
     requirements: [],
     duration_ms: 0,
@@ -267,6 +269,7 @@ export async function sweep(o: SweepOptions): Promise<Report> {
       ...(v.expected !== undefined ? { expected: v.expected } : {}),
       ...(v.actual !== undefined ? { actual: v.actual } : {}),
       ...(firstJudged.stderr ? { stderr: firstJudged.stderr } : {}),
+      ...(firstJudged.stderr && firstJudged.stderrInFlight ? { stderr_in_flight: firstJudged.stderrInFlight } : {}),
       defect: defectFrom(v),
     });
     if (o.shrink && (v.status === 'fail' || v.status === 'error') && !o.signal?.aborted) {

@@ -19,6 +19,7 @@ import type { ProbeReport } from '../../conformance/constants/index.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { TUNED } from '../fixtures/declared/constants.js';
 
 const DIR = new URL('../fixtures/declared/', import.meta.url).pathname;
@@ -53,7 +54,7 @@ describe('a tuned implementation that declares its constants', () => {
     expect(properties(r).every((p) => p.num_runs === RUNS)).toBe(true);
     expect(r.run?.constants).toEqual(TUNED);
     // The cases whose expectation the constants change say so, and only those.
-    const derived = r.cases.filter((c) => c.declared_constants);
+    const derived = resultsOf(r.cases, 'case').filter((c) => c.declared_constants);
     expect(derived.length).toBeGreaterThan(30);
     expect(derived.length).toBeLessThan(ran.length);
     expect(derived.map((c) => c.id)).toContain('numbers/hundred-code-points-cost-25');
@@ -68,7 +69,7 @@ describe('a tuned implementation that declares its constants', () => {
     expect(r.cases.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual([]);
     expect(r.summary.pass).toBe(corpus.length + 10);
     // pinned_overflow is decided by the constants: at 3 characters per token some pinned blocks no longer fit.
-    expect(r.cases.filter((c) => c.declared_constants?.includes('error')).length).toBeGreaterThan(0);
+    expect(resultsOf(r.cases, 'case').filter((c) => c.declared_constants?.includes('error')).length).toBeGreaterThan(0);
   }, 120_000);
 });
 
@@ -79,14 +80,14 @@ describe('the same implementation without the declaration', () => {
     expect(properties(r).find((p) => p.id === 'property/differential')?.status).toBe('fail');
     expect(properties(r).find((p) => p.id === 'property/budget')?.status).toBe('fail');
     expect(r.run?.constants).toBeUndefined();
-    expect(r.cases.some((c) => c.declared_constants)).toBe(false);
+    expect(resultsOf(r.cases, 'case').some((c) => c.declared_constants)).toBe(false);
   }, 120_000);
 });
 
 describe("an implementation with the specification's constants that declares the tuned ones", () => {
   it('fails cases and properties, each failing case saying its expectation came from the declared constants', async () => {
     const r = await suite('spec-declares-tuned');
-    const failing = r.cases.filter((c) => c.kind === 'case' && c.status === 'fail');
+    const failing = resultsOf(r.cases, 'case').filter((c) => c.status === 'fail');
     expect(failing.length).toBeGreaterThan(30);
     for (const c of failing) {
       expect(c.message, c.id).toMatch(/^judged with the declared constants: .* from the reference computed with them \(SPEC DECL-4\)/);

@@ -21,7 +21,7 @@ import { replay } from '../../conformance/replay/run.js';
 import { likelyCause, likelyCauseText } from '../../conformance/runner/likely-cause.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { Implementation, Manifest, Report } from '../../protocol/types.js';
-import { FAILING } from '../../protocol/types.js';
+import { FAILING, resultsOf } from '../../protocol/types.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 
 const BROKEN = fileURLToPath(new URL('../fixtures/broken/', import.meta.url));
@@ -195,7 +195,9 @@ describe('reports with a diagnosis', () => {
     );
     const log = new ObservationLog();
     const report = await runCore(impl, manifest, log);
-    const reversed = report.cases.filter((c) => FAILING.has(c.status) && (c.request as { budget?: unknown } | null)?.budget === 7).map((c) => c.id);
+    const reversed = resultsOf(report.cases, 'case')
+      .filter((c) => FAILING.has(c.status) && (c.request as { budget?: unknown } | null)?.budget === 7)
+      .map((c) => c.id);
     expect(reversed.length).toBeGreaterThan(0);
     const cause = (await likelyCause(report, log))!;
     expect(cause.diagnosis.causes.map((c) => c.id)).toEqual(['remainder-in-pool']);

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract, DIRECTED } from '../../conformance/contract/index.js';
-import type { CaseResult } from '../../protocol/types.js';
+import type { ContractResult } from '../../protocol/types.js';
 import { startMemoryService, type FakeService, type ServiceOptions } from '../fixtures/memory-service/server.js';
 
 const RUNS = 30;
@@ -17,12 +17,12 @@ afterEach(async () => {
   service = undefined;
 });
 
-async function contract(o: ServiceOptions, runs = RUNS): Promise<CaseResult[]> {
+async function contract(o: ServiceOptions, runs = RUNS): Promise<ContractResult[]> {
   service = await startMemoryService(o);
   return runContract({ url: service.url, timeoutMs: 5000, runs, seed: 5 });
 }
 
-const notPassing = (results: CaseResult[]) => results.filter((r) => r.status !== 'pass').map((r) => `${r.requirements[0]} ${r.status}`);
+const notPassing = (results: ContractResult[]) => results.filter((r) => r.status !== 'pass').map((r) => `${r.requirements[0]} ${r.status}`);
 type Ingest = { scope: { namespaceId: string }; episodes: { dedupeKey?: string }[] };
 
 describe('an ingest that breaks on dedupeKey', () => {

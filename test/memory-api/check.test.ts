@@ -493,6 +493,7 @@ describe('--require-tested and the untested clauses (verdict.ts)', () => {
     const result = (id: string, status: 'pass' | 'skip' | 'fail') => ({
       id: `contract/${id}`,
       kind: 'contract' as const,
+      level: 'contract' as const,
       status,
       requirements: [id],
       duration_ms: 0,

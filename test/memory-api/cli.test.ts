@@ -6,6 +6,7 @@ import { run } from '../../cli/run.js';
 import { run as contract } from '../../cli/contract.js';
 import { UsageError } from '../../cli/usage.js';
 import type { Report } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { CLAUSES, DIRECTED } from '../../conformance/contract/index.js';
 import { startMemoryService, type FakeService } from '../fixtures/memory-service/server.js';
 
@@ -75,7 +76,7 @@ describe('ctxconform run --memory-api', () => {
       1,
     );
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
-    const flaky = report.cases.filter((c) => c.status === 'flaky');
+    const flaky = resultsOf(report.cases, 'contract').filter((c) => c.status === 'flaky');
     expect(flaky.map((c) => c.id)).toEqual(['contract/truncated-flag']);
     expect(flaky[0]!.requirements).toEqual(expect.arrayContaining(['MAPI-4', 'REQ-2']));
     expect(flaky[0]!.message).toMatch(/2 times gave 2 different answers/);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runContract, CLAUSES, DIRECTED, type ContractOptions } from '../../conformance/contract/index.js';
 import { validators } from '../../protocol/schemas.js';
-import type { CaseResult } from '../../protocol/types.js';
+import type { ContractResult } from '../../protocol/types.js';
 import {
   BROKEN_VARIANTS,
   RETRIEVING_ONLY,
@@ -23,7 +23,7 @@ afterEach(async () => {
   service = undefined;
 });
 
-type Observed = { results: CaseResult[]; seen: FakeService['seen'] };
+type Observed = { results: ContractResult[]; seen: FakeService['seen'] };
 /**
  * Each contract run is made once per file: tests that check different things about the same run
  * (a broken variant's failing clause, and the schema message it gives) read the same observation.
@@ -36,7 +36,7 @@ let seen: FakeService['seen'] = [];
 async function contractAgainst(
   variant: Variant,
   o: { timeoutMs?: number; runs?: number; mode?: Mode; service?: ServiceOptions; run?: Partial<ContractOptions> } = {},
-): Promise<CaseResult[]> {
+): Promise<ContractResult[]> {
   const serviceOptions: ServiceOptions = { variant, apiKey: 'k-123', mode: o.mode ?? 'retrieving', ...o.service };
   const options = { apiKey: 'k-123', timeoutMs: o.timeoutMs ?? 5000, runs: o.runs ?? RUNS, seed: SEED, ...o.run };
   const key = JSON.stringify([serviceOptions, options]);
@@ -58,7 +58,7 @@ async function contractAgainst(
 }
 
 /** "held in all N of M exchanges that tested it": N, checked against the result's own count. */
-function testedBy(r: CaseResult): number {
+function testedBy(r: ContractResult): number {
   const m = /held in all (\d+) of (\d+) exchanges that tested it/.exec(r.message ?? '');
   expect(m, `${r.id}: ${r.message}`).not.toBeNull();
   expect(Number(m![1])).toBe(r.exchanges_tested);

@@ -27,6 +27,7 @@ import { sweep } from '../../conformance/sweep/sweep.js';
 import { cloneJson, compactJson, deepStrictEqualJson, depthOf, equalJson, mapJson, stringifyJson, writeJson } from '../../protocol/deep-json.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJson } from '../../report/json.js';
 import { renderJunit } from '../../report/junit.js';
@@ -259,7 +260,7 @@ describe('through every command, in process', () => {
       saveCounterexamples: saved,
     });
     expect(bad.cases.map((c) => c.status)).toEqual(['fail', 'fail']);
-    expect(depthOf(bad.cases[0]!.request)).toBe(DEPTH + 3);
+    expect(depthOf(resultsOf(bad.cases, 'replay')[0]!.request)).toBe(DEPTH + 3);
     expect(bad.cases[0]!.message).toMatch(/saved as /);
     writers(bad);
   });
@@ -351,7 +352,7 @@ describe('through every command, from the command line (stdio and module)', () =
     expect(bad.status, bad.stdout + bad.stderr).toBe(1);
     const report = JSON.parse(readFileSync(join(tmp, 'bad.json'), 'utf8')) as Report;
     expect(report.cases[0]).toMatchObject({ status: 'fail' });
-    expect(depthOf(report.cases[0]!.request)).toBe(DEPTH + 3);
+    expect(depthOf(resultsOf(report.cases, 'replay')[0]!.request)).toBe(DEPTH + 3);
     expect(readFileSync(join(tmp, 'bad.html'), 'utf8')).toContain('</html>');
   });
 

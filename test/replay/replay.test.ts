@@ -22,7 +22,7 @@ import { runSuite } from '../../conformance/runner/run.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { CaseResult, Implementation, Manifest, Report } from '../../protocol/types.js';
 import type { GoldenCase } from '../../conformance/types.js';
-import { byId } from '../../protocol/types.js';
+import { byId, resultsOf } from '../../protocol/types.js';
 import { assemble, describe as referenceManifest } from '../../reference/index.js';
 import { cliWith } from '../cli.js';
 import { compiledFixture, fixtureCommand } from '../fixture-command.js';
@@ -229,7 +229,7 @@ describe('replay on its own', () => {
     const rep = await replay({ sources: [src], impl: greedy, manifest, timeoutMs: 5000, concurrency: 3, twice: false, shrink: 1, maxListed: 5 });
     expect(rep.summary).toMatchObject({ total: 30, pass: 20, fail: 10 });
     expect(rep.cases.map((c) => c.id)).toEqual([0, 3, 6, 9, 12].map((i) => `replay/many.jsonl:${i + 1}`));
-    expect(rep.cases.every((c) => c.status === 'fail' && c.request !== undefined)).toBe(true);
+    expect(resultsOf(rep.cases, 'replay').every((c) => c.status === 'fail' && c.request !== undefined)).toBe(true);
     expect(rep.replay).toMatchObject({ listed: 5, unlisted: 25, shrunk: 1 });
     const valid_ = validators.report();
     expect(valid_(rep), formatErrors(valid_.errors).join('\n')).toBe(true);

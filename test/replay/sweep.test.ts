@@ -20,6 +20,7 @@ import { reasonClass } from '../../conformance/judge/matchers.js';
 import { budgetAdmittingAll, MAX_STALLS, parseBudgets, sweep } from '../../conformance/sweep/sweep.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Manifest, Report } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { assemble, CAPABILITIES, describe as referenceManifest, isErrorAnswer } from '../../reference/index.js';
 import type { Result } from '../../reference/index.js';
 import { renderHtml } from '../../report/html.js';
@@ -148,7 +149,7 @@ describe('sweep', () => {
     expect(calls).toBe(MAX_STALLS);
     expect(report.cases[0]).toMatchObject({ status: 'timeout' });
     expect(report.sweep!.first_disagreement).toBe(0);
-    expect(report.cases[0]!.counterexample).toBeUndefined();
+    expect(resultsOf(report.cases, 'sweep')[0]!.counterexample).toBeUndefined();
   });
 
   it('the HTML report draws the chart (inline SVG: a bar per interval, the first disagreement marked) and Markdown tabulates it', async () => {
@@ -201,7 +202,7 @@ describe('ctxconform sweep', () => {
     expect(rec.status, rec.stderr).toBe(1);
     const r2 = JSON.parse(readFileSync(join(tmp, 'rec.json'), 'utf8')) as Report;
     expect(r2.sweep!.source).toBe('rec.jsonl:2');
-    expect(r2.cases[0]!.counterexample).toBeUndefined();
+    expect(resultsOf(r2.cases, 'sweep')[0]!.counterexample).toBeUndefined();
   });
 
   it('exit 2 for a usage error', () => {

@@ -8,7 +8,7 @@ function report(counts: Partial<Record<Status, number>>): Report {
   const cases: CaseResult[] = [];
   for (const [status, n] of Object.entries(counts) as [Status, number][]) {
     for (let i = 0; i < n; i++) {
-      const c: CaseResult = { id: `a/${status}-${i}`, kind: 'case', status, requirements: [], duration_ms: 0 };
+      const c: CaseResult = { id: `a/${status}-${i}`, kind: 'case', level: 'profile', status, requirements: [], duration_ms: 0 };
       if (status !== 'pass') c.message = status;
       cases.push(c);
     }

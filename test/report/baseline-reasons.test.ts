@@ -13,7 +13,7 @@ import { diffReports } from '../../cli/diff.js';
 import { mergeReports } from '../../cli/merge.js';
 import { summaryTable } from '../../conformance/runner/console.js';
 import { validators } from '../../protocol/schemas.js';
-import { summarize } from '../../protocol/types.js';
+import { resultsOf, summarize } from '../../protocol/types.js';
 import type { CaseResult, Report } from '../../protocol/types.js';
 import { badgeData } from '../../report/badge.js';
 import { renderHtml } from '../../report/html.js';
@@ -50,7 +50,7 @@ const DESIGNED = {
 
 /** A golden case's key: the members its expected and actual values name (the differing members). */
 const caseKey = (id: string): { members: string[] } => {
-  const c = broken.cases.find((x) => x.id === id)!;
+  const c = resultsOf(broken.cases, 'case').find((x) => x.id === id)!;
   const names = (v: unknown): string[] => (typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.keys(v) : []);
   return { members: [...new Set([...names(c.expected), ...names(c.actual)])].sort() };
 };
@@ -272,6 +272,7 @@ describe('the flaky status in every writer, merge and diff', () => {
   const flakyCase: CaseResult = {
     id: 'render/two-sources',
     kind: 'case',
+    level: 'profile',
     status: 'flaky',
     requirements: ['REN-1', 'REQ-2'],
     duration_ms: 3,

@@ -127,10 +127,21 @@ describe('reports of real runs', () => {
   it('writeReports creates parent directories and returns what it wrote, the badge endpoint JSON beside the SVG', async () => {
     const report = await referenceRun(fixtureCases());
     const base = join(dir, 'direct', 'deep', 'er');
-    const written = writeReports(report, { json: join(base, 'r.json'), badge: join(base, 'conformance.svg') });
+    const written = await writeReports(report, { json: join(base, 'r.json'), badge: join(base, 'conformance.svg') });
     expect(written).toEqual([join(base, 'r.json'), join(base, 'conformance.svg'), join(base, 'conformance.json')]);
     expect(JSON.parse(readFileSync(join(base, 'r.json'), 'utf8'))).toEqual(report);
-    expect(writeReports(report, {})).toEqual([]);
+    expect(await writeReports(report, {})).toEqual([]);
     expect(badgeJsonPath('x/badge')).toBe('x/badge.json');
+  });
+
+  it('writeReports refuses two formats writing one file, and a format it does not know, before writing anything', async () => {
+    const report = await referenceRun(fixtureCases());
+    const base = join(dir, 'clash');
+    // The badge's endpoint JSON goes beside its SVG: r.svg -> r.json, the JSON report's file.
+    await expect(writeReports(report, { json: join(base, 'r.json'), badge: join(base, 'r.svg') })).rejects.toThrow(
+      `${join(base, 'r.json')} would be written by both --json and --badge: give them different files`,
+    );
+    await expect(writeReports(report, { tap: join(base, 'r.tap') })).rejects.toThrow(/^no report format named tap \(formats: json, /);
+    expect(existsSync(base)).toBe(false);
   });
 });

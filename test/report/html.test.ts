@@ -58,7 +58,7 @@ describe('HTML report', () => {
 
   it('gives the area filter the same strings as the markup, even for an area with a lone surrogate', () => {
     const id = 'lone\ud800half/case';
-    const c = { id, kind: 'case' as const, status: 'pass' as const, requirements: [], duration_ms: 1 };
+    const c = { id, kind: 'case' as const, level: 'profile' as const, status: 'pass' as const, requirements: [], duration_ms: 1 };
     const html = renderHtml({ ...reference, cases: [c], summary: { ...reference.summary, total: 1, pass: 1 } });
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/.exec(html)![1]!) as { areas: Array<{ value: string }> };
     // The file is written as UTF-8, where a lone surrogate can only be U+FFFD: both sides say so.
@@ -145,6 +145,7 @@ describe('HTML size', () => {
     const cases = Array.from({ length: 1000 }, (_, i) => ({
       id: `a/c-${String(i).padStart(4, '0')}`,
       kind: 'case' as const,
+      level: 'profile' as const,
       status: 'fail' as const,
       requirements: ['TIER-4'],
       duration_ms: 1,

@@ -125,6 +125,7 @@ describe('Markdown size', () => {
     const cases = Array.from({ length: 3000 }, (_, i) => ({
       id: `area${i % 7}/case-${i}`,
       kind: 'case' as const,
+      level: 'profile' as const,
       status: 'fail' as const,
       requirements: ['TIER-4'],
       duration_ms: 1,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { summarize } from '../../protocol/types.js';
-import type { CaseResult, Report } from '../../protocol/types.js';
+import type { CaseResult, GoldenResult, Report } from '../../protocol/types.js';
 import { buildMatrix, compareVersions, disagrees, matrixSummary, NOT_RUN } from '../../report/matrix.js';
 import type { Matrix, MatrixInput } from '../../report/matrix.js';
 import { renderMatrixHtml } from '../../report/matrix-html.js';
@@ -87,7 +87,10 @@ describe('buildMatrix', () => {
     // An older kit: no ranked cases yet, no since, no flaky count, a case since renamed.
     const oldCases: CaseResult[] = now.cases
       .filter((c) => !c.id.startsWith('ranked/'))
-      .map(({ since: _, ...c }) => (c.id === 'expiry/boundary-equal' ? { ...c, id: 'expiry/old-boundary' } : c));
+      .map((c) => {
+        const { since: _, ...old } = c as GoldenResult;
+        return old.id === 'expiry/boundary-equal' ? { ...old, id: 'expiry/old-boundary' } : old;
+      });
     const { flaky: _f, ...oldSummary } = summarize(oldCases);
     const oldFile = join(dir, 'old.json');
     writeFileSync(oldFile, JSON.stringify({ ...now, kit: { ...now.kit, version: '0.0.9' }, summary: oldSummary, cases: oldCases }));

@@ -125,7 +125,7 @@ describe('token statistics', () => {
   it("renders a run's HTML report with the table, and refuses half of that pair", async () => {
     const d = mkdtempSync(join(tmpdir(), 'ctxc-tokens-'));
     const report = join(d, 'r.json');
-    writeReports(await referenceRun(fixtureCases()), { json: report });
+    await writeReports(await referenceRun(fixtureCases()), { json: report });
     const html = join(d, 'r.html');
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {

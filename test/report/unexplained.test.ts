@@ -9,6 +9,7 @@ import type { CaseResult, DiagnosisEntry, Report } from '../../protocol/types.js
 const result = (line: number, status: CaseResult['status']): CaseResult => ({
   id: `replay/t.jsonl:${line}`,
   kind: 'replay',
+  level: 'profile',
   status,
   requirements: [],
   duration_ms: 1,

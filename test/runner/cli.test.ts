@@ -14,6 +14,7 @@ import { main } from '../../cli/main.js';
 import { stringify } from 'yaml';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { KIT_VERSION } from '../../conformance/spec.js';
 import { cli, CLI_SHELL, cliSpawn } from '../cli.js';
 import type { CliRun } from '../cli.js';
@@ -125,7 +126,7 @@ describe('ctxconform run', () => {
     expect(r.stdout).toContain('FAIL fault/c-budget  [TIER-4, TIER-6, TIER-7]');
     expect(r.stdout).toMatch(/estimated_tokens: expected 4, got 5/);
     expect(r.stdout).toContain(`rerun: npx ctxconform run --module ${mod} --cases ${casesDir} --filter fault/c-budget --properties 0`);
-    const c = readReport(json).cases.find((x) => x.id === 'fault/c-budget')!;
+    const c = resultsOf(readReport(json).cases, 'case').find((x) => x.id === 'fault/c-budget')!;
     expect(c.status).toBe('fail');
     expect(c.expected).toEqual({ estimated_tokens: 4 });
     expect(c.actual).toEqual({ estimated_tokens: 5 });

@@ -41,6 +41,7 @@ describe('console output', () => {
     const text = formatFailure({
       id: 'tiers/x',
       kind: 'case',
+      level: 'profile',
       status: 'crash',
       requirements: ['TIER-4', 'PROTO-5'],
       duration_ms: 1,
@@ -64,6 +65,7 @@ describe('console output', () => {
     const base = {
       id: 'ordering/x',
       kind: 'case' as const,
+      level: 'profile' as const,
       status: 'fail' as const,
       requirements: ['TIER-3'],
       duration_ms: 1,
@@ -89,22 +91,24 @@ describe('console output', () => {
     });
     expect(expiry).toContain('    request: budget 50, 1 block, now 1010');
     // A property's counterexample is its request.
-    expect(formatFailure({ ...base, id: 'property/p', kind: 'property', counterexample: { now: 0, budget: 3, blocks: [] } })).toContain(
+    expect(formatFailure({ ...base, id: 'property/p', kind: 'property', level: 'profile', counterexample: { now: 0, budget: 3, blocks: [] } })).toContain(
       '    request: budget 3, 0 blocks',
     );
   });
 
-  it("keeps the stdio adapter's note on whose lines the stderr tail holds, however long the tail", () => {
+  it('says first whose lines the stderr tail may hold when other requests were in flight, however long the tail', () => {
     const note = "[the process's stderr while this request and 3 others were in flight; some lines may be theirs]";
     const logs = Array.from({ length: 20 }, (_, i) => `log ${i}`);
     const text = formatFailure({
       id: 'x',
       kind: 'case',
+      level: 'profile',
       status: 'fail',
       requirements: [],
       duration_ms: 1,
       message: 'm',
-      stderr: [note, ...logs].join('\n') + '\n',
+      stderr: logs.join('\n') + '\n',
+      stderr_in_flight: 3,
     });
     const tail = text.split('\n').slice(text.split('\n').indexOf('    stderr (tail):') + 1);
     expect(tail).toEqual([`      ${note}`, '      …', ...logs.slice(-8).map((l) => `      ${l}`)]);
@@ -114,6 +118,7 @@ describe('console output', () => {
     const text = formatFailure({
       id: 'replay/x.jsonl:1',
       kind: 'replay',
+      level: 'profile',
       status: 'fail',
       requirements: [],
       duration_ms: 1,
@@ -124,14 +129,31 @@ describe('console output', () => {
   });
 
   it('a counterexample line names the seed and path it has, and no placeholder for what it lacks', () => {
-    const base = { kind: 'property' as const, status: 'fail' as const, requirements: [], duration_ms: 1, message: 'm', counterexample: { budget: 1 } };
+    const base = {
+      kind: 'property' as const,
+      level: 'profile' as const,
+      status: 'fail' as const,
+      requirements: [],
+      duration_ms: 1,
+      message: 'm',
+      counterexample: { budget: 1 },
+    };
     expect(formatFailure({ ...base, id: 'property/p', seed: 3, path: '0:1' })).toContain('    counterexample (seed 3, path 0:1): {"budget":1}');
-    expect(formatFailure({ ...base, id: 'contract/answers', kind: 'contract', seed: 1 })).toContain('    counterexample (seed 1): {"budget":1}');
+    expect(formatFailure({ ...base, id: 'contract/answers', kind: 'contract', level: 'contract', seed: 1 })).toContain(
+      '    counterexample (seed 1): {"budget":1}',
+    );
     expect(formatFailure({ ...base, id: 'replay/x.jsonl:2', kind: 'replay' })).toContain('    counterexample: {"budget":1}');
   });
 
   it('the summary table counts statuses per area and in total', () => {
-    const c = (id: string, status: 'pass' | 'fail' | 'skip'): Report['cases'][number] => ({ id, kind: 'case', status, requirements: [], duration_ms: 0 });
+    const c = (id: string, status: 'pass' | 'fail' | 'skip'): Report['cases'][number] => ({
+      id,
+      kind: 'case',
+      level: 'profile',
+      status,
+      requirements: [],
+      duration_ms: 0,
+    });
     const report = {
       summary: { total: 3, pass: 1, fail: 1, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 1 },
       cases: [c('expiry/a', 'pass'), c('expiry/b', 'fail'), c('property/p', 'skip')],

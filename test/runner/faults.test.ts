@@ -16,6 +16,7 @@ import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { formatFailure } from '../../conformance/runner/console.js';
 import type { Report, Status } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { PROPERTIES } from '../../conformance/properties/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
@@ -76,7 +77,7 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     const r = await runFault('crash');
     const msg = expectOnly(r, 'fault/c-budget', 'crash');
     expect(msg).toMatch(/exited with code 3/);
-    expect(r.cases.find((c) => c.id === 'fault/c-budget')!.stderr).toContain('about to crash on request 3');
+    expect(resultsOf(r.cases, 'case').find((c) => c.id === 'fault/c-budget')!.stderr).toContain('about to crash on request 3');
   });
 
   it('crash with 4 requests pipelined: the same one case crashes', async () => {
@@ -86,7 +87,7 @@ describe('stdio faults (one case affected, the run goes on)', () => {
   it('hang (never answers one request): timeout, killed and restarted', async () => {
     const r = await runFault('hang');
     expect(expectOnly(r, 'fault/b-expired', 'timeout')).toMatch(new RegExp(`no answer within ${TIMEOUT} ms`));
-    expect(r.cases.find((c) => c.id === 'fault/b-expired')!.stderr).toContain('thinking forever');
+    expect(resultsOf(r.cases, 'case').find((c) => c.id === 'fault/b-expired')!.stderr).toContain('thinking forever');
   });
 
   it('hang with requests pipelined behind it: only the hung one times out', async () => {
@@ -140,7 +141,7 @@ describe('stdio faults (one case affected, the run goes on)', () => {
     try {
       await impl.assemble(FAULT_CASES[0]!.request, { timeoutMs: 5000 });
       // As the runner reads it for a failing case: once the stream is quiet.
-      const stderr = await impl.stderrFor(await impl.assemble(FAULT_CASES[1]!.request, { timeoutMs: 5000 }));
+      const { stderr } = await impl.stderrFor(await impl.assemble(FAULT_CASES[1]!.request, { timeoutMs: 5000 }));
       const written = 'the first words of the request\n'.length + 16 * 1024 + 'the last words before the answer\n'.length;
       expect(stderr).toMatch(/^the first words of the request\n/);
       expect(stderr).toMatch(/the last words before the answer\n$/);
@@ -169,17 +170,20 @@ describe('stdio faults (one case affected, the run goes on)', () => {
       } finally {
         await impl.close();
       }
-      const failing = r.cases.filter((c) => c.status === 'fail');
+      const failing = resultsOf(r.cases, 'case').filter((c) => c.status === 'fail');
       expect(failing.length).toBeGreaterThan(40);
       for (const c of failing) {
         const own = logLine(cases.find((x) => x.id === c.id)!.request);
         expect(c.stderr, c.id).toContain(own);
-        // Alone, its own line and nothing else; in company, another request's line only under the note saying so.
-        if (concurrency === 1) expect(c.stderr).toBe(own);
-        else if (c.stderr!.split('\n').filter((l) => l.startsWith('log: ')).length > 1) {
-          expect(c.stderr).toMatch(/^\[the process's stderr while this request and \d+ others? were in flight; some lines may be theirs\]\n/);
-          // The terminal's tail keeps the note.
-          expect(formatFailure(c)).toMatch(/stderr \(tail\):\n {6}\[the process's stderr while this request and \d+ others? were in flight/);
+        // Alone, its own line and nothing else; in company, another request's line only with the count saying so.
+        if (concurrency === 1) {
+          expect(c.stderr).toBe(own);
+          expect(c.stderr_in_flight).toBeUndefined();
+        } else if (c.stderr!.split('\n').filter((l) => l.startsWith('log: ')).length > 1) {
+          expect(c.stderr_in_flight, c.id).toBeGreaterThan(0);
+          expect(c.stderr).not.toMatch(/in flight/);
+          // The terminal's tail says it first.
+          expect(formatFailure(c)).toContain(`stderr (tail):\n      [the process's stderr while this request and ${c.stderr_in_flight} other`);
         }
       }
     });

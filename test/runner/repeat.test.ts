@@ -14,7 +14,8 @@ import { combineCaseRuns, combinePropertyRounds } from '../../conformance/runner
 import type { CaseRun } from '../../conformance/runner/repeat.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
-import type { CaseResult, Manifest, Report } from '../../protocol/types.js';
+import type { Manifest, PropertyResult, Report } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { assemble, isErrorAnswer } from '../../reference/index.js';
 import { cli } from '../cli.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
@@ -101,9 +102,10 @@ describe('combineCaseRuns', () => {
 });
 
 describe('combinePropertyRounds', () => {
-  const prop = (status: CaseResult['status'], path?: string, extra: Partial<CaseResult> = {}): CaseResult => ({
+  const prop = (status: PropertyResult['status'], path?: string, extra: Partial<PropertyResult> = {}): PropertyResult => ({
     id: 'property/p',
     kind: 'property',
+    level: 'profile',
     status,
     requirements: ['TIER-4'],
     duration_ms: 10,
@@ -184,7 +186,7 @@ describe('runSuite --repeat', () => {
     expect(sent.slice(6, 12)).toEqual(sent.slice(0, 6));
     expect(r.summary).toEqual({ total: 6, pass: 6, fail: 0, error: 0, timeout: 0, crash: 0, flaky: 0, skip: 0 });
     expect(r.run?.repeat).toBe(3);
-    expect(r.cases.every((c) => c.answers === undefined)).toBe(true);
+    expect(resultsOf(r.cases, 'case').every((c) => c.answers === undefined)).toBe(true);
   });
 
   it('makes flaky the cases whose answers differ between rounds, and only those; they fail the run', async () => {
@@ -196,7 +198,7 @@ describe('runSuite --repeat', () => {
     const status = Object.fromEntries(r.cases.map((c) => [c.id.replace(/-.*/, ''), c.status]));
     expect(status).toEqual({ 'fault/a': 'pass', 'fault/b': 'flaky', 'fault/c': 'pass', 'fault/d': 'flaky', 'fault/e': 'pass', 'fault/f': 'flaky' });
     expect(r.summary.flaky).toBe(3);
-    const d = r.cases.find((c) => c.id.startsWith('fault/d'))!;
+    const d = resultsOf(r.cases, 'case').find((c) => c.id.startsWith('fault/d'))!;
     expect(d.answers!.map((a) => [a.repeats, a.status])).toEqual([
       [[1, 3], 'fail'],
       [[2], 'pass'],
@@ -222,7 +224,7 @@ describe('runSuite --repeat', () => {
       only,
     );
     expect(cold.cases.map((c) => [c.id, c.status])).toEqual([['property/differential', 'flaky']]);
-    expect(cold.cases[0]!.answers!.map((a) => [a.repeats, a.status])).toEqual([
+    expect(resultsOf(cold.cases, 'property')[0]!.answers!.map((a) => [a.repeats, a.status])).toEqual([
       [[1], 'fail'],
       [[2], 'pass'],
     ]);

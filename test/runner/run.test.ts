@@ -7,6 +7,7 @@ import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Manifest } from '../../protocol/types.js';
+import { resultsOf } from '../../protocol/types.js';
 import { KIT_VERSION } from '../../conformance/spec.js';
 import { assemble } from '../../reference/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
@@ -91,7 +92,7 @@ describe('runSuite', () => {
       seed: 1,
       rerun: (id) => `again ${id}`,
     });
-    const budget = r.cases.find((c) => c.id === 'fault/c-budget')!;
+    const budget = resultsOf(r.cases, 'case').find((c) => c.id === 'fault/c-budget')!;
     expect(budget).toMatchObject({
       status: 'fail',
       expected: { estimated_tokens: 4 },

@@ -1,0 +1,71 @@
+/**
+ * The report options every command that writes reports takes (run,
+ * contract, replay, sweep, merge): one per registered format
+ * (report/registry.ts) and `--reports-dir DIR` for all of them, their help,
+ * and writing what they name. Formats are loaded before a command reads
+ * its options (cli/implementation.ts loadImplementationOptions, or loadFormats).
+ */
+import { formats } from '../report/registry.js';
+import type { Report } from '../protocol/types.js';
+import type { ReportTargets } from '../report/index.js';
+import { helpLine } from './implementation.js';
+import { UsageError } from './usage.js';
+
+export const REPORTS_DIR = 'reports-dir';
+
+/** node:util parseArgs options: `--NAME FILE` for each format, and --reports-dir. */
+export function reportOptions(): Record<string, { type: 'string' }> {
+  const out: Record<string, { type: 'string' }> = {};
+  for (const f of formats()) out[f.name] = { type: 'string' };
+  out[REPORTS_DIR] = { type: 'string' };
+  return out;
+}
+
+/** Words joined into lines of at most `width` characters. */
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
+/** The help lines of the report options. */
+export function reportOptionsHelp(): string {
+  const names = formats()
+    .map((f) => f.file)
+    .join(', ');
+  const dir = helpLine(
+    `--${REPORTS_DIR} DIR`,
+    wrap(`every format in DIR, each under its name (${names}); a format's own option below names its file apart`, 64),
+  );
+  return [dir, ...formats().map((f) => helpLine(`--${f.name} ${f.metavar}`, f.help))].join('\n');
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The files the command line asks for, by format name. */
+export async function reportTargets(values: Values): Promise<ReportTargets> {
+  const targets: ReportTargets = {};
+  for (const f of formats()) if (typeof values[f.name] === 'string') targets[f.name] = values[f.name] as string;
+  const dir = values[REPORTS_DIR];
+  if (typeof dir !== 'string') return targets;
+  const { targetsIn } = await import('../report/index.js');
+  return targetsIn(dir, targets);
+}
+
+/** Write the reports the command line names (none named, nothing is loaded); the paths written. A file that cannot be written, or two formats given one file, is a usage error. */
+export async function writeReportFiles(report: Report, values: Values): Promise<string[]> {
+  const targets = await reportTargets(values);
+  if (Object.keys(targets).length === 0) return [];
+  const { writeReports } = await import('../report/index.js');
+  try {
+    return await writeReports(report, targets);
+  } catch (e) {
+    throw new UsageError(`cannot write the reports: ${(e as Error).message}`);
+  }
+}

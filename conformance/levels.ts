@@ -1,0 +1,57 @@
+/**
+ * The level each result speaks for (protocol/types.ts Level), decided here
+ * for every kind: the engine stamps it on the results it makes, and a report
+ * of a kit before levels is read with the level this gives it.
+ */
+import type { CaseResult, Level, ResultKind } from '../protocol/types.js';
+import type { Expectation } from './types.js';
+
+/** The tag every golden case expecting `invalid_request` carries: test/cases/levels.test.ts holds the corpus to it. */
+export const INVALID_TAG = 'invalid';
+
+/** The properties about input validation: each sends requests the specification says to refuse. */
+const VALIDATION_PROPERTIES: ReadonlySet<string> = new Set(['invalid-requests']);
+
+/** A golden case is about input validation when it expects the request refused as `invalid_request`. */
+export function caseLevel(expect: Pick<Expectation, 'error'>): Level {
+  return expect.error === 'invalid_request' ? 'validation' : 'profile';
+}
+
+export function propertyLevel(name: string): Level {
+  return VALIDATION_PROPERTIES.has(name) ? 'validation' : 'profile';
+}
+
+/** The level of every result of a kind that is not a golden case or a property. */
+export const KIND_LEVEL = { contract: 'contract', replay: 'profile', sweep: 'profile' } as const satisfies Record<
+  Exclude<ResultKind, 'case' | 'property'>,
+  Level
+>;
+
+export const CONTRACT_LEVEL: Level = KIND_LEVEL.contract;
+
+/** The kind of a result of a kit before `kind`, from its id's first segment. */
+function kindFromId(id: string): ResultKind {
+  const area = id.slice(0, id.indexOf('/'));
+  return area === 'property' || area === 'contract' || area === 'replay' || area === 'sweep' ? area : 'case';
+}
+
+/**
+ * A result read from a report of an older kit, with the kind and level it
+ * lacks: a golden case's level from its tags (its expectation is not in the
+ * report), a property's from its name.
+ */
+export function withLevel(c: Omit<CaseResult, 'kind' | 'level'> & { kind?: ResultKind; level?: Level }): CaseResult {
+  if (c.kind !== undefined && c.level !== undefined) return c as CaseResult;
+  const kind = c.kind ?? kindFromId(c.id);
+  const tags = (c as { tags?: unknown }).tags;
+  const level: Level =
+    c.level ??
+    (kind === 'case'
+      ? Array.isArray(tags) && tags.includes(INVALID_TAG)
+        ? 'validation'
+        : 'profile'
+      : kind === 'property'
+        ? propertyLevel(c.id.slice('property/'.length))
+        : KIND_LEVEL[kind]);
+  return { ...c, kind, level } as CaseResult;
+}
