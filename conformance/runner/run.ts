@@ -16,6 +16,8 @@ import type { CaseRun, CombinedRun } from './repeat.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 import type { ObservationLog } from '../diagnose/log.js';
+import { prepareDesign } from '../principles/design.js';
+import type { Design } from '../principles/design.js';
 
 export interface RunOptions {
   cases: GoldenCase[];
@@ -54,14 +56,15 @@ async function selectedProperties(o: RunOptions, matches: ReturnType<typeof idMa
   return PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
 }
 
-export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<CaseRun> {
+/** `design`: the manifest's declared design, prepared once for the run (the any level measures with it). */
+export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number, design?: Design): Promise<CaseRun> {
   const why = skipReason(c, manifest);
   if (why !== undefined) return { verdict: { status: 'skip', message: why }, ms: 0 };
   const t0 = performance.now();
   try {
     const outcome = await impl.assemble(c.request, { timeoutMs });
     const ms = performance.now() - t0;
-    const verdict = judge(c, outcome, manifest);
+    const verdict = judge(c, outcome, manifest, design);
     // Only a case that did not pass reports stderr, so only it waits for all of it.
     const stderr = verdict.status === 'pass' || verdict.status === 'skip' ? undefined : impl.stderrFor ? await impl.stderrFor(outcome) : outcome.stderr;
     return { verdict, ms, outcome, ...(stderr ? { stderr } : {}) };
@@ -117,6 +120,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const sends = cases.length * repeat;
   const total = cases.length + propertyNames.length;
   const stopped = (): boolean => o.signal?.aborted === true;
+  const design = o.manifest.profiles.includes('any') ? await prepareDesign(o.manifest) : undefined;
 
   const runs: CaseRun[][] = cases.map(() => []);
   /** Rounds answered per case: a case is done (counted) when every round of it is. */
@@ -131,7 +135,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
       const round = Math.floor(k / cases.length);
       const c = cases[i]!;
       o.onProgress?.(done, total, repeat > 1 ? `${c.id} (${round + 1}/${repeat})` : c.id);
-      const r = await runCase(c, o.impl, o.manifest, o.timeoutMs);
+      const r = await runCase(c, o.impl, o.manifest, o.timeoutMs, design);
       // An answer after the signal is not kept: the stdio adapter kills its processes on it, so it may be a crash of the kit's making.
       if (stopped()) return;
       runs[i]![round] = r;
