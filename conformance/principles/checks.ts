@@ -92,8 +92,9 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
       }
     }
   }
-  budget(request, answer, design, byId, out);
-  render(answer, design, byId, out);
+  // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
+  const cut = render(answer, design, byId, out);
+  budget(request, answer, design, byId, cut, out);
   return out;
 }
 
@@ -135,7 +136,7 @@ function accounting(request: PrincipleRequest, answer: Result, design: Design, b
   }
 }
 
-function budget(request: PrincipleRequest, answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): void {
+function budget(request: PrincipleRequest, answer: Result, design: Design, byId: Map<string, PrincipleBlock>, cut: ReadonlySet<string>, out: Finding[]): void {
   if (answer.total_budget !== request.budget)
     out.push({
       id: 'ANY-2',
@@ -146,7 +147,7 @@ function budget(request: PrincipleRequest, answer: Result, design: Design, byId:
   let measured = 0;
   for (const id of new Set(answer.included)) {
     const b = byId.get(id);
-    if (b) measured += design.cost(b.content);
+    if (b && !cut.has(id)) measured += design.cost(b.content);
   }
   const held = Math.max(measured, answer.estimated_tokens);
   if (held > request.budget) {
@@ -159,8 +160,9 @@ function budget(request: PrincipleRequest, answer: Result, design: Design, byId:
   }
 }
 
-/** Whole blocks (ANY-1), provenance (ANY-10) and nothing invented (ANY-11), read from the context against the declared render. */
-function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): void {
+/** Whole blocks (ANY-1), provenance (ANY-10) and nothing invented (ANY-11), read from the context against the declared render; the included blocks found cut. */
+function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): Set<string> {
+  const cut = new Set<string>();
   const context = answer.context;
   const blocks = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
   if (blocks.length === 0) {
@@ -173,10 +175,10 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
       });
     }
     cutOmitted(context, [], answer, design, byId, out);
-    return;
+    return cut;
   }
   const pieces = blocks.map((b, i) => design.header(b, i + 1) + b.content + design.footer(b, i + 1));
-  if (context === pieces.join(design.separator)) return;
+  if (context === pieces.join(design.separator)) return cut;
   // What is left of the context once every whole, attributed block is taken out: separators, and whatever should not be there.
   let rest = context;
   let found = 0;
@@ -189,7 +191,7 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
       return;
     }
     const header = design.header(b, i + 1);
-    if (b.content !== '' && context.includes(b.content)) {
+    if (context.includes(b.content)) {
       out.push({
         id: 'ANY-10',
         message: `the content of block ${quote(b.block_id)} appears, but not under its header ${quote(header)}`,
@@ -199,17 +201,21 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
       return;
     }
     const under = header === '' ? -1 : context.indexOf(header);
-    const shown = under >= 0 ? commonPrefix(context.slice(under + header.length), b.content) : longestPrefixIn(b.content, context);
+    const start = under >= 0 ? under + header.length : context.indexOf(b.content.slice(0, longestPrefixIn(b.content, context)));
+    const shown = under >= 0 ? commonPrefix(context.slice(start), b.content) : longestPrefixIn(b.content, context);
+    cut.add(b.block_id);
+    const seen =
+      shown > 0 ? `its first ${shown} of ${b.content.length} characters appear, then ${quote(context.slice(start + shown), 30)}` : 'it does not appear';
     out.push({
       id: 'ANY-1',
-      message: `block ${quote(b.block_id)} is included but its content is not there whole: ${shown > 0 ? `its first ${shown} of ${b.content.length} characters appear, then ${quote(context.slice(under >= 0 ? under + header.length + shown : context.indexOf(b.content.slice(0, shown)) + shown), 30)}` : 'it does not appear'}`,
+      message: `block ${quote(b.block_id)} is included but its content is not there whole: ${seen}`,
       expected: b.content.length,
       actual: shown,
     });
   });
   const before = out.length;
   cutOmitted(rest, blocks, answer, design, byId, out);
-  if (out.length > before || found < blocks.length) return;
+  if (out.length > before || found < blocks.length) return cut;
   const expected = pieces.join(design.separator);
   out.push({
     id: 'ANY-11',
@@ -217,6 +223,7 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
     expected,
     actual: context,
   });
+  return cut;
 }
 
 /** A block that is not included whose content, whole or cut, is in what the included blocks leave of the context (ANY-1). */
