@@ -191,7 +191,9 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
       return;
     }
     const header = design.header(b, i + 1);
-    if (context.includes(b.content)) {
+    const whole = rest.indexOf(b.content);
+    if (whole >= 0 || context.includes(b.content)) {
+      if (whole >= 0) rest = rest.slice(0, whole) + '\u0000' + rest.slice(whole + b.content.length);
       out.push({
         id: 'ANY-10',
         message: `the content of block ${quote(b.block_id)} appears, but not under its header ${quote(header)}`,
@@ -204,6 +206,11 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
     const start = under >= 0 ? under + header.length : context.indexOf(b.content.slice(0, longestPrefixIn(b.content, context)));
     const shown = under >= 0 ? commonPrefix(context.slice(start), b.content) : longestPrefixIn(b.content, context);
     cut.add(b.block_id);
+    // What it shows of itself is its own, not a piece of a dropped block.
+    if (shown > 0 && start >= 0) {
+      const own = rest.indexOf(context.slice(start, start + shown));
+      if (own >= 0) rest = rest.slice(0, own) + '\u0000' + rest.slice(own + shown);
+    }
     const seen =
       shown > 0 ? `its first ${shown} of ${b.content.length} characters appear, then ${quote(context.slice(start + shown), 30)}` : 'it does not appear';
     out.push({

@@ -45,9 +45,12 @@ describe('another design at the any level', () => {
     expect(skipped.some((c) => c.id.startsWith('ranked/') && /profile ranked is not declared/.test(c.message ?? ''))).toBe(true);
   });
 
-  it('declared with the specification design instead, its render fails as invented text and provenance, not as a cut or a budget', async () => {
-    const { ids } = await run({}, { ...greedyManifest(), design: undefined });
-    expect(ids).toEqual(['ANY-10']);
+  it("declared with the specification design instead, it fails provenance (its headers are not REN-2's) and the budget (its estimator counts empty content free), never as a cut", async () => {
+    const { ids, failing } = await run({}, { ...greedyManifest(), design: undefined });
+    expect(ids).toEqual(['ANY-10', 'ANY-2']);
+    const budget = failing.filter((c) => /^ANY-2 /m.test(c.message ?? ''));
+    expect(budget.length).toBeGreaterThan(0);
+    expect(budget.every((c) => /under the declared estimator \(floor\(code_points \/ 4\), at least 1\)/.test(c.message ?? ''))).toBe(true);
   });
 
   const planted: [string, GreedyDefects, string][] = [
