@@ -17,6 +17,7 @@ import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 
 export { PROPERTIES } from './catalog.js';
+import { prepareDesign } from '../principles/design.js';
 export type { PropertyDef } from './catalog.js';
 
 export interface PropertyOptions {
@@ -89,9 +90,9 @@ async function runProperty(
 ): Promise<CaseResult> {
   const base = { id: `property/${def.name}`, kind: 'property' as const, requirements: def.requirements(gen), description: def.description };
   if (!def.applies(gen)) {
-    return { ...base, status: 'skip', duration_ms: 0, message: `not applicable to profiles [${gen.profiles.join(', ')}]` };
+    return { ...base, status: 'skip', duration_ms: 0, message: def.notApplicable?.(gen) ?? `not applicable to profiles [${gen.profiles.join(', ')}]` };
   }
-  const env: PropertyEnv = { impl, gen, timeoutMs: opts.timeoutMs };
+  const env: PropertyEnv = { impl, gen, timeoutMs: opts.timeoutMs, ...(gen.profiles.includes('any') ? { design: await prepareDesign(manifest) } : {}) };
   const started = performance.now();
   let shrinkDeadline: number | undefined;
   let shrinkTimeouts = 0;
