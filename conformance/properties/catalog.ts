@@ -507,6 +507,11 @@ const invalidRequests: PropertyDef<InvalidInput> = {
   },
 };
 
+/** Whether a run of this manifest lists the property at all: the any level's only for a manifest that declares it (SPEC section 18), so an exact profile's report is as it was. */
+export function listedFor(def: Pick<PropertyDef<unknown>, 'name'>, gen: Pick<GenContext, 'profiles'>): boolean {
+  return gen.profiles.includes('any') || !ANY_LEVEL_PROPERTIES.some((p) => p.name === def.name);
+}
+
 // Inputs differ per property; the runner treats them uniformly.
 // biome-ignore lint/suspicious/noExplicitAny: a list of properties over different inputs (PropertyDef is not covariant in it)
 export const PROPERTIES: readonly PropertyDef<any>[] = [

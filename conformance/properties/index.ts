@@ -10,13 +10,13 @@ import { genContext } from './arbitraries.js';
 import type { GenContext } from './arbitraries.js';
 import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';
-import { PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
+import { listedFor, PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
 import { saveIfFailing } from './counterexample.js';
 import { keptDraws } from './drawn.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 
-export { PROPERTIES } from './catalog.js';
+export { PROPERTIES, listedFor } from './catalog.js';
 import { prepareDesign } from '../principles/design.js';
 export type { PropertyDef } from './catalog.js';
 
@@ -49,7 +49,7 @@ const SHRINK_TIMEOUTS = 1;
 
 export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<CaseResult[]> {
   const gen = genContext(manifest);
-  const defs = PROPERTIES.filter((def) => !opts.only || opts.only.includes(def.name));
+  const defs = PROPERTIES.filter((def) => (!opts.only || opts.only.includes(def.name)) && listedFor(def, gen));
   const results: (CaseResult | undefined)[] = new Array(defs.length);
   // Side by side, a property stuck on a timeout does not hold up the others (over stdio each gets its own process).
   let next = 0;

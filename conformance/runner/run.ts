@@ -50,10 +50,10 @@ export interface RunOptions {
 
 /** The property names the filter takes, in catalogue order. */
 async function selectedProperties(o: RunOptions, matches: ReturnType<typeof idMatcher>): Promise<string[]> {
-  const { PROPERTIES } = await import('../properties/index.js');
+  const { PROPERTIES, listedFor } = await import('../properties/index.js');
   const { genContext } = await import('../properties/arbitraries.js');
   const gen = genContext(o.manifest);
-  return PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
+  return PROPERTIES.filter((p) => listedFor(p, gen) && matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
 }
 
 /** `design`: the manifest's declared design, prepared once for the run (the any level measures with it). */

@@ -33,8 +33,8 @@ it('the reference over http passes every property (-0 travels as -0.0; runs with
   try {
     const rs = await runProperties(impl, manifest, { runs: 60, seed: 11, timeoutMs: 5000 });
     expect(rs.filter((r) => r.status !== 'pass' && r.status !== 'skip').map((r) => `${r.id}: ${r.message}`)).toEqual([]);
-    expect(rs).toHaveLength(PROPERTIES.length);
-    expect(rs.filter((r) => r.status === 'skip').map((r) => r.id)).toEqual(ANY_LEVEL_PROPERTIES.map((p) => `property/${p.name}`));
+    // Every property but the any level's, which a tiered manifest is not judged on.
+    expect(rs).toHaveLength(PROPERTIES.length - ANY_LEVEL_PROPERTIES.length);
   } finally {
     await impl.close();
   }
