@@ -3,8 +3,8 @@
  * for every kind: the engine stamps it on the results it makes, and a report
  * of a kit before levels is read with the level this gives it.
  */
-import type { CaseResult, Level, ResultKind } from '../protocol/types.js';
-import type { Expectation } from './types.js';
+import type { CaseResult, Level, Manifest, ResultKind } from '../protocol/types.js';
+import type { Expectation, GoldenCase } from './types.js';
 
 /** The tag every golden case expecting `invalid_request` carries: test/cases/levels.test.ts holds the corpus to it. */
 export const INVALID_TAG = 'invalid';
@@ -12,13 +12,33 @@ export const INVALID_TAG = 'invalid';
 /** The properties about input validation: each sends requests the specification says to refuse. */
 const VALIDATION_PROPERTIES: ReadonlySet<string> = new Set(['invalid-requests']);
 
-/** A golden case is about input validation when it expects the request refused as `invalid_request`. */
-export function caseLevel(expect: Pick<Expectation, 'error'>): Level {
-  return expect.error === 'invalid_request' ? 'validation' : 'profile';
+/** Whether a manifest is judged on the any level alone: it declares `any` and no exact profile. */
+export const anyOnly = (m: { readonly profiles: readonly string[] }): boolean =>
+  m.profiles.includes('any') && !m.profiles.includes('tiered') && !m.profiles.includes('ranked');
+
+/** Whether the manifest declares only the any level for a case of this profile: its tiered cases are judged by the principles (SPEC LVL-3). */
+export const anyOnlyFor = (c: Pick<GoldenCase, 'profile'>, m: Pick<Manifest, 'profiles'>): boolean =>
+  c.profile !== 'ranked' && !m.profiles.includes(c.profile) && m.profiles.includes('any');
+
+/**
+ * The level a golden case is judged on (SPEC LVL-1): validation when it expects the request
+ * refused as `invalid_request`; the any level for a case of profile any, or a tiered case sent to
+ * a manifest of the any level alone; else its profile, exactly. Without a manifest, as written.
+ */
+export function caseLevel(c: Pick<GoldenCase, 'profile'> & { expect?: Pick<Expectation, 'error'> }, manifest?: Pick<Manifest, 'profiles'>): Level {
+  if (c.expect?.error === 'invalid_request') return 'validation';
+  if (c.profile === 'any' || (manifest !== undefined && anyOnlyFor(c, manifest))) return 'any';
+  return 'profile';
 }
 
+/** The any level's properties are named `any-...` (conformance/properties/any-level.ts). */
 export function propertyLevel(name: string): Level {
-  return VALIDATION_PROPERTIES.has(name) ? 'validation' : 'profile';
+  return VALIDATION_PROPERTIES.has(name) ? 'validation' : name.startsWith('any-') ? 'any' : 'profile';
+}
+
+/** A recorded request (replay, the shadow): judged by the principles for a manifest of the any level alone. */
+export function recordLevel(manifest: Pick<Manifest, 'profiles'>): Level {
+  return anyOnly(manifest) ? 'any' : KIND_LEVEL.replay;
 }
 
 /** The level of every result of a kind that is not a golden case or a property. */

@@ -21,11 +21,14 @@ export const SPEC_VERSION = 'v1';
 
 export const KIT_VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
-/** Ids proved by the harness and contract suites (adapters, memory API, probes, declared constants), not by golden cases. */
-export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE', 'DECL']);
+/** Ids proved by the harness and contract suites (adapters, memory API, probes, declared constants, levels, declared designs), not by golden cases. */
+export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE', 'DECL', 'LVL', 'DES']);
+
+/** Ids of the any level proved by its properties and the harness (SPEC ANY-12): content-blindness, determinism, unknown members, errors to valid requests. */
+export const CASE_EXEMPT_IDS: readonly string[] = Object.freeze(['ANY-7', 'ANY-8', 'ANY-9', 'ANY-13']);
 
 export function isCaseExempt(id: string): boolean {
-  return CASE_EXEMPT_PREFIXES.some((p) => id.startsWith(p + '-'));
+  return CASE_EXEMPT_IDS.includes(id) || CASE_EXEMPT_PREFIXES.some((p) => id.startsWith(p + '-'));
 }
 
 const HEADING = /^#{2,6}\s+(.*\S)\s*$/;

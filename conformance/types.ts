@@ -10,7 +10,8 @@ export interface GoldenCase {
   file: string;
   description: string;
   requirements: string[];
-  profile: 'tiered' | 'ranked';
+  /** `any`: the design-agnostic level (SPEC section 18): only design-agnostic expectations. */
+  profile: 'tiered' | 'ranked' | 'any';
   /** The spec version since which the case holds (`v1`); `--spec vN` runs the cases with since <= vN. */
   since: string;
   capabilities: string[];
@@ -35,6 +36,10 @@ export interface Expectation {
   context_contains?: string[];
   context_excludes?: string[];
   result_members?: string[];
+  /** The any level (ANY-12): ids that must be included, ids that must not, and the class a given omission must have. */
+  included_contains?: string[];
+  included_excludes?: string[];
+  omission_classes?: Record<string, string>;
 }
 
 /** The judge's word on one answer. */

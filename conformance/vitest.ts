@@ -72,7 +72,7 @@ export function defineSuite(target: SuiteImplementation, options: ConformanceSui
               const r = await runCase(c, o.impl, o.manifest, timeoutMs);
               if (r.verdict.status === 'pass') return;
               if (r.verdict.status === 'skip') return ctx.skip(r.verdict.message);
-              throw new Error(formatFailure(toResult(c, r, target.rerun ? (id) => target.rerun!(id) : undefined)));
+              throw new Error(formatFailure(toResult(c, r, target.rerun ? (id) => target.rerun!(id) : undefined, o.manifest)));
             },
             timeoutMs + 5000,
           );

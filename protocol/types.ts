@@ -22,6 +22,30 @@ export interface Manifest {
   capabilities: string[];
   /** Declared constants of profile tiered (SPEC section 17); absent: the specification's. */
   constants?: DeclaredConstants;
+  /** Whether the implementation refuses invalid requests as section 3 says: the validation level (SPEC LVL-2). */
+  validates?: boolean;
+  /** The declared design the `any` level measures and reads answers with (SPEC section 18, DES-1 to DES-4). */
+  design?: DeclaredDesign;
+}
+
+/** How a declared design counts a block's cost (DES-1): units of its content, or a real tokenizer. */
+export type DeclaredEstimator =
+  | { unit: 'code_points' | 'utf16' | 'utf8_bytes' | 'words'; per_token?: number; rounding?: 'floor' | 'ceil'; min?: 0 | 1; overhead?: number }
+  | { tokenizer: EncodingName; overhead?: number };
+
+/** How a declared design writes its context (DES-2): `{source}`, `{block_id}` and `{index}` in the header and footer. */
+export interface DeclaredRender {
+  header?: string;
+  footer?: string;
+  separator?: string;
+  empty?: string;
+}
+
+export interface DeclaredDesign {
+  estimator?: DeclaredEstimator;
+  render?: DeclaredRender;
+  /** DES-3: `not_reported` when the implementation does not say what it dropped (every drop is then silent). */
+  omissions?: 'reported' | 'not_reported';
 }
 
 /**

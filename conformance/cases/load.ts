@@ -256,7 +256,7 @@ function semanticProblems(c: GoldenCase): PathProblem[] {
   if (e.error === 'pinned_overflow' && !c.capabilities.includes('pinned')) {
     out.push({ path: ['expect', 'error'], message: 'pinned_overflow needs the capability pinned in capabilities' });
   }
-  if (c.profile === 'tiered' && e.error !== 'invalid_request') {
+  if (c.profile !== 'ranked' && e.error !== 'invalid_request') {
     for (const [cap, why] of capabilityUses(c.request)) {
       if (!c.capabilities.includes(cap))
         out.push({ path: ['capabilities'], message: `the request uses ${why}, so capabilities must list ${cap} (SPEC section 8)` });
@@ -265,7 +265,8 @@ function semanticProblems(c: GoldenCase): PathProblem[] {
   const req = c.request as { profile?: unknown } | null;
   if (typeof req === 'object' && req !== null && !Array.isArray(req)) {
     const sent = req.profile === undefined ? 'tiered' : req.profile;
-    if ((sent === 'tiered' || sent === 'ranked') && sent !== c.profile) {
+    // A case of the any level sends a tiered request (or none named): every design is judged on the same requests.
+    if ((sent === 'tiered' || sent === 'ranked') && sent !== c.profile && !(c.profile === 'any' && sent === 'tiered')) {
       out.push({
         path: req.profile === undefined ? ['request'] : ['request', 'profile'],
         message: `the request runs profile ${String(sent)} but the case declares profile ${c.profile}`,

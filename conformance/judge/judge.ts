@@ -11,29 +11,71 @@
  */
 import { expectationFor } from './expectation.js';
 import type { CaseExpectation } from './expectation.js';
-import { matcherMismatches, reasonClass } from './matchers.js';
+import { anyMatcherMismatches, matcherMismatches, reasonClass } from './matchers.js';
+import { designOf } from '../principles/design.js';
+import { anyOnlyFor, caseLevel } from '../levels.js';
+import type { Design } from '../principles/design.js';
+import { principleVerdict } from '../principles/verdict.js';
 import type { Mismatch } from './matchers.js';
 import { takeOutMarkers } from './markers.js';
 import { partitionBreaks } from './partition.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { compactJson } from '../../protocol/deep-json.js';
+import { firstDifference } from '../first-difference.js';
+
+export { firstDifference };
 import type { Expectation, GoldenCase, Verdict } from '../types.js';
 import type { Manifest, Outcome, Result } from '../../protocol/types.js';
 
-/** Whether the manifest lets this case run; the reason when it does not (PROTO-1). */
-export function skipReason(c: Pick<GoldenCase, 'profile' | 'capabilities'>, manifest: Manifest): string | undefined {
-  if (!manifest.profiles.includes(c.profile)) return `profile ${c.profile} is not declared by the implementation`;
+type Judged = Pick<GoldenCase, 'profile' | 'capabilities'> & { expect?: Pick<Expectation, 'error'> };
+
+/** Whether the manifest lets this case run; the reason when it does not (PROTO-1, LVL-2). */
+export function skipReason(c: Judged, manifest: Manifest): string | undefined {
+  if (c.profile === 'any') {
+    if (!manifest.profiles.includes('any') && !manifest.profiles.includes('tiered'))
+      return 'the any level is judged with a declared render; profile ranked has its own (RANK-3)';
+  } else if (!manifest.profiles.includes(c.profile) && !anyOnlyFor(c, manifest)) {
+    return `profile ${c.profile} is not declared by the implementation`;
+  }
+  if (c.expect?.error === 'invalid_request' && anyOnlyFor(c, manifest) && manifest.validates !== true) {
+    return 'validation: not declared by the implementation (SPEC LVL-2: "validates": true opts in)';
+  }
   const missing = c.capabilities.filter((k) => !manifest.capabilities.includes(k));
   if (missing.length > 0) return `capabilit${missing.length > 1 ? 'ies' : 'y'} ${missing.join(', ')} not declared by the implementation`;
   return undefined;
 }
 
-export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest): Verdict {
+/** `design`: the manifest's declared design, prepared (principles/design.ts); needed for the any level's cases when it declares a tokenizer. */
+export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest, design?: Design): Verdict {
+  if (caseLevel(c, manifest) === 'any') return judgeByPrinciples(c, outcome, manifest, design ?? designOf(manifest.design));
   const expected = expectationFor(c, manifest);
   const v = judgeOutcome(c.request, outcome, expected);
   // A verdict says which expected values are not the case file's, and a failure says it first.
   if (expected.note === undefined) return v;
   return { ...v, derived: expected.derived, ...(v.status === 'fail' ? { message: `${expected.note}\n${v.message}` } : {}) };
+}
+
+/** A case at the any level: the principles, then the matchers the level allows; the omission markers taken out first when declared. */
+function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {
+  const capabilities = manifest.capabilities;
+  let seen = outcome;
+  if (outcome.kind === 'result' && capabilities.includes('omission_markers') && validators.result('tiered', capabilities)(outcome.value)) {
+    const marked = takeOutMarkers(c.request, outcome.value as Result);
+    if (marked.mismatches.length === 0) seen = { ...outcome, value: { ...(outcome.value as Result), context: marked.context } };
+  }
+  const v = principleVerdict(c.request, seen, design, capabilities);
+  if (v.status !== 'pass' || seen.kind !== 'result' || c.profile !== 'any') {
+    const { findings: _, ...verdict } = v;
+    return verdict;
+  }
+  const mismatches = anyMatcherMismatches(c.expect, seen.value as Result);
+  if (mismatches.length === 0) return { status: 'pass' };
+  return {
+    status: 'fail',
+    message: mismatches.map(describeMismatch).join('\n'),
+    expected: Object.fromEntries(mismatches.map((m) => [m.member, m.expected])),
+    actual: Object.fromEntries(mismatches.map((m) => [m.member, m.actual])),
+  };
 }
 
 function judgeOutcome(request: unknown, outcome: Outcome, expected: CaseExpectation): Verdict {
@@ -141,14 +183,6 @@ export function describeMismatch(m: Mismatch): string {
     return `context${note}: ${firstDifference(m.expected, m.actual)}`;
   }
   return `${m.member}${note}: expected ${compact(m.expected)}, got ${compact(m.actual)}`;
-}
-
-/** Where two strings first differ, with a little of each around it. */
-export function firstDifference(expected: string, actual: string): string {
-  let i = 0;
-  while (i < expected.length && i < actual.length && expected[i] === actual[i]) i++;
-  const from = Math.max(0, i - 20);
-  return `first difference at index ${i}: expected …${JSON.stringify(expected.slice(from, i + 30))}…, got …${JSON.stringify(actual.slice(from, i + 30))}…`;
 }
 
 /** At most `max` characters of a value's JSON, at any depth and without writing more of it than is shown. */

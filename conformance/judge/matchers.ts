@@ -11,23 +11,9 @@ import { sameValue } from '../same-value.js';
 import type { Expectation } from '../types.js';
 import type { Result } from '../../protocol/types.js';
 
-export type ReasonClass = 'expired' | 'excluded' | 'superseded' | 'disputed' | 'budget' | 'max_segments';
-
-const REASON_CLASSES: Readonly<Record<string, ReasonClass>> = Object.freeze({
-  expired: 'expired',
-  excluded: 'excluded',
-  superseded: 'superseded',
-  disputed: 'disputed',
-  'tier budget exhausted; overflow pool exhausted': 'budget',
-  budget_exhausted: 'budget',
-  budget: 'budget',
-  max_segments: 'max_segments',
-});
-
-/** The class of a reason, or undefined when the table has none (a CLS-1 failure). */
-export function reasonClass(reason: unknown): ReasonClass | undefined {
-  return typeof reason === 'string' && Object.hasOwn(REASON_CLASSES, reason) ? REASON_CLASSES[reason] : undefined;
-}
+export { reasonClass } from '../reason-classes.js';
+export type { ReasonClass } from '../reason-classes.js';
+import { anyReasonClass, reasonClass } from '../reason-classes.js';
 
 /** One member of a result that is not what was expected of it. */
 export interface Mismatch {
@@ -75,13 +61,7 @@ export function matcherMismatches(e: Expectation, r: Result, profile: string, ca
   if (e.estimated_tokens !== undefined) check('estimated_tokens', e.estimated_tokens, r.estimated_tokens);
   if (e.total_budget !== undefined) check('total_budget', e.total_budget, r.total_budget);
   if (e.context !== undefined) check('context', e.context, r.context);
-  for (const s of e.context_contains ?? []) {
-    if (!r.context.includes(s)) out.push({ member: 'context_contains', expected: s, actual: r.context, note: 'substring missing' });
-  }
-  for (const s of e.context_excludes ?? []) {
-    if (r.context.includes(s))
-      out.push({ member: 'context_excludes', expected: `no ${JSON.stringify(s)}`, actual: r.context, note: 'forbidden substring present' });
-  }
+  out.push(...substringMismatches(e, r.context));
   if (e.result_members) {
     check('result_members', expectedMembers(profile, capabilities, e.result_members).sort(), Object.keys(r).sort());
   }
@@ -112,6 +92,38 @@ export function matcherMismatches(e: Expectation, r: Result, profile: string, ca
     });
     check('segments', e.segments, actual);
   }
+  return out;
+}
+
+/** context_contains and context_excludes: what a context must and must not hold. */
+function substringMismatches(e: Expectation, context: string): Mismatch[] {
+  const out: Mismatch[] = [];
+  for (const s of e.context_contains ?? []) {
+    if (!context.includes(s)) out.push({ member: 'context_contains', expected: s, actual: context, note: 'substring missing' });
+  }
+  for (const s of e.context_excludes ?? []) {
+    if (context.includes(s))
+      out.push({ member: 'context_excludes', expected: `no ${JSON.stringify(s)}`, actual: context, note: 'forbidden substring present' });
+  }
+  return out;
+}
+
+/** The matchers a case of the any level may list (ANY-12), none of which depends on a design's ranking, tiers or render. */
+export function anyMatcherMismatches(e: Expectation, r: Result): Mismatch[] {
+  const out: Mismatch[] = [];
+  for (const id of e.included_contains ?? []) {
+    if (!r.included.includes(id)) out.push({ member: 'included_contains', expected: id, actual: r.included, note: 'a block that must be included' });
+  }
+  for (const id of e.included_excludes ?? []) {
+    if (r.included.includes(id))
+      out.push({ member: 'included_excludes', expected: `no ${JSON.stringify(id)}`, actual: r.included, note: 'a block that must not be included' });
+  }
+  for (const [id, cls] of Object.entries(e.omission_classes ?? {})) {
+    const o = r.omissions.find((x) => x.block_id === id);
+    const got = o === undefined ? 'not omitted' : (anyReasonClass(o.reason) ?? `unmapped: ${o.reason}`);
+    if (got !== cls) out.push({ member: `omission_classes.${id}`, expected: cls, actual: got });
+  }
+  out.push(...substringMismatches(e, r.context));
   return out;
 }
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { BLOCK_STATUSES, MAX_BUDGET, SOURCE_TO_TIER } from '../../reference/index.js';
 import type { Block } from '../../reference/index.js';
-import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
+import type { DeclaredConstants, DeclaredDesign, Manifest } from '../../protocol/types.js';
 import { declaredConstants } from '../judge/expectation.js';
 
 /** What the implementation declares: members are generated only for declared capabilities. */
@@ -16,12 +16,23 @@ export interface GenContext {
   capabilities: readonly string[];
   /** Declared constants that are not the specification's (SPEC section 17): the reference answers with them. */
   constants?: DeclaredConstants;
+  /** The declared design of the any level (SPEC section 18) and whether the validation level is declared (LVL-2). */
+  design?: DeclaredDesign;
+  validates?: boolean;
 }
+
+export { anyOnly } from '../levels.js';
 
 /** The generation context of a manifest. */
 export function genContext(manifest: Manifest): GenContext {
   const constants = declaredConstants(manifest);
-  return { profiles: manifest.profiles, capabilities: manifest.capabilities, ...(constants ? { constants } : {}) };
+  return {
+    profiles: manifest.profiles,
+    capabilities: manifest.capabilities,
+    ...(constants ? { constants } : {}),
+    ...(manifest.design ? { design: manifest.design } : {}),
+    ...(manifest.validates !== undefined ? { validates: manifest.validates } : {}),
+  };
 }
 
 /** A protocol block (reference/types.ts); `status` widened to string so corruptions can write any. */

@@ -23,7 +23,7 @@ import { reasonClass } from '../judge/matchers.js';
 import type { DeclaredConstants, Implementation } from '../../protocol/types.js';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import type { UnknownMember } from './arbitraries.js';
-import { FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
+import { anyOnly, FILLERS, fillerChoice, permutationKeys, request, tieredOnly, unknownMembers, withUnknownMembers } from './arbitraries.js';
 import type { Answer, ResultAnswer } from './answers.js';
 import { ask, comparableView, hasPinned, profileOf, PropertyFailure, readAnswer, requireResult, viewDifference, viewsAgree } from './answers.js';
 import { requirementsBehind } from './blame.js';
@@ -31,12 +31,16 @@ import { samePlainData } from './plain-data.js';
 import { indexBlocks } from './block-index.js';
 import { keptDraws } from './drawn.js';
 import type { BlockIndex } from './block-index.js';
+import { ANY_LEVEL_PROPERTIES } from './any-level.js';
+import type { Design } from '../principles/design.js';
 import type { InvalidInput } from './corruptions.js';
 import { invalidRequest } from './corruptions.js';
 
 export interface PropertyEnv {
   impl: Implementation;
   gen: GenContext;
+  /** The declared design, prepared with its tokenizer (SPEC section 18): what the any level's properties measure with. */
+  design?: Design;
   timeoutMs: number;
   /** The lengths of the request's contents, when the env serves one request (a replay): counted once for every check. */
   lengths?: ContentLengths;
@@ -52,6 +56,8 @@ export interface PropertyDef<T> {
   requirements(gen: GenContext): string[];
   /** False when the manifest makes the property meaningless (order independence without `tiered`). */
   applies(gen: GenContext): boolean;
+  /** Why it does not apply, when that is not the profiles (a capability, a validation level not declared). */
+  notApplicable?(gen: GenContext): string;
   arbitrary(gen: GenContext): fc.Arbitrary<T>;
   check(env: PropertyEnv, input: T): Promise<void>;
   /**
@@ -165,24 +171,27 @@ function differentialRequirements(gen: GenContext): string[] {
 }
 
 const always = (): boolean => true;
+/** The properties of the exact profiles: a manifest of the any level alone is judged by the any level's instead (SPEC LVL-3). */
+const exactProfiles = (gen: GenContext): boolean => !anyOnly(gen);
 const ranked = (gen: GenContext): boolean => gen.profiles.includes('ranked');
 
 /** A property of one generated request, for every manifest: the request is also the counterexample. */
-function onOneRequest(def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements' | 'check'>): PropertyDef<GenRequest> {
-  return { ...def, applies: always, arbitrary: request, requests: (r) => [r] };
+function onOneRequest(def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements' | 'check'>, applies = exactProfiles): PropertyDef<GenRequest> {
+  return { ...def, applies, arbitrary: request, requests: (r) => [r] };
 }
 
 /** A property of the answers to one generated request, sent `asks` times: check() asks, then verify() reads them. */
 function onAnswers(
   asks: number,
   def: Pick<PropertyDef<GenRequest>, 'name' | 'description' | 'requirements'> & { verify(env: PropertyEnv, req: GenRequest, answers: readonly Answer[]): void },
+  applies = exactProfiles,
 ): PropertyDef<GenRequest> {
   const check = async (env: PropertyEnv, req: GenRequest): Promise<void> => {
     const answers: Answer[] = [];
     for (let i = 0; i < asks; i++) answers.push(await answer(env, req));
     def.verify(env, req, answers);
   };
-  return { ...onOneRequest({ ...def, check }), verify: def.verify };
+  return { ...onOneRequest({ ...def, check }, applies), verify: def.verify };
 }
 
 const differential = onAnswers(1, {
@@ -355,7 +364,7 @@ const contentBlindness: PropertyDef<TwinInput> = {
   name: 'content-blindness',
   description: 'Two requests that differ only in contents of equal code-point length select the same blocks with the same reasons.',
   requirements: () => ['REN-4', 'NUM-1'],
-  applies: always,
+  applies: exactProfiles,
   // The request is the one the other properties draw at this state: drawn once for all of them (drawn.ts).
   arbitrary: (gen) => fc.record({ request: keptDraws(request, gen), fillers: fillerChoice }),
   requests: ({ request: req, fillers }) => [req, twinOf(req, fillers)],
@@ -404,20 +413,24 @@ const orderIndependence: PropertyDef<PermutedInput> = {
   },
 };
 
-const determinism = onAnswers(2, {
-  name: 'determinism',
-  description: 'The same request sent twice gives byte-identical answers.',
-  requirements: () => ['REQ-2'],
-  verify(_env, _req, [x, y]) {
-    const written = (x: Answer): unknown => (x.kind === 'error' ? { error: { code: x.code, message: x.message } } : x.value);
-    const a = written(x!);
-    const b = written(y!);
-    if (samePlainData(a, b)) return;
-    const first = JSON.stringify(a);
-    const second = JSON.stringify(b);
-    if (first !== second) fail('the same request gave two different answers (REQ-2)', JSON.parse(first), JSON.parse(second));
+const determinism = onAnswers(
+  2,
+  {
+    name: 'determinism',
+    description: 'The same request sent twice gives byte-identical answers.',
+    requirements: () => ['REQ-2'],
+    verify(_env, _req, [x, y]) {
+      const written = (x: Answer): unknown => (x.kind === 'error' ? { error: { code: x.code, message: x.message } } : x.value);
+      const a = written(x!);
+      const b = written(y!);
+      if (samePlainData(a, b)) return;
+      const first = JSON.stringify(a);
+      const second = JSON.stringify(b);
+      if (first !== second) fail('the same request gave two different answers (REQ-2)', JSON.parse(first), JSON.parse(second));
+    },
   },
-});
+  always,
+);
 
 interface UnknownInput {
   request: GenRequest;
@@ -452,7 +465,9 @@ const invalidRequests: PropertyDef<InvalidInput> = {
   name: 'invalid-requests',
   description: 'A request with one member broken is answered with the error invalid_request, never a result or a crash.',
   requirements: (gen) => ['REQ-1', ...range('VAL', 1, 8), ...(ranked(gen) ? ['VAL-9'] : []), 'ERR-1', 'ERR-2'],
-  applies: always,
+  // Validation is its own level for a manifest of the any level alone: judged only when declared (LVL-2).
+  applies: (gen) => !anyOnly(gen) || gen.validates === true,
+  notApplicable: () => 'validation: not declared by the implementation (SPEC LVL-2: "validates": true opts in)',
   arbitrary: invalidRequest,
   requests: (x) => [x.request],
   async check(env, { request: req, rule, what }) {
@@ -469,6 +484,11 @@ const invalidRequests: PropertyDef<InvalidInput> = {
   },
 };
 
+/** Whether a run of this manifest lists the property at all: the any level's only for a manifest that declares it (SPEC section 18), so an exact profile's report is as it was. */
+export function listedFor(def: Pick<PropertyDef<unknown>, 'name'>, gen: Pick<GenContext, 'profiles'>): boolean {
+  return gen.profiles.includes('any') || !ANY_LEVEL_PROPERTIES.some((p) => p.name === def.name);
+}
+
 // Inputs differ per property; the runner treats them uniformly.
 // biome-ignore lint/suspicious/noExplicitAny: a list of properties over different inputs (PropertyDef is not covariant in it)
 export const PROPERTIES: readonly PropertyDef<any>[] = [
@@ -482,4 +502,5 @@ export const PROPERTIES: readonly PropertyDef<any>[] = [
   determinism,
   invalidRequests,
   unknownMembersIgnored,
+  ...ANY_LEVEL_PROPERTIES,
 ];

@@ -96,7 +96,7 @@ class KeptDraws<T> extends fc.Arbitrary<T> {
 }
 
 /** What makes two generation contexts draw alike: everything they hold. */
-const contextKey = (gen: GenContext): string => JSON.stringify([gen.profiles, gen.capabilities, gen.constants ?? null]);
+const contextKey = (gen: GenContext): string => JSON.stringify([gen.profiles, gen.capabilities, gen.constants ?? null, gen.design ?? null]);
 
 /** Ids for the arbitrary builders, so that the properties built on one (`request`) share its draws. */
 const builderIds = new WeakMap<object, number>();

@@ -10,14 +10,15 @@ import { genContext } from './arbitraries.js';
 import type { GenContext } from './arbitraries.js';
 import { ask, comparableView, PropertyFailure } from './answers.js';
 import type { PropertyDef, PropertyEnv } from './catalog.js';
-import { PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
+import { listedFor, PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
 import { saveIfFailing } from './counterexample.js';
 import { keptDraws } from './drawn.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 import { propertyLevel } from '../levels.js';
 
-export { PROPERTIES } from './catalog.js';
+export { PROPERTIES, listedFor } from './catalog.js';
+import { prepareDesign } from '../principles/design.js';
 export type { PropertyDef } from './catalog.js';
 
 export interface PropertyOptions {
@@ -49,7 +50,7 @@ const SHRINK_TIMEOUTS = 1;
 
 export async function runProperties(impl: Implementation, manifest: Manifest, opts: PropertyOptions): Promise<PropertyResult[]> {
   const gen = genContext(manifest);
-  const defs = PROPERTIES.filter((def) => !opts.only || opts.only.includes(def.name));
+  const defs = PROPERTIES.filter((def) => (!opts.only || opts.only.includes(def.name)) && listedFor(def, gen));
   const results: (PropertyResult | undefined)[] = new Array(defs.length);
   // Side by side, a property stuck on a timeout does not hold up the others (over stdio each gets its own process).
   let next = 0;
@@ -96,9 +97,9 @@ async function runProperty(
     description: def.description,
   };
   if (!def.applies(gen)) {
-    return { ...base, status: 'skip', duration_ms: 0, message: `not applicable to profiles [${gen.profiles.join(', ')}]` };
+    return { ...base, status: 'skip', duration_ms: 0, message: def.notApplicable?.(gen) ?? `not applicable to profiles [${gen.profiles.join(', ')}]` };
   }
-  const env: PropertyEnv = { impl, gen, timeoutMs: opts.timeoutMs };
+  const env: PropertyEnv = { impl, gen, timeoutMs: opts.timeoutMs, ...(gen.profiles.includes('any') ? { design: await prepareDesign(manifest) } : {}) };
   const started = performance.now();
   let shrinkDeadline: number | undefined;
   let shrinkTimeouts = 0;

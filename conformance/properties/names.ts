@@ -15,4 +15,10 @@ export const PROPERTY_NAMES: readonly string[] = [
   'determinism',
   'invalid-requests',
   'unknown-members',
+  'any-whole-blocks',
+  'any-budget',
+  'any-accounting',
+  'any-expired',
+  'any-pinned',
+  'any-content-blindness',
 ];

@@ -14,7 +14,10 @@ import type { Answer } from '../properties/answers.js';
 import { PROPERTIES } from '../properties/catalog.js';
 import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
 import { readAnswer } from '../properties/answers.js';
-import { genContext } from '../properties/arbitraries.js';
+import { anyOnly, genContext } from '../properties/arbitraries.js';
+import { prepareDesign } from '../principles/design.js';
+import type { Design } from '../principles/design.js';
+import { principleVerdict } from '../principles/verdict.js';
 import { BlockIndex } from '../properties/block-index.js';
 import type { GenContext } from '../properties/arbitraries.js';
 import { capabilityUses } from '../capability-uses.js';
@@ -87,7 +90,8 @@ export function recordedSkipReason(request: unknown, manifest: Manifest, valid =
   // A manifest that declares every capability skips no request for what it uses: the request is not read for it.
   const declaresEvery = CAPABILITIES.every((c) => manifest.capabilities.includes(c));
   const capabilities = valid && !declaresEvery ? capabilitiesNeeded(request) : [];
-  return skipReason({ profile, capabilities }, manifest);
+  // An invalid request is a question of the validation level (LVL-2), which a manifest of the any level alone opts into.
+  return skipReason({ profile, capabilities, ...(valid ? {} : { expect: { error: 'invalid_request' } }) }, manifest);
 }
 
 function isValid(request: unknown): boolean {
@@ -134,6 +138,45 @@ function verified(def: Verifying, env: PropertyEnv, request: unknown, answers: r
   }
 }
 
+/** Each manifest's declared design, prepared once (a tokenizer is loaded for it). */
+const designs = new WeakMap<Manifest, Promise<Design>>();
+function designFor(manifest: Manifest): Promise<Design> {
+  let d = designs.get(manifest);
+  if (d === undefined) {
+    d = prepareDesign(manifest);
+    designs.set(manifest, d);
+  }
+  return d;
+}
+
+/** The any level's property that holds each principle (any-level.ts), for the checks a baseline keys on. */
+const PROPERTY_OF_PRINCIPLE: Readonly<Record<string, string>> = {
+  'ANY-1': 'any-whole-blocks',
+  'ANY-10': 'any-whole-blocks',
+  'ANY-11': 'any-whole-blocks',
+  'ANY-2': 'any-budget',
+  'ANY-3': 'any-accounting',
+  'ANY-4': 'any-accounting',
+  'ANY-5': 'any-expired',
+  'ANY-6': 'any-pinned',
+  'ANY-13': 'any-pinned',
+};
+
+/** A valid request of a manifest of the any level alone: the principles on the answer, no reference (SPEC section 18). */
+function principleFailures(request: unknown, first: Outcome, design: Design, manifest: Manifest): Failure[] {
+  const v = principleVerdict(request, first, design, manifest.capabilities);
+  if (v.status === 'pass' || v.status === 'skip') return [];
+  if (v.status !== 'fail') return [{ status: v.status, check: 'answer', message: v.message ?? v.status, actual: v.actual, requirements: [] }];
+  return (v.findings ?? []).map((f) => ({
+    status: 'fail' as const,
+    check: PROPERTY_OF_PRINCIPLE[f.id] ?? 'any-whole-blocks',
+    message: `${f.id} ${f.message}`,
+    expected: f.expected,
+    actual: f.actual,
+    requirements: [f.id],
+  }));
+}
+
 /** Each manifest's generation context, worked out once: with declared constants it validates them. */
 const contexts = new WeakMap<Manifest, GenContext>();
 function contextOf(manifest: Manifest): GenContext {
@@ -177,10 +220,13 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   }
   const failures: Failure[] = [];
   const answers = [answer];
-  const differs = verified(DIFFERENTIAL, env, request, answers);
+  // A manifest of the any level alone: its valid requests are judged by the principles, its invalid ones (validation declared) as ever.
+  const principled = valid && anyOnly(gen);
+  if (principled) failures.push(...principleFailures(request, first, await designFor(manifest), manifest));
+  const differs = principled ? undefined : verified(DIFFERENTIAL, env, request, answers);
   if (differs) failures.push(differs);
   // The invariants read a result; a refusal of a valid request is already the differential failure.
-  if (answer.kind === 'result' && valid) {
+  if (answer.kind === 'result' && valid && !principled) {
     for (const def of INVARIANTS) {
       const f = verified(def, env, request, answers);
       if (f) failures.push(f);

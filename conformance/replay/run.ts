@@ -17,7 +17,7 @@ export type { ReplaySource } from './read.js';
 import { reportOf } from '../runner/envelope.js';
 import { untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
-import { KIND_LEVEL } from '../levels.js';
+import { recordLevel } from '../levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { recordedObservation } from '../diagnose/recorded.js';
 
@@ -202,7 +202,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
       const result: CaseResult = {
         id,
         kind: 'replay',
-        level: KIND_LEVEL.replay,
+        level: recordLevel(o.manifest),
         status: v.status,
         requirements: v.requirements,
         duration_ms: Math.round(judged.ms * 1000) / 1000,
@@ -266,7 +266,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
             result: {
               id: `replay/${source.label}:${rec.line}`,
               kind: 'replay',
-              level: KIND_LEVEL.replay,
+              level: recordLevel(o.manifest),
               status: 'skip',
               requirements: [],
               duration_ms: 0,

@@ -27,9 +27,22 @@ export interface LikelyCause {
 export async function likelyCause(report: Report, log: ObservationLog | undefined): Promise<LikelyCause | undefined> {
   if (!log || log.seen.failing === 0) return undefined;
   const { diagnose, diagnosisEntry } = await import('../diagnose/diagnose.js');
-  const diagnosis = diagnose(log.observations());
+  const observations = log.observations();
+  const diagnosis = diagnose(observations);
   if (!diagnosis) return undefined;
-  return { report: { ...report, diagnosis: diagnosis.causes.map((c) => diagnosisEntry(c)) }, text: likelyCauseText(diagnosis, log.seen), diagnosis };
+  // What no catalogue model reproduces: the principles its answers break whatever the design are the causes that hold.
+  let principles: string[] = [];
+  if (diagnosis.causes.length === 0 || diagnosis.unexplained.length > 0) {
+    const { readPrinciples, principleLines } = await import('../diagnose/principles.js');
+    const some = diagnosis.causes.length > 0;
+    const reading = readPrinciples(observations, some ? new Set(diagnosis.unexplained) : undefined);
+    if (reading) principles = principleLines(reading, diagnosis.failing, report.implementation.profiles.includes('any'), some);
+  }
+  return {
+    report: { ...report, diagnosis: diagnosis.causes.map((c) => diagnosisEntry(c)) },
+    text: likelyCauseText(diagnosis, log.seen, principles),
+    diagnosis,
+  };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -45,10 +58,11 @@ function causeLine(c: Pick<Cause, 'id' | 'requirements' | 'summary' | 'explains'
 }
 
 /** The block as the terminal shows it. */
-export function likelyCauseText(d: Diagnosis, seen?: LogCounts): string {
+export function likelyCauseText(d: Diagnosis, seen?: LogCounts, principles: readonly string[] = []): string {
   const lines: string[] = [];
   if (d.causes.length === 0) {
     lines.push(`likely cause: none of the known defects reproduces the failing answers exactly (${plural(d.failing, 'failure')}; docs/diagnosis.md)`);
+    lines.push(...principles);
   } else {
     lines.push(`likely cause (known defects whose model answers exactly as the implementation did; docs/diagnosis.md):`);
     for (const c of d.causes) {
@@ -56,6 +70,7 @@ export function likelyCauseText(d: Diagnosis, seen?: LogCounts): string {
       if (c.alike.length > 0) lines.push(`      this run cannot tell it from: ${c.alike.join(', ')}`);
     }
     if (d.unexplained.length > 0) lines.push(`  not explained by these (${d.unexplained.length}): ${named(d.unexplained, NAMED_UNEXPLAINED)}`);
+    lines.push(...principles);
   }
   if (seen && (seen.keptFailing < seen.failing || seen.keptPassing < seen.passing)) {
     lines.push(

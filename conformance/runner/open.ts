@@ -6,6 +6,7 @@
  * answer is checked against the manifest schema unless a manifest was given
  * or the transport trusts its own.
  */
+import { designProblems } from '../principles/design.js';
 import { readFileSync } from 'node:fs';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { constantsProblems } from '../../reference/index.js';
@@ -56,7 +57,7 @@ export function readManifest(file: string): Manifest {
   return checkManifest(value, file);
 }
 
-/** The manifest schema, then what it cannot say: declared tier shares summing to at most 100, and tiered declared with them (DECL-1). */
+/** The manifest schema, then what it cannot say: declared tier shares summing to at most 100, and tiered declared with them (DECL-1); a design declared with any (DES-4). */
 function checkManifest(value: unknown, from: string): Manifest {
   const valid = validators.manifest();
   if (!valid(value)) throw new CallerError(`the manifest from ${from} is not valid: ${formatErrors(valid.errors).join('; ')}`);
@@ -66,6 +67,8 @@ function checkManifest(value: unknown, from: string): Manifest {
     problems.push({ path: '', message: 'declared constants are those of profile tiered, which the manifest does not declare' });
   if (problems.length > 0)
     throw new CallerError(`the manifest from ${from} is not valid: ${problems.map((p) => `/constants${p.path}: ${p.message}`).join('; ')}`);
+  const design = designProblems(m);
+  if (design.length > 0) throw new CallerError(`the manifest from ${from} is not valid: ${design.join('; ')}`);
   return m;
 }
 

@@ -17,6 +17,8 @@ import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
 import { caseLevel } from '../levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
+import { prepareDesign } from '../principles/design.js';
+import type { Design } from '../principles/design.js';
 
 export interface RunOptions {
   cases: GoldenCase[];
@@ -49,20 +51,21 @@ export interface RunOptions {
 
 /** The property names the filter takes, in catalogue order. */
 async function selectedProperties(o: RunOptions, matches: ReturnType<typeof idMatcher>): Promise<string[]> {
-  const { PROPERTIES } = await import('../properties/index.js');
+  const { PROPERTIES, listedFor } = await import('../properties/index.js');
   const { genContext } = await import('../properties/arbitraries.js');
   const gen = genContext(o.manifest);
-  return PROPERTIES.filter((p) => matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
+  return PROPERTIES.filter((p) => listedFor(p, gen) && matches({ id: `property/${p.name}`, requirements: p.requirements(gen) })).map((p) => p.name);
 }
 
-export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number): Promise<CaseRun> {
+/** `design`: the manifest's declared design, prepared once for the run (the any level measures with it). */
+export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number, design?: Design): Promise<CaseRun> {
   const why = skipReason(c, manifest);
   if (why !== undefined) return { verdict: { status: 'skip', message: why }, ms: 0 };
   const t0 = performance.now();
   try {
     const outcome = await impl.assemble(c.request, { timeoutMs });
     const ms = performance.now() - t0;
-    const verdict = judge(c, outcome, manifest);
+    const verdict = judge(c, outcome, manifest, design);
     // Only a case that did not pass reports stderr, so only it waits for all of it.
     const stderr = verdict.status === 'pass' || verdict.status === 'skip' ? {} : impl.stderrFor ? await impl.stderrFor(outcome) : requestStderrOf(outcome);
     return { verdict, ms, outcome, ...requestStderrOf(stderr) };
@@ -76,12 +79,13 @@ export function toResult(
   c: GoldenCase,
   r: { verdict: Verdict; ms: number } & RequestStderr & Pick<CombinedRun, 'answers'>,
   rerun: ((id: string) => string) | undefined,
+  manifest?: Pick<Manifest, 'profiles'>,
 ): GoldenResult {
   const v = r.verdict;
   const out: GoldenResult = {
     id: c.id,
     kind: 'case',
-    level: caseLevel(c.expect),
+    level: caseLevel(c, manifest),
     status: v.status,
     requirements: v.status === 'flaky' ? withFlakyRequirement(c.requirements) : c.requirements,
     description: c.description,
@@ -120,6 +124,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const sends = cases.length * repeat;
   const total = cases.length + propertyNames.length;
   const stopped = (): boolean => o.signal?.aborted === true;
+  const design = o.manifest.profiles.includes('any') ? await prepareDesign(o.manifest) : undefined;
 
   const runs: CaseRun[][] = cases.map(() => []);
   /** Rounds answered per case: a case is done (counted) when every round of it is. */
@@ -134,7 +139,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
       const round = Math.floor(k / cases.length);
       const c = cases[i]!;
       o.onProgress?.(done, total, repeat > 1 ? `${c.id} (${round + 1}/${repeat})` : c.id);
-      const r = await runCase(c, o.impl, o.manifest, o.timeoutMs);
+      const r = await runCase(c, o.impl, o.manifest, o.timeoutMs, design);
       // An answer after the signal is not kept: the stdio adapter kills its processes on it, so it may be a crash of the kit's making.
       if (stopped()) return;
       runs[i]![round] = r;
@@ -146,7 +151,7 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   const judged = cases.map((_, i) => answered[i] === repeat);
   const judgedCases = cases.filter((_, i) => judged[i]);
   const combined = cases.flatMap((_, i) => (judged[i] ? [combineCaseRuns(runs[i]!)] : []));
-  const results: CaseResult[] = judgedCases.map((c, i) => toResult(c, combined[i]!, rerun));
+  const results: CaseResult[] = judgedCases.map((c, i) => toResult(c, combined[i]!, rerun, o.manifest));
   const observe = o.observations ? await import('./observe.js') : undefined;
   if (observe && o.observations) observe.observeCases(o.observations, judgedCases, combined, o.manifest);
 

@@ -80,7 +80,7 @@ describe('--filter', () => {
   });
 
   it('refuses a tag, requirement or area that nothing has, naming the known ones', () => {
-    expect(() => checkedFilter('tag:boundry', corpus)).toThrow(/tag:boundry: no case has the tag "boundry" \(known: anchor, boundary,/);
+    expect(() => checkedFilter('tag:boundry', corpus)).toThrow(/tag:boundry: no case has the tag "boundry" \(known: anchor, any, boundary,/);
     expect(() => checkedFilter('req:TIER-99', corpus)).toThrow(/req:TIER-99: SPEC.md defines no requirement "TIER-99"/);
     expect(() => checkedFilter('req:NOPE-', corpus)).toThrow(/SPEC.md defines no requirement "NOPE-"/);
     expect(() => checkedFilter('!area:tier', corpus)).toThrow(/area:tier: no case is in the area "tier"/);

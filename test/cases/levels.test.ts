@@ -22,7 +22,7 @@ const corpus = loadCorpus().cases;
 
 describe('levels', () => {
   it('a golden case is validation exactly when it expects invalid_request, and the corpus tags those cases invalid', () => {
-    const validation = corpus.filter((c) => caseLevel(c.expect) === 'validation');
+    const validation = corpus.filter((c) => caseLevel(c) === 'validation');
     expect(validation.length).toBeGreaterThan(50);
     expect(validation.every((c) => c.expect.error === 'invalid_request')).toBe(true);
     expect(corpus.filter((c) => c.tags.includes(INVALID_TAG)).map((c) => c.id)).toEqual(validation.map((c) => c.id));

@@ -1,0 +1,255 @@
+/**
+ * The design-agnostic principles (SPEC section 18), one answer at a time,
+ * without the reference: what every assembler owes whatever its ranking,
+ * tiers, render or estimator. The one place they are judged: golden cases of
+ * the any level, the properties, replay and the shadow call it.
+ */
+import { isExpired } from '../../reference/index.js';
+import type { Result } from '../../protocol/types.js';
+import { anyReasonClass } from '../reason-classes.js';
+import { commonPrefixLength as commonPrefix, firstDifference } from '../first-difference.js';
+import type { Design } from './design.js';
+
+/** A broken principle: its requirement id and what the answer did. */
+export interface Finding {
+  id: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface PrincipleBlock {
+  block_id: string;
+  source: string;
+  content: string;
+  created_at?: number;
+  ttl_seconds?: number;
+  pinned?: boolean;
+}
+
+export interface PrincipleRequest {
+  now: number;
+  budget: number;
+  blocks: PrincipleBlock[];
+}
+
+/** Shorter than this, a piece of content found in the context may be there by chance. */
+const MIN_CUT = 8;
+
+const expired = (req: PrincipleRequest, b: PrincipleBlock): boolean => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
+
+/** The length of the longest prefix of `s` found in `text` (a prefix found means every shorter one is). */
+function longestPrefixIn(s: string, text: string): number {
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (text.includes(s.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+const quote = (s: string, max = 40): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
+
+/** Every principle `answer` breaks for `request`, under `design`; `capabilities` say whether pinned is owed (ANY-6). */
+export function principleFindings(request: PrincipleRequest, answer: Result, design: Design, capabilities: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  const byId = new Map<string, PrincipleBlock>();
+  for (const b of request.blocks) byId.set(b.block_id, b);
+  const omitted = new Map<string, unknown>();
+  for (const o of answer.omissions) omitted.set(o.block_id, o.reason);
+  const included = new Set(answer.included);
+
+  accounting(request, answer, design, byId, out);
+  for (const o of answer.omissions) {
+    if (anyReasonClass(o.reason) === undefined) {
+      out.push({
+        id: 'ANY-4',
+        message: `block ${quote(o.block_id)} is omitted with the reason ${quote(String(o.reason))}, which names no reason class`,
+        actual: o,
+      });
+    }
+  }
+  for (const b of request.blocks) {
+    if (!expired(request, b)) continue;
+    if (included.has(b.block_id))
+      out.push({
+        id: 'ANY-5',
+        message: `block ${quote(b.block_id)} is expired (now ${request.now} > ${b.created_at ?? 0} + ${b.ttl_seconds}) and included`,
+        actual: b.block_id,
+      });
+  }
+  if (capabilities.includes('pinned')) {
+    for (const b of request.blocks) {
+      if (b.pinned === true && !expired(request, b) && !included.has(b.block_id)) {
+        const why = omitted.has(b.block_id) ? `omitted as ${quote(String(omitted.get(b.block_id)))}` : 'dropped without a word';
+        out.push({
+          id: 'ANY-6',
+          message: `pinned block ${quote(b.block_id)} is ${why}: a pinned block is kept, or the answer is the error pinned_overflow`,
+          actual: b.block_id,
+        });
+      }
+    }
+  }
+  // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
+  const cut = render(answer, design, byId, out);
+  budget(request, answer, design, byId, cut, out);
+  return out;
+}
+
+function accounting(request: PrincipleRequest, answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): void {
+  const seen = [...answer.included, ...answer.omissions.map((o) => o.block_id)];
+  const counts = new Map<string, number>();
+  for (const id of seen) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+  const unknown = seen.filter((id) => !byId.has(id));
+  const missing = request.blocks.map((b) => b.block_id).filter((id) => !counts.has(id));
+  if (twice.length + unknown.length > 0) {
+    out.push({
+      id: 'ANY-3',
+      message: `blocks named more than once (${twice.map((x) => quote(x)).join(', ') || 'none'}) or not in the request (${unknown.map((x) => quote(x)).join(', ') || 'none'})`,
+      actual: { more_than_once: twice, not_in_request: unknown },
+    });
+  }
+  if (!design.omissionsReported) {
+    const dropped = request.blocks.filter((b) => !answer.included.includes(b.block_id)).map((b) => b.block_id);
+    if (dropped.length > 0) {
+      out.push({
+        id: 'ANY-3',
+        message: `${dropped.length} block${dropped.length > 1 ? 's are' : ' is'} dropped and the design does not report omissions (DES-3), so each drop is silent: ${dropped
+          .slice(0, 5)
+          .map((x) => quote(x))
+          .join(', ')}`,
+        actual: { silently_dropped: dropped },
+      });
+    }
+  } else if (missing.length > 0) {
+    out.push({
+      id: 'ANY-3',
+      message: `${missing.length} block${missing.length > 1 ? 's are' : ' is'} neither included nor omitted with a reason (a silent drop): ${missing
+        .slice(0, 5)
+        .map((x) => quote(x))
+        .join(', ')}`,
+      actual: { missing },
+    });
+  }
+}
+
+function budget(request: PrincipleRequest, answer: Result, design: Design, byId: Map<string, PrincipleBlock>, cut: ReadonlySet<string>, out: Finding[]): void {
+  if (answer.total_budget !== request.budget)
+    out.push({
+      id: 'ANY-2',
+      message: `total_budget is ${answer.total_budget}, the request's budget ${request.budget}`,
+      expected: request.budget,
+      actual: answer.total_budget,
+    });
+  let measured = 0;
+  for (const id of new Set(answer.included)) {
+    const b = byId.get(id);
+    if (b && !cut.has(id)) measured += design.cost(b.content);
+  }
+  const held = Math.max(measured, answer.estimated_tokens);
+  if (held > request.budget) {
+    out.push({
+      id: 'ANY-2',
+      message: `the included blocks cost ${measured} under the declared estimator (${design.estimator}) and the answer says ${answer.estimated_tokens}: over the budget of ${request.budget}`,
+      expected: `<= ${request.budget}`,
+      actual: { measured, estimated_tokens: answer.estimated_tokens },
+    });
+  }
+}
+
+/** Whole blocks (ANY-1), provenance (ANY-10) and nothing invented (ANY-11), read from the context against the declared render; the included blocks found cut. */
+function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): Set<string> {
+  const cut = new Set<string>();
+  const context = answer.context;
+  const blocks = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
+  if (blocks.length === 0) {
+    if (context !== '' && context !== design.empty) {
+      out.push({
+        id: 'ANY-11',
+        message: `nothing is included and the context is ${quote(context, 80)}: it is "" or the declared placeholder${design.empty ? ` ${quote(design.empty)}` : ''}`,
+        expected: design.empty,
+        actual: context,
+      });
+    }
+    cutOmitted(context, [], answer, design, byId, out);
+    return cut;
+  }
+  const pieces = blocks.map((b, i) => design.header(b, i + 1) + b.content + design.footer(b, i + 1));
+  if (context === pieces.join(design.separator)) return cut;
+  // What is left of the context once every whole, attributed block is taken out: separators, and whatever should not be there.
+  let rest = context;
+  let found = 0;
+  blocks.forEach((b, i) => {
+    const piece = pieces[i]!;
+    const at = rest.indexOf(piece);
+    if (at >= 0) {
+      rest = rest.slice(0, at) + '\u0000' + rest.slice(at + piece.length);
+      found++;
+      return;
+    }
+    const header = design.header(b, i + 1);
+    const whole = rest.indexOf(b.content);
+    if (whole >= 0 || context.includes(b.content)) {
+      if (whole >= 0) rest = rest.slice(0, whole) + '\u0000' + rest.slice(whole + b.content.length);
+      out.push({
+        id: 'ANY-10',
+        message: `the content of block ${quote(b.block_id)} appears, but not under its header ${quote(header)}`,
+        expected: header + quote(b.content),
+        actual: context,
+      });
+      return;
+    }
+    const under = header === '' ? -1 : context.indexOf(header);
+    const start = under >= 0 ? under + header.length : context.indexOf(b.content.slice(0, longestPrefixIn(b.content, context)));
+    const shown = under >= 0 ? commonPrefix(context.slice(start), b.content) : longestPrefixIn(b.content, context);
+    cut.add(b.block_id);
+    // What it shows of itself is its own, not a piece of a dropped block.
+    if (shown > 0 && start >= 0) {
+      const own = rest.indexOf(context.slice(start, start + shown));
+      if (own >= 0) rest = rest.slice(0, own) + '\u0000' + rest.slice(own + shown);
+    }
+    const seen =
+      shown > 0 ? `its first ${shown} of ${b.content.length} characters appear, then ${quote(context.slice(start + shown), 30)}` : 'it does not appear';
+    out.push({
+      id: 'ANY-1',
+      message: `block ${quote(b.block_id)} is included but its content is not there whole: ${seen}`,
+      expected: b.content.length,
+      actual: shown,
+    });
+  });
+  const before = out.length;
+  cutOmitted(rest, blocks, answer, design, byId, out);
+  if (out.length > before || found < blocks.length) return cut;
+  const expected = pieces.join(design.separator);
+  out.push({
+    id: 'ANY-11',
+    message: `the context is not the declared render of its included blocks: ${firstDifference(expected, context)}`,
+    expected,
+    actual: context,
+  });
+  return cut;
+}
+
+/** A block that is not included whose content, whole or cut, is in what the included blocks leave of the context (ANY-1). */
+function cutOmitted(rest: string, included: PrincipleBlock[], answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): void {
+  const inIncluded = new Set(included.map((b) => b.block_id));
+  const room = rest.length;
+  if (room < MIN_CUT) return;
+  for (const [id, b] of byId) {
+    if (inIncluded.has(id) || answer.included.includes(id) || b.content.length < MIN_CUT) continue;
+    const shown = longestPrefixIn(b.content, rest);
+    if (shown < MIN_CUT || design.separator.includes(b.content.slice(0, shown)) || design.empty.includes(b.content.slice(0, shown))) continue;
+    out.push({
+      id: 'ANY-1',
+      message:
+        shown === b.content.length
+          ? `block ${quote(id)} is not included, yet its content is in the context`
+          : `block ${quote(id)} is not included, yet its first ${shown} of ${b.content.length} characters are in the context: a block cut to fit`,
+      expected: 'no part of a block that is not included',
+      actual: b.content.slice(0, shown),
+    });
+  }
+}

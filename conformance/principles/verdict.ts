@@ -1,0 +1,77 @@
+/**
+ * One answer judged at the any level (SPEC section 18): the transport
+ * outcome, the error and result shapes, then the principles. The verdict of
+ * a golden case of the any level, of a tiered case's request put to an
+ * implementation that declares only `any`, and of a recorded request.
+ */
+import { formatErrors, validators } from '../../protocol/schemas.js';
+import type { Outcome, Result } from '../../protocol/types.js';
+import type { Verdict } from '../types.js';
+import { isExpired } from '../../reference/index.js';
+import type { Design } from './design.js';
+import { principleFindings } from './checks.js';
+import type { Finding, PrincipleRequest } from './checks.js';
+
+/** The requirement ids the principles are judged under, for a result's requirements. */
+export const PRINCIPLE_IDS = ['ANY-1', 'ANY-2', 'ANY-3', 'ANY-4', 'ANY-5', 'ANY-6', 'ANY-10', 'ANY-11', 'ANY-13'] as const;
+
+/** Whether the request holds a live pinned block: then pinned_overflow is a loud failure the level accepts (ANY-6). */
+function hasLivePinned(request: PrincipleRequest): boolean {
+  return request.blocks.some((b) => b.pinned === true && !isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0));
+}
+
+export function principleVerdict(request: unknown, outcome: Outcome, design: Design, capabilities: readonly string[]): Verdict & { findings?: Finding[] } {
+  const req = request as PrincipleRequest;
+  switch (outcome.kind) {
+    case 'timeout':
+      return { status: 'timeout', message: outcome.message };
+    case 'crash':
+      return { status: 'crash', message: outcome.message };
+    case 'protocol':
+      return { status: 'error', message: outcome.message, ...(outcome.raw !== undefined ? { actual: outcome.raw } : {}) };
+    case 'unsendable':
+      return { status: 'skip', message: `${outcome.message}; not tested on this transport` };
+    case 'error': {
+      const valid = validators.error();
+      if (!valid(outcome.value)) {
+        return {
+          status: 'error',
+          message: `error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`,
+          actual: outcome.value,
+        };
+      }
+      if (outcome.code === 'pinned_overflow' && capabilities.includes('pinned') && hasLivePinned(req)) return { status: 'pass' };
+      const finding: Finding = {
+        id: 'ANY-13',
+        message: `a valid request got the error ${String(outcome.code)}: ${String(outcome.message)}; it gets a result${capabilities.includes('pinned') ? ', or pinned_overflow when it holds a pinned block' : ''}`,
+        expected: 'a result',
+        actual: { error: { code: outcome.code, message: outcome.message } },
+      };
+      return failed([finding]);
+    }
+    case 'result': {
+      const valid = validators.result('tiered', capabilities);
+      if (!valid(outcome.value)) {
+        return {
+          status: 'error',
+          message: `answer is not a valid result for capabilities [${capabilities.join(', ')}] (RES-1): ${formatErrors(valid.errors).join('; ')}`,
+          actual: outcome.value,
+        };
+      }
+      const findings = principleFindings(req, outcome.value as Result, design, capabilities);
+      return findings.length === 0 ? { status: 'pass' } : failed(findings);
+    }
+  }
+}
+
+/** A failing verdict: one line per finding, its id first; expected and actual keyed by the id and a count. */
+function failed(findings: Finding[]): Verdict & { findings: Finding[] } {
+  const expected: Record<string, unknown> = {};
+  const actual: Record<string, unknown> = {};
+  findings.forEach((f, i) => {
+    const key = `${f.id} #${i + 1}`;
+    if (f.expected !== undefined) expected[key] = f.expected;
+    if (f.actual !== undefined) actual[key] = f.actual;
+  });
+  return { status: 'fail', message: findings.map((f) => `${f.id} ${f.message}`).join('\n'), expected, actual, findings };
+}

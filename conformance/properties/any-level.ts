@@ -1,0 +1,146 @@
+/**
+ * The any level's properties (SPEC section 18): each principle over drawn
+ * requests that reach real thresholds (any-requests.ts), judged by the one
+ * judge of the principles. Each property fails only for its own principles,
+ * so shrinking keeps its reason: an overrun shrinks to a smaller overrun,
+ * never to another principle's failure.
+ */
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { anyReasonClass } from '../reason-classes.js';
+import { designOf } from '../principles/design.js';
+import type { Design } from '../principles/design.js';
+import { principleVerdict } from '../principles/verdict.js';
+import { PropertyFailure } from './answers.js';
+import { anyRequest } from './any-requests.js';
+import type { GenContext, GenRequest } from './arbitraries.js';
+import type { PropertyDef, PropertyEnv } from './catalog.js';
+import type { Outcome, Result } from '../../protocol/types.js';
+
+/** Omission markers are written into tiered's render (MRK-1): a declared render has no place for them, so the level's properties leave such a manifest to the exact ones. */
+const atAnyLevel = (gen: GenContext): boolean => gen.profiles.includes('any') && !gen.capabilities.includes('omission_markers');
+const whyNot = (gen: GenContext): string =>
+  !gen.profiles.includes('any')
+    ? `the any level is not declared (profiles [${gen.profiles.join(', ')}])`
+    : "capability omission_markers: its markers are written in tiered's render, not a declared one";
+
+/** The design the env carries (prepared with its tokenizer), or the declaration's. */
+const designIn = (env: PropertyEnv): Design => env.design ?? designOf(env.gen.design);
+
+function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readonly string[]): void {
+  const v = principleVerdict(req, outcome, designIn(env), env.gen.capabilities);
+  if (v.status === 'pass' || v.status === 'skip') return;
+  if (v.status !== 'fail') throw new PropertyFailure(v.message ?? v.status, v.status, undefined, v.actual);
+  const mine = (v.findings ?? []).filter((f) => ids.includes(f.id));
+  if (mine.length === 0) return;
+  throw new PropertyFailure(
+    mine.map((f) => `${f.id} ${f.message}`).join('\n'),
+    'fail',
+    Object.fromEntries(mine.map((f, i) => [`${f.id} #${i + 1}`, f.expected])),
+    Object.fromEntries(mine.map((f, i) => [`${f.id} #${i + 1}`, f.actual])),
+    [...new Set(mine.map((f) => f.id))],
+  );
+}
+
+function principle(
+  name: string,
+  description: string,
+  ids: readonly string[],
+  applies: (gen: GenContext) => boolean = atAnyLevel,
+  notApplicable?: (gen: GenContext) => string,
+): PropertyDef<GenRequest> {
+  return {
+    name,
+    description,
+    requirements: () => [...ids],
+    applies,
+    notApplicable,
+    arbitrary: anyRequest,
+    requests: (r) => [r],
+    async check(env, req) {
+      judged(env, req, await env.impl.assemble(req, { timeoutMs: env.timeoutMs }), ids);
+    },
+  };
+}
+
+const anyWholeBlocks = principle(
+  'any-whole-blocks',
+  'Every included content appears whole under its own header, no part of a dropped block appears, and nothing else is written (any design).',
+  ['ANY-1', 'ANY-10', 'ANY-11'],
+);
+const anyBudget = principle(
+  'any-budget',
+  'The included blocks cost at most the budget under the declared estimator, and so does estimated_tokens (any design).',
+  ['ANY-2'],
+);
+const anyAccounting = principle('any-accounting', 'Every block is included or omitted with a reason of a known class, exactly once (any design).', [
+  'ANY-3',
+  'ANY-4',
+]);
+const anyExpired = principle('any-expired', 'An expired block is never included (any design).', ['ANY-5']);
+const anyPinned = principle(
+  'any-pinned',
+  'A live pinned block is included, or the answer is pinned_overflow (any design).',
+  ['ANY-6', 'ANY-13'],
+  (gen) => atAnyLevel(gen) && gen.capabilities.includes('pinned'),
+  (gen) => (atAnyLevel(gen) ? 'capability pinned not declared by the implementation' : whyNot(gen)),
+);
+
+/**
+ * Each printable ASCII character rotated by `shift` among the 94 of them, everything else
+ * kept: the same code points, UTF-16 units, UTF-8 bytes and word breaks, so the same cost
+ * under every unit estimator (DES-1); one character to one, so contents equal or alike in
+ * the request are equal or alike in the twin, and a duplicate rule decides the same.
+ */
+export function sameWidthTwin(content: string, shift: number): string {
+  let out = '';
+  for (const ch of content) {
+    const cp = ch.codePointAt(0)!;
+    out += cp >= 0x21 && cp <= 0x7e ? String.fromCharCode(0x21 + ((cp - 0x21 + shift) % 94)) : ch;
+  }
+  return out;
+}
+
+const selection = (o: Outcome): unknown => {
+  if (o.kind !== 'result') return o.kind === 'error' ? { error: o.code } : { outcome: o.kind };
+  const r = o.value as Result;
+  return { included: r.included, omissions: r.omissions.map((x) => [x.block_id, anyReasonClass(x.reason) ?? x.reason]) };
+};
+
+interface TwinInput {
+  request: GenRequest;
+  shift: number;
+}
+
+const anyContentBlindness: PropertyDef<TwinInput> = {
+  name: 'any-content-blindness',
+  description:
+    'Two requests whose contents differ but cost the same under the declared estimator select the same blocks with the same reason classes (any design).',
+  requirements: () => ['ANY-7'],
+  applies: (gen) => atAnyLevel(gen) && !(gen.design?.estimator && 'tokenizer' in gen.design.estimator),
+  notApplicable: (gen) =>
+    atAnyLevel(gen) ? 'a tokenizer estimator: no twins of equal cost can be made (ANY-7)' : `not applicable to profiles [${gen.profiles.join(', ')}]`,
+  arbitrary: (gen) => fc.record({ request: anyRequest(gen), shift: fc.integer({ min: 1, max: 5 }) }),
+  requests: ({ request, shift }) => [request, twin(request, shift)],
+  async check(env, { request, shift }) {
+    const other = twin(request, shift);
+    const a = selection(await env.impl.assemble(request, { timeoutMs: env.timeoutMs }));
+    const b = selection(await env.impl.assemble(other, { timeoutMs: env.timeoutMs }));
+    if (!isDeepStrictEqual(a, b)) {
+      throw new PropertyFailure(
+        'the selection changed when only content text changed, at the same cost (ANY-7)',
+        'fail',
+        { selection: a },
+        { selection: b, twin_request: other },
+        ['ANY-7'],
+      );
+    }
+  },
+};
+
+function twin(req: GenRequest, shift: number): GenRequest {
+  return { ...req, blocks: req.blocks.map((b) => ({ ...b, content: sameWidthTwin(b.content, shift) })) };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of properties over different inputs (PropertyDef is not covariant in it)
+export const ANY_LEVEL_PROPERTIES: readonly PropertyDef<any>[] = [anyWholeBlocks, anyBudget, anyAccounting, anyExpired, anyPinned, anyContentBlindness];

@@ -1,0 +1,82 @@
+/**
+ * Requests for the any level's properties (SPEC ANY-12), drawn to reach the
+ * thresholds real assemblers have: contents from empty to thousands of code
+ * points, 60 lines and more, budgets up to tens of thousands, and budgets just
+ * over and far over what the blocks ahead of one cost, so cutting to fit,
+ * "keep at least N" and truncating renderers are met. Composed from small
+ * pieces; every request is valid.
+ */
+import fc from 'fast-check';
+import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
+import { designOf } from '../principles/design.js';
+
+const WORDS = ['deploy', 'the', 'rollback', 'needs', 'two', 'approvals', 'key', 'rotated', 'on', 'Friday', 'cache', 'is', 'stale', 'after', 'noon'];
+
+/** A sentence of 3 to 12 words, capitalised, ending in a full stop. */
+const sentence: fc.Arbitrary<string> = fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 12 }).map((ws) => {
+  const s = ws.join(' ');
+  return s.charAt(0).toUpperCase() + s.slice(1) + '.';
+});
+
+/** Prose: 1 to 60 sentences (up to about 4,000 code points). */
+const prose: fc.Arbitrary<string> = fc.array(sentence, { minLength: 1, maxLength: 60 }).map((ss) => ss.join(' '));
+
+/** Code: 40 to 90 numbered lines, past the 50 lines a truncating renderer cuts at. */
+const code: fc.Arbitrary<string> = fc
+  .integer({ min: 40, max: 90 })
+  .map((n) => Array.from({ length: n }, (_, i) => `line ${i + 1}: value${i} = compute(${i});`).join('\n'));
+
+/** A short text with astral and combining characters, and the empty content. */
+const short: fc.Arbitrary<string> = fc.oneof(
+  fc.constant(''),
+  fc.string({ unit: fc.constantFrom('a', 'b', ' ', '.', '\u{1f600}', '\u00e9', '\u0301', '\n'), maxLength: 40 }),
+);
+
+export const anyContent: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: prose }, { weight: 2, arbitrary: code }, { weight: 1, arbitrary: short });
+
+const SOURCES = ['notes', 'docs', 'code', 'policy', 'memory', 'chat'];
+
+/** Ids unique within the request: `k-<n>`, so a cut piece of one content never names another block. */
+function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
+  const pinned = gen.capabilities.includes('pinned');
+  const block = fc.record({
+    source: fc.constantFrom(...SOURCES),
+    content: anyContent,
+    priority: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.double({ min: 0, max: 1, noNaN: true })),
+    expiry: fc.constantFrom('none', 'none', 'none', 'expired', 'live'),
+    pinned: pinned ? fc.boolean() : fc.constant(false),
+  });
+  return fc.array(block, { minLength: 1, maxLength: 8 }).map((bs) =>
+    bs.map((b, i) => ({
+      block_id: `k-${i + 1}`,
+      source: b.source,
+      content: b.content,
+      priority: b.priority,
+      ...(b.expiry === 'expired' ? { created_at: NOW - 7200, ttl_seconds: 3600 } : b.expiry === 'live' ? { created_at: NOW - 60, ttl_seconds: 3600 } : {}),
+      ...(b.pinned ? { pinned: true } : {}),
+    })),
+  );
+}
+
+const NOW = 1_700_000_000;
+
+/**
+ * A budget for these blocks: a small one, a large one, or the cost of the first k blocks in
+ * priority order (under the declared estimator, the specification's for a tokenizer) with a
+ * few tokens more or fewer, so the next block is just over, or far over, what is left.
+ */
+function budgetFor(gen: GenContext, blocks: GenBlock[]): fc.Arbitrary<number> {
+  const e = gen.design?.estimator;
+  const cost = designOf(e && 'tokenizer' in e ? undefined : gen.design).cost;
+  const costs = [...blocks].sort((a, b) => b.priority - a.priority).map((b) => cost(b.content));
+  const prefix = costs.map((_, k) => costs.slice(0, k + 1).reduce((n, c) => n + c, 0));
+  return fc.oneof(
+    fc.integer({ min: 0, max: 30 }),
+    fc.integer({ min: 30, max: 40_000 }),
+    fc.tuple(fc.integer({ min: 0, max: prefix.length - 1 }), fc.integer({ min: -3, max: 3 })).map(([k, d]) => Math.max(0, prefix[k]! + d)),
+  );
+}
+
+export function anyRequest(gen: GenContext): fc.Arbitrary<GenRequest> {
+  return blocksOf(gen).chain((blocks) => budgetFor(gen, blocks).map((budget) => ({ now: NOW, budget, blocks })));
+}

@@ -1,0 +1,71 @@
+/**
+ * An assembler of another design judged on the any level over the whole
+ * corpus: with its design declared it fails nothing, and each planted
+ * deviation fails under its own principle and no other.
+ */
+import { describe, expect, it } from 'vitest';
+import { fromFunctions } from '../../adapters/inprocess.js';
+import { loadCorpus } from '../../conformance/cases/load.js';
+import { runSuite } from '../../conformance/runner/run.js';
+import type { Manifest } from '../../protocol/types.js';
+import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
+import type { GreedyDefects } from '../fixtures/other-designs/greedy.js';
+
+const corpus = loadCorpus();
+
+async function run(defects: GreedyDefects, manifest: Manifest = greedyManifest()) {
+  const report = await runSuite({
+    cases: corpus.cases,
+    impl: fromFunctions(greedy(defects), undefined, manifest),
+    manifest,
+    timeoutMs: 5000,
+    concurrency: 4,
+    properties: 0,
+    seed: 1,
+  });
+  const failing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip');
+  // The principle ids each failure's message names first on its lines.
+  const ids = new Set(failing.flatMap((c) => (c.message ?? '').split('\n').map((l) => /^(ANY-\d+)/.exec(l)?.[1] ?? `other: ${l.slice(0, 60)}`)));
+  return { report, failing, ids: [...ids].sort() };
+}
+
+describe('another design at the any level', () => {
+  it('with its design declared, it fails no case, and the tiered cases it is sent are judged by the principles', async () => {
+    const { report, failing } = await run({});
+    expect(failing.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    const passed = report.cases.filter((c) => c.status === 'pass');
+    expect(passed.some((c) => c.id.startsWith('any/'))).toBe(true);
+    expect(passed.filter((c) => !c.id.startsWith('any/')).length).toBeGreaterThan(100);
+  });
+
+  it('skips the validation cases unless it declares validates, and the ranked cases', async () => {
+    const { report } = await run({});
+    const skipped = report.cases.filter((c) => c.status === 'skip');
+    expect(skipped.some((c) => c.id.startsWith('validation/') && /validation: not declared/.test(c.message ?? ''))).toBe(true);
+    expect(skipped.some((c) => c.id.startsWith('ranked/') && /profile ranked is not declared/.test(c.message ?? ''))).toBe(true);
+  });
+
+  it("declared with the specification design instead, it fails provenance (its headers are not REN-2's) and the budget (its estimator counts empty content free), never as a cut", async () => {
+    const { ids, failing } = await run({}, { ...greedyManifest(), design: undefined });
+    expect(ids).toEqual(['ANY-10', 'ANY-2']);
+    const budget = failing.filter((c) => /^ANY-2 /m.test(c.message ?? ''));
+    expect(budget.length).toBeGreaterThan(0);
+    expect(budget.every((c) => /under the declared estimator \(floor\(code_points \/ 4\), at least 1\)/.test(c.message ?? ''))).toBe(true);
+  });
+
+  const planted: [string, GreedyDefects, string][] = [
+    ['cut to fit', { cutToFit: true }, 'ANY-1'],
+    ['a renderer that truncates long blocks', { truncateLines: 50 }, 'ANY-1'],
+    ['a minimum number of chunks', { keepAtLeast: 4 }, 'ANY-2'],
+    ['no expiry', { noExpiry: true }, 'ANY-5'],
+    ['silent drops', { silentDrops: true }, 'ANY-3'],
+    ['an undeclared placeholder', { placeholder: 'No relevant specifications found.' }, 'ANY-11'],
+  ];
+  for (const [what, defects, id] of planted) {
+    it(`${what} fails under ${id} alone`, async () => {
+      const { ids, failing } = await run(defects);
+      expect(failing.length).toBeGreaterThan(0);
+      expect(ids).toEqual([id]);
+    });
+  }
+});

@@ -1,0 +1,60 @@
+/**
+ * The any level's properties: the reference declared at the any level and an
+ * assembler of another design pass them at 1000 runs; each deviation real
+ * assemblers have is caught by its own property within 500 runs, shrunk to a
+ * failure of the same principle (the generators reach the thresholds: 50
+ * lines, contents of thousands of code points, budgets just over a block).
+ */
+import { describe, expect, it } from 'vitest';
+import { referenceImplementation } from '../../adapters/reference.js';
+import { fromFunctions } from '../../adapters/inprocess.js';
+import { runProperties } from '../../conformance/properties/index.js';
+import { ANY_LEVEL_PROPERTIES } from '../../conformance/properties/any-level.js';
+import type { Manifest } from '../../protocol/types.js';
+import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
+import type { GreedyDefects } from '../fixtures/other-designs/greedy.js';
+
+const SEED = 20261203;
+const only = ANY_LEVEL_PROPERTIES.map((p) => p.name);
+
+describe('the any level properties', () => {
+  it('the reference, declared at the any level with pinned, passes every one at 1000 runs', async () => {
+    const manifest: Manifest = { name: 'ref', version: '1', profiles: ['any'], capabilities: ['pinned'] };
+    const rs = await runProperties(referenceImplementation(manifest), manifest, { runs: 1000, seed: SEED, timeoutMs: 5000, only });
+    expect(rs.map((r) => `${r.id}: ${r.status} ${r.message ?? ''}`.trim())).toEqual(only.map((n) => `property/${n}: pass`));
+  });
+
+  it('another design with its design declared passes every one at 1000 runs but any-pinned, which it does not declare', async () => {
+    const manifest = greedyManifest();
+    const rs = await runProperties(fromFunctions(greedy(), undefined, manifest), manifest, { runs: 1000, seed: SEED, timeoutMs: 5000, only });
+    expect(rs.filter((r) => r.status !== 'pass').map((r) => `${r.id}: ${r.status} ${r.message}`)).toEqual([
+      'property/any-pinned: skip capability pinned not declared by the implementation',
+    ]);
+  });
+
+  const planted: [string, GreedyDefects, string, RegExp][] = [
+    ['cut to fit', { cutToFit: true }, 'any-whole-blocks', /^ANY-1 block "k-\d+" is (included but its content is not there whole|not included, yet its first)/],
+    [
+      'a renderer that cuts blocks over 50 lines',
+      { truncateLines: 50 },
+      'any-whole-blocks',
+      /^ANY-1 block "k-\d+" is included but its content is not there whole: its first \d+ of \d+ characters appear, then "\/\/ \.\.\. truncated/,
+    ],
+    ['keep at least 4 chunks', { keepAtLeast: 4 }, 'any-budget', /^ANY-2 the included blocks cost \d+ under the declared estimator/],
+    ['no expiry', { noExpiry: true }, 'any-expired', /^ANY-5 block "k-\d+" is expired/],
+    ['silent drops', { silentDrops: true }, 'any-accounting', /^ANY-3 1 block is neither included nor omitted/],
+  ];
+  for (const [what, defects, property, message] of planted) {
+    it(`${what} fails ${property} within 500 runs, shrunk to the same principle`, async () => {
+      const manifest = greedyManifest();
+      const [r] = await runProperties(fromFunctions(greedy(defects), undefined, manifest), manifest, {
+        runs: 500,
+        seed: SEED,
+        timeoutMs: 5000,
+        only: [property],
+      });
+      expect(r).toMatchObject({ id: `property/${property}`, status: 'fail' });
+      expect(r!.message).toMatch(message);
+    });
+  }
+});
