@@ -11,6 +11,8 @@ import { byId, summarize } from '../protocol/types.js';
 import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
 import { UsageError } from './usage.js';
+import { out } from './output.js';
+import { terminalValue } from '../report/terminal.js';
 
 export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [--junit F] [--markdown F] [--html F] [--badge F.svg] [--allow-partial]';
 
@@ -23,7 +25,9 @@ export interface MergeInput {
 }
 
 const describeImpl = (r: Report): string =>
-  `${r.implementation.name} ${r.implementation.version} [profiles ${r.implementation.profiles.join(',')}; capabilities ${r.implementation.capabilities.join(',')}]`;
+  terminalValue(
+    `${r.implementation.name} ${r.implementation.version} [profiles ${r.implementation.profiles.join(',')}; capabilities ${r.implementation.capabilities.join(',')}]`,
+  );
 
 /**
  * Join shard reports. Refuses reports of different implementations, kit
@@ -50,7 +54,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
     }
     if (!isDeepStrictEqual(report.kit, base.kit)) {
       throw new MergeError(
-        `${file} was made by ${report.kit.name} ${report.kit.version} (spec ${report.kit.spec}), ${first.file} by ${base.kit.name} ${base.kit.version} (spec ${base.kit.spec}): merge reports of one kit version`,
+        `${file} was made by ${terminalValue(`${report.kit.name} ${report.kit.version} (spec ${report.kit.spec})`)}, ${first.file} by ${terminalValue(`${base.kit.name} ${base.kit.version} (spec ${base.kit.spec})`)}: merge reports of one kit version`,
       );
     }
     const a = report.implementation;
@@ -80,7 +84,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   for (const { file, report } of inputs) {
     for (const c of report.cases) {
       const other = seen.get(c.id);
-      if (other !== undefined) throw new MergeError(`case ${c.id} is in both ${other} and ${file}: a case belongs to one shard`);
+      if (other !== undefined) throw new MergeError(`case ${terminalValue(c.id)} is in both ${other} and ${file}: a case belongs to one shard`);
       seen.set(c.id, file);
       cases.push(c);
     }
@@ -198,7 +202,7 @@ export async function run(argv: string[]): Promise<number> {
     },
   });
   if (values.help) {
-    console.log(
+    out(
       `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` or \`replay --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations, kit versions or commands, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.`,
     );
     return 0;
@@ -217,10 +221,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   const written = await writeReportFiles(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
   const s = merged.summary;
-  console.log(
+  out(
     `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,
   );
-  console.log(`wrote ${written.join(', ')}`);
-  if (inputsHadDiagnosis) console.log("the shards' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)");
+  out(`wrote ${written.join(', ')}`);
+  if (inputsHadDiagnosis) out("the shards' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)");
   return 0;
 }
