@@ -19,14 +19,15 @@ export function forTerminal(text: string): string {
   return terminalText(redactor.text(text));
 }
 
+// Through the console, as the commands always wrote: code that runs a command in its own process (the tests) reads it there.
 /** A line (or lines) on stdout. */
 export function out(text: string): void {
-  process.stdout.write(`${forTerminal(text)}\n`);
+  console.log(forTerminal(text));
 }
 
 /** A line (or lines) on stderr. */
 export function err(text: string): void {
-  process.stderr.write(`${forTerminal(text)}\n`);
+  console.error(forTerminal(text));
 }
 
 /** Text on stdout as it is given, with no line break added (a document the command prints). */
