@@ -18,6 +18,9 @@ export const REDACTED = 'REDACTED';
  */
 export const MIN_SECRET_LENGTH = 4;
 
+/** How the kit marks text it cut short. */
+const CUT = '…';
+
 /** `scheme://user:password@` (or `scheme://token@`) at the start of a URL in any text. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:]*)(?::([^\s/?#@]*))?@/gi;
 
@@ -70,7 +73,27 @@ export class Redactor {
   text(s: string): string {
     let out = withoutCredentials(s);
     for (const secret of this.secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
-    return out;
+    return out.includes(CUT) ? this.cutShort(out) : out;
+  }
+
+  /** A quote cut short (`"Bearer sk-li…"`) may end in the start of a secret: that start is replaced too. */
+  private cutShort(s: string): string {
+    let out = '';
+    let from = 0;
+    for (let at = s.indexOf(CUT); at >= 0; at = s.indexOf(CUT, at + 1)) {
+      let longest = 0;
+      for (const secret of this.secrets) {
+        for (let k = Math.min(secret.length - 1, at - from); k >= MIN_SECRET_LENGTH && k > longest; k--) {
+          if (s.startsWith(secret.slice(0, k), at - k)) {
+            longest = k;
+            break;
+          }
+        }
+      }
+      out += s.slice(from, at - longest) + (longest > 0 ? REDACTED : '');
+      from = at;
+    }
+    return out + s.slice(from);
   }
 
   /** A copy of a JSON-like value (a report) with every string redacted (member names are kept). */
