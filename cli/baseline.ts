@@ -15,6 +15,8 @@ import type { BaselineEntry } from '../conformance/baseline.js';
 import { describeDefect } from '../conformance/defect.js';
 import type { Report } from '../protocol/types.js';
 import { EXIT_OK, UsageError } from './usage.js';
+import { out, print } from './output.js';
+import { terminalValue } from '../report/terminal.js';
 
 export const usage = 'ctxconform baseline REPORT.json [--write FILE]';
 
@@ -51,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
     options: { write: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
-    console.log(HELP);
+    out(HELP);
     return EXIT_OK;
   }
   if (positionals.length !== 1) throw new UsageError(`expected one report file, got ${positionals.length}\nusage: ${usage}`);
@@ -67,7 +69,7 @@ export async function run(argv: string[]): Promise<number> {
   const u = updateBaseline(previous, report);
   const text = formatBaseline(u.entries);
   if (values.write === undefined) {
-    process.stdout.write(text);
+    print(text);
     return EXIT_OK;
   }
   mkdirSync(dirname(values.write), { recursive: true });
@@ -81,20 +83,21 @@ export async function run(argv: string[]): Promise<number> {
     ...(u.rekeyed.length > 0 ? [`${u.rekeyed.length} re-keyed`] : []),
     ...(u.redefined.length > 0 ? [`${u.redefined.length} failing with another defect`] : []),
   ];
-  console.log(`wrote ${values.write}: ${plural(ids.length, 'entry', 'entries')}; ${parts.join(', ')}`);
-  for (const id of u.removed) console.log(`  removed ${id} (now passes)`);
-  for (const id of u.changed) console.log(`  ${id}: ${previous[id]!.status} -> ${u.entries[id]!.status}`);
-  for (const id of u.rekeyed) console.log(`  re-keyed ${id}: it accepts ${describeDefect(u.entries[id]!.defect!)} now, and no other failure`);
+  out(`wrote ${values.write}: ${plural(ids.length, 'entry', 'entries')}; ${parts.join(', ')}`);
+  const shown = terminalValue;
+  for (const id of u.removed) out(`  removed ${shown(id)} (now passes)`);
+  for (const id of u.changed) out(`  ${shown(id)}: ${previous[id]!.status} -> ${u.entries[id]!.status}`);
+  for (const id of u.rekeyed) out(`  re-keyed ${shown(id)}: it accepts ${shown(describeDefect(u.entries[id]!.defect!))} now, and no other failure`);
   for (const id of u.redefined) {
     const old = previous[id]!;
-    console.log(
-      `  ${id} fails with another defect (${describeDefect(u.entries[id]!.defect!)}; the entry accepted ${describeDefect(old.defect!)}): written as a new bug entry${old.reason !== undefined ? `; its reason was ${JSON.stringify(old.reason)}` : ''}`,
+    out(
+      `  ${shown(id)} fails with another defect (${shown(describeDefect(u.entries[id]!.defect!))}; the entry accepted ${shown(describeDefect(old.defect!))}): written as a new bug entry${old.reason !== undefined ? `; its reason was ${JSON.stringify(old.reason)}` : ''}`,
     );
   }
   const bare = ids.filter((id) => u.entries[id]!.reason === undefined);
   if (bare.length > 0)
-    console.log(
-      `${plural(bare.length, 'entry has', 'entries have')} no reason yet: add "reason" (and "link") so a report says why: ${bare.slice(0, 10).join(', ')}${bare.length > 10 ? ', ...' : ''}`,
+    out(
+      `${plural(bare.length, 'entry has', 'entries have')} no reason yet: add "reason" (and "link") so a report says why: ${bare.slice(0, 10).map(shown).join(', ')}${bare.length > 10 ? ', ...' : ''}`,
     );
   return EXIT_OK;
 }

@@ -12,6 +12,7 @@ import { chooseImplementation, drivingOptions, loadImplementationOptions, transp
 import { implementationHelp, withImplementation } from './drive.js';
 import { KIT_VERSION } from '../conformance/spec.js';
 import { UsageError } from './usage.js';
+import { out } from './output.js';
 
 export const usage = (): string => `ctxconform constants [${transportUsage()}] [--manifest FILE] [--timeout MS] [--json FILE]`;
 
@@ -38,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
   await loadImplementationOptions();
   const { values } = parseArgs({ args: argv, options: { ...drivingOptions(), json: { type: 'string' }, help: { type: 'boolean' } } });
   if (values['help']) {
-    console.log(HELP());
+    out(HELP());
     return 0;
   }
   const json = typeof values['json'] === 'string' ? values['json'] : undefined;
@@ -46,15 +47,16 @@ export async function run(argv: string[]): Promise<number> {
     if (!opened.manifest.profiles.includes('tiered')) {
       throw new UsageError(`${opened.manifest.name} does not declare the tiered profile: its constants are those of tiered`);
     }
-    const report = await probeConstants(opened.impl, opened.manifest, { timeoutMs: opened.timeoutMs });
-    console.log(formatProbe(report));
+    const probed = await probeConstants(opened.impl, opened.manifest, { timeoutMs: opened.timeoutMs });
+    const report = opened.redactor.holdsSecrets ? opened.redactor.value(probed) : probed;
+    out(formatProbe(report));
     if (json) {
       mkdirSync(dirname(json), { recursive: true });
       writeFileSync(
         json,
         JSON.stringify({ kit: { name: 'ctxconform', version: KIT_VERSION }, adapter: opened.adapter, target: opened.target, ...report }, null, 2) + '\n',
       );
-      console.log(`wrote ${json}`);
+      out(`wrote ${json}`);
     }
     return report.drift ? 1 : 0;
   });

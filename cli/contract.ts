@@ -24,6 +24,7 @@ import { checkFilterOption } from './filter-option.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportHelp, transportUsage } from './implementation.js';
 import type { ChosenImplementation } from './implementation.js';
 import { EXIT_OK, intOption, randomRuns } from './usage.js';
+import { out } from './output.js';
 
 export const usage = (): string => `ctxconform contract ${transportUsage(['service'])} [options]`;
 
@@ -139,7 +140,7 @@ export async function run(argv: string[]): Promise<number> {
   await loadImplementationOptions();
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
-    console.log(HELP());
+    out(HELP());
     return EXIT_OK;
   }
   const { runs, seed } = randomRuns(values);

@@ -5,6 +5,7 @@ import { buildDemo, DemoError } from '../conformance/demo.js';
 import type { DemoInput, DemoOutput } from '../conformance/demo.js';
 import { UsageError } from './usage.js';
 import { packagePath } from '../protocol/package-root.js';
+import { out } from './output.js';
 
 export const usage = 'ctxconform demo [--input FILE] --out FILE';
 
@@ -13,7 +14,7 @@ const DEFAULT_INPUT = packagePath('conformance', 'demo', 'blocks.json');
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { input: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } } });
   if (values.help) {
-    console.log(`usage: ${usage}\n\nWithout --input, uses the kit's own block set (conformance/demo/blocks.json).`);
+    out(`usage: ${usage}\n\nWithout --input, uses the kit's own block set (conformance/demo/blocks.json).`);
     return 0;
   }
   if (!values.out) throw new UsageError(`--out FILE is required\nusage: ${usage}`);
@@ -24,21 +25,21 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`cannot read ${String(values.input ?? 'the default block set')}: ${(e as Error).message}`);
   }
-  let out: DemoOutput;
+  let demo: DemoOutput;
   try {
-    out = buildDemo(input);
+    demo = buildDemo(input);
   } catch (e) {
     if (e instanceof DemoError) throw new UsageError(e.message);
     throw e;
   }
   mkdirSync(dirname(values.out), { recursive: true });
-  writeFileSync(values.out, JSON.stringify(out, null, 1) + '\n');
+  writeFileSync(values.out, JSON.stringify(demo, null, 1) + '\n');
   for (const [name, r] of [
-    ['large', out.large_budget],
-    ['small', out.small_budget],
+    ['large', demo.large_budget],
+    ['small', demo.small_budget],
   ] as const) {
-    console.log(`${name} budget ${r.total_budget}: ${r.included.length} included, ${r.omissions.length} omitted, ${r.estimated_tokens} tokens`);
+    out(`${name} budget ${r.total_budget}: ${r.included.length} included, ${r.omissions.length} omitted, ${r.estimated_tokens} tokens`);
   }
-  console.log(`wrote ${values.out}`);
+  out(`wrote ${values.out}`);
   return 0;
 }

@@ -8,7 +8,9 @@ import { readReport, ReportFileError } from '../conformance/baseline.js';
 import { byId } from '../protocol/types.js';
 import type { Report, Status } from '../protocol/types.js';
 import { UsageError } from './usage.js';
-import { constantsText, DECLARED_PROFILE } from '../report/text.js';
+import { constantsText, DECLARED_PROFILE, stripAnsi } from '../report/text.js';
+import { terminalValue } from '../report/terminal.js';
+import { out } from './output.js';
 
 export const usage = 'ctxconform diff OLD.json NEW.json [--json]';
 
@@ -58,33 +60,34 @@ export function formatDiff(d: ReportDiff, before: Report, after: Report): string
   const out: string[] = [];
   // Two runs judged with different constants differ for that reason alone: the names say so (SPEC section 17).
   const name = (r: Report): string =>
-    `${r.implementation.name} ${r.implementation.version} (kit ${r.kit.version}${r.run?.constants ? `; ${DECLARED_PROFILE}: ${constantsText(r.run.constants)}` : ''})`;
+    `${terminalValue(`${r.implementation.name} ${r.implementation.version}`)} (kit ${terminalValue(r.kit.version)}${r.run?.constants ? `; ${DECLARED_PROFILE}: ${constantsText(r.run.constants)}` : ''})`;
   out.push(`old: ${name(before)}: ${before.summary.pass}/${before.summary.total} pass`);
   out.push(`new: ${name(after)}: ${after.summary.pass}/${after.summary.total} pass`);
   const section = (title: string, lines: string[]): void => {
     if (lines.length === 0) return;
     out.push('', `${title} (${lines.length}):`, ...lines.map((l) => `  ${l}`));
   };
-  const firstLine = (m?: string): string => (m ? `: ${m.split('\n')[0]}` : '');
+  const firstLine = (m?: string): string => (m ? `: ${terminalValue(stripAnsi(m.split('\n')[0]!))}` : '');
+  const id = terminalValue;
   section(
     'regressed',
-    d.regressed.map((c) => `${c.id}  ${c.from} -> ${c.to}${firstLine(c.message)}`),
+    d.regressed.map((c) => `${id(c.id)}  ${c.from} -> ${c.to}${firstLine(c.message)}`),
   );
   section(
     'fixed',
-    d.fixed.map((c) => `${c.id}  ${c.from} -> ${c.to}`),
+    d.fixed.map((c) => `${id(c.id)}  ${c.from} -> ${c.to}`),
   );
   section(
     'changed',
-    d.changed.map((c) => `${c.id}  ${c.from} -> ${c.to}${firstLine(c.message)}`),
+    d.changed.map((c) => `${id(c.id)}  ${c.from} -> ${c.to}${firstLine(c.message)}`),
   );
   section(
     'new',
-    d.added.map((c) => `${c.id}  ${c.status}`),
+    d.added.map((c) => `${id(c.id)}  ${c.status}`),
   );
   section(
     'removed',
-    d.removed.map((c) => `${c.id}  was ${c.status}`),
+    d.removed.map((c) => `${id(c.id)}  was ${c.status}`),
   );
   out.push(
     '',
@@ -96,7 +99,7 @@ export function formatDiff(d: ReportDiff, before: Report, after: Report): string
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean' } } });
   if (values.help) {
-    console.log(
+    out(
       `usage: ${usage}\n\nCompares two JSON reports case by case: regressed (was pass), fixed (now pass),\nchanged (another non-pass status), new and removed cases.\n--json prints the comparison as JSON.\nExit status: 1 when any case regressed, else 0.`,
     );
     return 0;
@@ -112,6 +115,6 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   const d = diffReports(before, after);
-  console.log(values.json ? JSON.stringify(d, null, 2) : formatDiff(d, before, after));
+  out(values.json ? JSON.stringify(d, null, 2) : formatDiff(d, before, after));
   return d.regressed.length > 0 ? 1 : 0;
 }

@@ -9,6 +9,7 @@ import { clauseTable } from '../conformance/contract/table.js';
 import { formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
 import { describeDefect } from '../conformance/defect.js';
 import type { ProgressSink } from '../conformance/runner/console.js';
+import { redactorFor } from '../conformance/runner/open.js';
 import type { OpenedImplementation } from '../conformance/runner/open.js';
 import { drivingOptions, openChosen, transportHelp } from './implementation.js';
 import type { ChosenImplementation, TransportKind } from './implementation.js';
@@ -19,6 +20,8 @@ import type { ObservationLog } from '../conformance/diagnose/log.js';
 import { FAILING } from '../protocol/types.js';
 import type { CaseResult, Defect, Report } from '../protocol/types.js';
 import { exitStatusOf, interruptedBy, stopSignal } from './interrupt.js';
+import { out, redactOnTerminal } from './output.js';
+import { terminalValue } from '../report/terminal.js';
 
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -62,6 +65,8 @@ before it, the verdict is INTERRUPTED, and the exit status 130 or 143.`;
  * (exit 2) before `fn` runs.
  */
 export async function withImplementation<T>(chosen: ChosenImplementation, fn: (opened: OpenedImplementation) => Promise<T>): Promise<T> {
+  // From here on the terminal redacts its secrets: a start failure may quote them.
+  redactOnTerminal(redactorFor(chosen.transport, chosen.config));
   const opened = await openChosen(chosen);
   try {
     return await fn(opened);
@@ -91,7 +96,7 @@ export async function checkBaseline(file: string | undefined): Promise<void> {
 /** What the end of a judging command needs besides the report and the options: see finish. */
 export interface FinishOptions {
   /** What the implementation line names: the transport and what it reached. */
-  opened: Pick<OpenedImplementation, 'adapter' | 'target'>;
+  opened: Pick<OpenedImplementation, 'adapter' | 'target'> & Partial<Pick<OpenedImplementation, 'redactor'>>;
   /** What the counts are of, after "of N": `in 0.74 s`, `requests in 3.1 s (900 requests/s)`. */
   what: string;
   /** Failures printed in full (the reports hold them all). */
@@ -112,10 +117,13 @@ function byDesignLines(report: Report): string[] {
     `${ids.length} deviation${ids.length > 1 ? 's' : ''} by design (baseline):`,
     ...ids.map((id) => {
       const n = notes[id];
-      return `  ${id}${n?.reason ? `: ${stripAnsi(n.reason)}` : ''}${n?.link ? ` (${stripAnsi(n.link)})` : ''}`;
+      return `  ${terminalValue(id)}${n?.reason ? `: ${terminalValue(stripAnsi(n.reason))}` : ''}${n?.link ? ` (${terminalValue(stripAnsi(n.link))})` : ''}`;
     }),
   ];
 }
+
+/** Ids from the cases or the baseline, on one line. */
+const ids = (list: readonly string[]): string => list.map(terminalValue).join(', ');
 
 /** The commonest skip reasons, most frequent first, for a run in which everything was skipped. */
 function topReasons(cases: readonly CaseResult[]): string {
@@ -125,7 +133,7 @@ function topReasons(cases: readonly CaseResult[]): string {
     counts.set(why, (counts.get(why) ?? 0) + 1);
   }
   const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3);
-  return top.map(([why, n]) => `${n} × ${why}`).join('; ') + (counts.size > 3 ? '; ...' : '');
+  return top.map(([why, n]) => `${n} × ${terminalValue(why)}`).join('; ') + (counts.size > 3 ? '; ...' : '');
 }
 
 /**
@@ -137,6 +145,8 @@ function topReasons(cases: readonly CaseResult[]): string {
  * that collected no test.
  */
 export async function finish(report: Report, values: Values, e: FinishOptions): Promise<{ status: number; report: Report }> {
+  // Before anything is shown or written: a service may have put a secret anywhere in the results (an echoed header in a message).
+  if (e.opened.redactor?.holdsSecrets) report = e.opened.redactor.value(report);
   const signal = interruptedBy();
   if (signal !== undefined) report = { ...report, run: { ...report.run, interrupted: signal } };
   let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.has(c.status));
@@ -155,35 +165,35 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   const cause = await likelyCause(report, e.observations);
   if (cause) report = cause.report;
 
-  console.log(implementationLine(report, e.opened.adapter, e.opened.target));
+  out(implementationLine(report, e.opened.adapter, e.opened.target));
   const printAtMost = e.printAtMost ?? Infinity;
   const changedById = new Map(changed.map((x) => [x.result.id, x]));
   for (const c of unexpected.slice(0, printAtMost)) {
     const x = changedById.get(c.id);
     // A baselined id failing another way: said first, so no one reads it under the entry's reason.
     const news = x
-      ? `NEW FAILURE of ${c.id}: not the failure its baseline entry accepts (${describeDefect(x.accepted)}); this one: ${describeDefect(x.found)}\n`
+      ? `NEW FAILURE of ${terminalValue(c.id)}: not the failure its baseline entry accepts (${terminalValue(describeDefect(x.accepted))}); this one: ${terminalValue(describeDefect(x.found))}\n`
       : '';
-    console.log(`\n${news}${formatFailure(c)}`);
+    out(`\n${news}${formatFailure(c)}`);
   }
-  if (unexpected.length > printAtMost) console.log(`\n… and ${unexpected.length - printAtMost} more not passing: see the reports`);
-  if (cause) console.log(`\n${cause.text}`);
+  if (unexpected.length > printAtMost) out(`\n… and ${unexpected.length - printAtMost} more not passing: see the reports`);
+  if (cause) out(`\n${cause.text}`);
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
   const byDesign = new Set(report.baseline?.by_design ?? []);
   const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id) && !byDesign.has(c.id));
-  if (known.length > 0) console.log(`\n${known.length} known failure${known.length > 1 ? 's' : ''} from the baseline: ${known.map((c) => c.id).join(', ')}`);
-  if (byDesign.size > 0) console.log(byDesignLines(report).join('\n'));
-  if (changed.length > 0) console.log(`new failures of baselined ids (another defect than the entry accepts): ${changed.map((x) => x.result.id).join(', ')}`);
-  if (stale.length > 0) console.log(`baseline entries that now pass (remove them): ${stale.join(', ')}`);
+  if (known.length > 0) out(`\n${known.length} known failure${known.length > 1 ? 's' : ''} from the baseline: ${ids(known.map((c) => c.id))}`);
+  if (byDesign.size > 0) out(byDesignLines(report).join('\n'));
+  if (changed.length > 0) out(`new failures of baselined ids (another defect than the entry accepts): ${ids(changed.map((x) => x.result.id))}`);
+  if (stale.length > 0) out(`baseline entries that now pass (remove them): ${ids(stale)}`);
   if (unkeyed.length > 0) {
-    console.log(
-      `warning: baseline entr${unkeyed.length > 1 ? 'ies' : 'y'} without a defect key, accepting any failure with ${unkeyed.length > 1 ? 'their' : 'its'} status: ${unkeyed.join(', ')}; re-key: ctxconform baseline REPORT.json --write ${String(values['baseline'])} (REPORT.json: this run's --json)`,
+    out(
+      `warning: baseline entr${unkeyed.length > 1 ? 'ies' : 'y'} without a defect key, accepting any failure with ${unkeyed.length > 1 ? 'their' : 'its'} status: ${ids(unkeyed)}; re-key: ctxconform baseline REPORT.json --write ${String(values['baseline'])} (REPORT.json: this run's --json)`,
     );
   }
   const clauses = clauseTable(report);
-  if (clauses) console.log(`\n${clauses}`);
-  console.log(`\n${summaryTable(report)}`);
-  for (const file of await writeReportFiles(report, values)) console.log(`wrote ${file}`);
+  if (clauses) out(`\n${clauses}`);
+  out(`\n${summaryTable(report)}`);
+  for (const file of await writeReportFiles(report, values)) out(`wrote ${file}`);
 
   const s = report.summary;
   const v = verdict(report);
@@ -198,7 +208,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
           ? ` (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
           : '';
   const flaky = (e.repeat ?? 1) > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : '';
-  console.log(
+  out(
     `\n${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
   );
   const status = signal !== undefined ? exitStatusOf(signal) : v.passed ? EXIT_OK : EXIT_FAIL;

@@ -5,6 +5,7 @@ import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import { holdsIn, specVersionProblem } from '../conformance/spec.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { casesDir } from './validate.js';
+import { out, err } from './output.js';
 
 export const usage = 'ctxconform list [--cases DIR] [--filter EXPR] [--spec vN] [--tags]';
 
@@ -22,13 +23,13 @@ export async function run(argv: string[]): Promise<number> {
     options: { cases: { type: 'string' }, filter: { type: 'string' }, spec: { type: 'string' }, tags: { type: 'boolean' }, help: { type: 'boolean' } },
   });
   if (values.help) {
-    console.log(HELP);
+    out(HELP);
     return EXIT_OK;
   }
   const spec = values.spec;
   if (spec !== undefined && specVersionProblem(spec)) throw new UsageError(`--spec: ${specVersionProblem(spec)!}`);
   const { cases, problems } = loadCorpus(casesDir(values.cases));
-  for (const p of problems) console.error(formatProblem(p));
+  for (const p of problems) err(formatProblem(p));
   let match: (c: (typeof cases)[number]) => boolean = () => true;
   if (values.filter !== undefined) {
     const filter = await checkFilterOption(values.filter, cases);
@@ -37,8 +38,6 @@ export async function run(argv: string[]): Promise<number> {
   const shown = cases.filter((c) => match(c) && (spec === undefined || holdsIn(c.since, spec)));
   const width = Math.max(0, ...shown.map((c) => c.id.length));
   for (const c of shown)
-    console.log(
-      `${c.id.padEnd(width)}  ${c.requirements.join(' ')}${values.tags ? `  since ${c.since}${c.tags.length ? `  tags ${c.tags.join(' ')}` : ''}` : ''}`,
-    );
+    out(`${c.id.padEnd(width)}  ${c.requirements.join(' ')}${values.tags ? `  since ${c.since}${c.tags.length ? `  tags ${c.tags.join(' ')}` : ''}` : ''}`);
   return problems.length > 0 ? EXIT_USAGE : EXIT_OK;
 }

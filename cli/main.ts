@@ -5,6 +5,7 @@
 import { CallerError } from '../conformance/errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { exitStatusOf, interruptedBy, listenForStop } from './interrupt.js';
+import { out, err } from './output.js';
 
 type Command = { run: (argv: string[]) => Promise<number> };
 
@@ -45,16 +46,16 @@ const PARSE_ARGS_CODES = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_AR
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    console.log(help());
+    out(help());
     return cmd ? EXIT_OK : EXIT_USAGE;
   }
   if (cmd === '--version') {
     const { KIT_VERSION } = await import('../conformance/spec.js');
-    console.log(KIT_VERSION);
+    out(KIT_VERSION);
     return EXIT_OK;
   }
   if (!Object.hasOwn(COMMANDS, cmd)) {
-    console.error(`ctxconform: unknown command "${cmd}"\n\n${help()}`);
+    err(`ctxconform: unknown command "${cmd}"\n\n${help()}`);
     return EXIT_USAGE;
   }
   // serve stops on a signal by itself, with status 0: it is meant to run until stopped.
@@ -67,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
     const signal = interruptedBy();
     // The engine's CallerError (a file, a value, an implementation that cannot be used) is a usage error to the command line.
     if (e instanceof UsageError || e instanceof CallerError || PARSE_ARGS_CODES.has((e as { code?: string }).code ?? '')) {
-      console.error(`ctxconform ${cmd}: ${(e as Error).message}`);
+      err(`ctxconform ${cmd}: ${(e as Error).message}`);
       return signal !== undefined ? exitStatusOf(signal) : EXIT_USAGE;
     }
     throw e;

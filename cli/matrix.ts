@@ -11,6 +11,8 @@ import { readReport, ReportFileError } from '../conformance/baseline.js';
 import type { Report } from '../protocol/types.js';
 import { KIT_VERSION } from '../conformance/spec.js';
 import { EXIT_OK, UsageError } from './usage.js';
+import { out, err } from './output.js';
+import { terminalValue } from '../report/terminal.js';
 
 export const usage = 'ctxconform matrix A.json B.json ... [--html FILE] [--markdown FILE] [--json FILE]';
 
@@ -37,7 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     options: { html: { type: 'string' }, markdown: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
-    console.log(HELP);
+    out(HELP);
     return EXIT_OK;
   }
   if (positionals.length === 0) throw new UsageError(`no reports given\nusage: ${usage}`);
@@ -49,17 +51,18 @@ export async function run(argv: string[]): Promise<number> {
     throw e;
   }
   for (const { source, report } of inputs) {
-    if (report.run?.shard)
-      console.error(`note: ${source} is shard ${report.run.shard} of a run: its other cases show as not run (ctxconform merge joins the shards)`);
+    if (report.run?.shard) err(`note: ${source} is shard ${report.run.shard} of a run: its other cases show as not run (ctxconform merge joins the shards)`);
   }
   const m = buildMatrix(inputs);
-  const labels = columnLabels(m.columns).map(stripAnsi);
+  const labels = columnLabels(m.columns).map((l) => terminalValue(stripAnsi(l)));
   const width = Math.max(...labels.map((l) => l.length));
-  console.log(`${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'}, ${m.rows.length} cases`);
+  out(`${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'}, ${m.rows.length} cases`);
   m.columns.forEach((c, i) => {
     const t = m.overall[i]!;
     const missing = t.not_run > 0 ? `, ${t.not_run} not run` : '';
-    console.log(`  ${labels[i]!.padEnd(width)}  ${tallyText(t).padStart(16)}  kit ${c.kit}, spec ${c.spec}${t.skip > 0 ? `, ${t.skip} skip` : ''}${missing}`);
+    out(
+      `  ${labels[i]!.padEnd(width)}  ${tallyText(t).padStart(16)}  kit ${terminalValue(c.kit)}, spec ${terminalValue(c.spec)}${t.skip > 0 ? `, ${t.skip} skip` : ''}${missing}`,
+    );
   });
   let written: string[];
   try {
@@ -67,6 +70,6 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`cannot write the matrix: ${(e as Error).message}`);
   }
-  for (const f of written) console.log(`wrote ${f}`);
+  for (const f of written) out(`wrote ${f}`);
   return EXIT_OK;
 }

@@ -12,6 +12,8 @@ import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.
 import { loadFormats } from '../report/registry.js';
 import { REPORTS_DIR, reportOptions, reportOptionsHelp, writeReportFiles } from './report-options.js';
 import { UsageError } from './usage.js';
+import { out } from './output.js';
+import { terminalValue } from '../report/terminal.js';
 
 export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [report options] [--allow-partial]';
 
@@ -24,7 +26,9 @@ export interface MergeInput {
 }
 
 const describeImpl = (r: Report): string =>
-  `${r.implementation.name} ${r.implementation.version} [profiles ${r.implementation.profiles.join(',')}; capabilities ${r.implementation.capabilities.join(',')}]`;
+  terminalValue(
+    `${r.implementation.name} ${r.implementation.version} [profiles ${r.implementation.profiles.join(',')}; capabilities ${r.implementation.capabilities.join(',')}]`,
+  );
 
 /**
  * Join shard reports. Refuses reports of different implementations, kit
@@ -51,7 +55,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
     }
     if (!isDeepStrictEqual(report.kit, base.kit)) {
       throw new MergeError(
-        `${file} was made by ${report.kit.name} ${report.kit.version} (spec ${report.kit.spec}), ${first.file} by ${base.kit.name} ${base.kit.version} (spec ${base.kit.spec}): merge reports of one kit version`,
+        `${file} was made by ${terminalValue(`${report.kit.name} ${report.kit.version} (spec ${report.kit.spec})`)}, ${first.file} by ${terminalValue(`${base.kit.name} ${base.kit.version} (spec ${base.kit.spec})`)}: merge reports of one kit version`,
       );
     }
     const a = report.implementation;
@@ -81,7 +85,7 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
   for (const { file, report } of inputs) {
     for (const c of report.cases) {
       const other = seen.get(c.id);
-      if (other !== undefined) throw new MergeError(`case ${c.id} is in both ${other} and ${file}: a case belongs to one shard`);
+      if (other !== undefined) throw new MergeError(`case ${terminalValue(c.id)} is in both ${other} and ${file}: a case belongs to one shard`);
       seen.set(c.id, file);
       cases.push(c);
     }
@@ -200,7 +204,7 @@ export async function run(argv: string[]): Promise<number> {
     },
   });
   if (values.help) {
-    console.log(
+    out(
       `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` or \`replay --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations, kit versions or commands, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.\n\n  -o FILE                 the merged JSON report (as --json FILE)\nreport options:\n${reportOptionsHelp()}`,
     );
     return 0;
@@ -210,8 +214,8 @@ export async function run(argv: string[]): Promise<number> {
   const json = typeof asked['json'] === 'string' ? asked['json'] : undefined;
   if (values.out !== undefined && json !== undefined && values.out !== json)
     throw new UsageError(`-o and --json both name the merged JSON report: give one\nusage: ${usage}`);
-  const out = values.out ?? json;
-  if (out === undefined && asked[REPORTS_DIR] === undefined) throw new UsageError(`-o FILE is required\nusage: ${usage}`);
+  const jsonOut = values.out ?? json;
+  if (jsonOut === undefined && asked[REPORTS_DIR] === undefined) throw new UsageError(`-o FILE is required\nusage: ${usage}`);
   if (positionals.length === 0) throw new UsageError(`no reports given\nusage: ${usage}`);
   let merged: Report;
   let inputsHadDiagnosis = false;
@@ -223,12 +227,12 @@ export async function run(argv: string[]): Promise<number> {
     if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
     throw e;
   }
-  const written = await writeReportFiles(merged, { ...asked, ...(out !== undefined ? { json: out } : {}) });
+  const written = await writeReportFiles(merged, { ...asked, ...(jsonOut !== undefined ? { json: jsonOut } : {}) });
   const s = merged.summary;
-  console.log(
+  out(
     `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,
   );
-  console.log(`wrote ${written.join(', ')}`);
-  if (inputsHadDiagnosis) console.log("the shards' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)");
+  out(`wrote ${written.join(', ')}`);
+  if (inputsHadDiagnosis) out("the shards' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)");
   return 0;
 }

@@ -18,6 +18,8 @@ import type { ReplayProgress } from '../conformance/replay/run.js';
 import { clearLine, redrawLine, shellQuote } from '../conformance/runner/console.js';
 import type { Report } from '../protocol/types.js';
 import { EXIT_OK, EXIT_USAGE, UsageError, intOption } from './usage.js';
+import { out, err } from './output.js';
+import { terminalValue } from '../report/terminal.js';
 
 export const usage = (): string => `ctxconform replay FILE[:LINE]... [${transportUsage()}] [options]`;
 
@@ -88,7 +90,7 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
       const step = p.fileDone ? 11 : p.size ? Math.min(9, Math.floor((p.bytes * 10) / p.size)) : Math.floor(p.records / 100_000);
       if (step > lastStep) {
         lastStep = step;
-        stream.write(`${line(p)}\n`);
+        stream.write(`${terminalValue(line(p))}\n`);
       }
     },
     end() {
@@ -107,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
   await loadImplementationOptions();
   const { values, positionals } = parseArgs({ args: argv, options: options(), allowPositionals: true });
   if (values.help) {
-    console.log(HELP());
+    out(HELP());
     return EXIT_OK;
   }
   if (positionals.length === 0) throw new UsageError('name at least one file of recorded requests (or - for stdin)');
@@ -146,7 +148,7 @@ export async function run(argv: string[]): Promise<number> {
         onUnreadable: (at, why) => {
           if (unreadable++ < PRINTED_UNREADABLE) {
             bar?.end();
-            console.error(`${at}: unreadable line: ${why}`);
+            err(`${terminalValue(at)}: unreadable line: ${terminalValue(why)}`);
           }
         },
         rerun: (source, line) => (source.path === '-' ? '(replayed from stdin)' : rerunCommand('replay', flags, [shellQuote(`${source.path}:${line}`)])),
@@ -156,12 +158,12 @@ export async function run(argv: string[]): Promise<number> {
       bar?.end();
     }
     const info = report.replay!;
-    if (unreadable > PRINTED_UNREADABLE) console.error(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
+    if (unreadable > PRINTED_UNREADABLE) err(`… and ${unreadable - PRINTED_UNREADABLE} more unreadable lines`);
     // A shard may hold nothing by the luck of the split, and an interrupted replay may have judged nothing yet.
     if (info.requests - info.unreadable === 0 && !shard && !stopSignal().aborted) {
       const lines = sources.filter((s) => s.line !== undefined);
       const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
-      console.error(`ctxconform replay: no readable request in ${named}`);
+      err(`ctxconform replay: no readable request in ${named}`);
       return EXIT_USAGE;
     }
     const seconds = (report.run?.duration_ms ?? 0) / 1000;
@@ -174,7 +176,7 @@ export async function run(argv: string[]): Promise<number> {
       printAtMost: PRINTED_FAILURES,
       observations,
     });
-    console.log(
+    out(
       `${files}${info.unlisted > 0 ? `; ${info.unlisted} results counted, not listed (--max-listed ${maxListed})` : ''}${twice ? '' : '; sent once (no determinism check)'}`,
     );
     return status;

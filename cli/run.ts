@@ -19,6 +19,7 @@ import { chooseImplementation, implementationFlags, loadImplementationOptions, r
 import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';
 import { checkFilterOption } from './filter-option.js';
+import { out } from './output.js';
 
 export const usage = (): string => `ctxconform run [${transportUsage(['assembler', 'service'])}] [options]`;
 
@@ -103,7 +104,7 @@ export async function run(argv: string[]): Promise<number> {
   await loadImplementationOptions();
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
-    console.log(HELP());
+    out(HELP());
     return EXIT_OK;
   }
   const { runs: properties, seed } = randomRuns(values);

@@ -17,6 +17,7 @@ import { readRecorded } from '../conformance/replay/read.js';
 import { scrubRequest } from '../conformance/scrub/scrub.js';
 import { EXIT_OK, UsageError } from './usage.js';
 import { stopSignal } from './interrupt.js';
+import { out, err } from './output.js';
 
 export const usage = 'ctxconform scrub IN OUT';
 
@@ -38,14 +39,14 @@ not written).`;
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
   if (values.help) {
-    console.log(HELP);
+    out(HELP);
     return EXIT_OK;
   }
   if (positionals.length !== 2) throw new UsageError(`needs IN and OUT, not ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
-  const [inArg, out] = positionals as [string, string];
+  const [inArg, dest] = positionals as [string, string];
   const source = recordedSource(inArg);
   if (source.line !== undefined) throw new UsageError(`scrub copies whole files; ${inArg} names one line`);
-  if (out !== '-' && source.path !== '-' && resolve(out) === resolve(source.path))
+  if (dest !== '-' && source.path !== '-' && resolve(dest) === resolve(source.path))
     throw new UsageError('OUT must not be IN: the copy is written beside, never over, the recording');
 
   let copied = 0;
@@ -57,13 +58,13 @@ export async function run(argv: string[]): Promise<number> {
       const where = `${source.label}:${rec.line}`;
       if ('unreadable' in rec) {
         dropped++;
-        console.error(`${where}: left out, unreadable: ${rec.unreadable}`);
+        err(`${where}: left out, unreadable: ${rec.unreadable}`);
         continue;
       }
       const encoded = encodeRequest(scrubRequest(rec.request).request);
       if (!encoded.ok) {
         dropped++;
-        console.error(`${where}: left out: ${encoded.reason}`);
+        err(`${where}: left out: ${encoded.reason}`);
         continue;
       }
       copied++;
@@ -71,25 +72,25 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   // Written beside OUT and renamed at the end: an interrupted scrub leaves no half copy under OUT's name.
-  const tmp = out === '-' ? undefined : `${out}.partial-${process.pid}`;
+  const tmp = dest === '-' ? undefined : `${dest}.partial-${process.pid}`;
   const sink = tmp === undefined ? process.stdout : createWriteStream(tmp);
   try {
-    if (out.endsWith('.gz')) await pipeline(Readable.from(lines()), createGzip(), sink);
+    if (dest.endsWith('.gz')) await pipeline(Readable.from(lines()), createGzip(), sink);
     else await pipeline(Readable.from(lines()), sink);
-    if (tmp !== undefined) renameSync(tmp, out);
+    if (tmp !== undefined) renameSync(tmp, dest);
   } catch (e) {
     if (tmp !== undefined) rmSync(tmp, { force: true });
     // Interrupted: no half copy is left, and the command ends with the signal's status (cli/main.ts).
     if (signal.aborted) {
-      console.error(
-        `ctxconform scrub: ${String(signal.reason)}: stopped after ${copied} request${copied === 1 ? '' : 's'}; ${out === '-' ? 'the copy on stdout is incomplete' : `${out} not written`}`,
+      err(
+        `ctxconform scrub: ${String(signal.reason)}: stopped after ${copied} request${copied === 1 ? '' : 's'}; ${dest === '-' ? 'the copy on stdout is incomplete' : `${dest} not written`}`,
       );
       return EXIT_OK;
     }
-    throw new UsageError(`cannot write ${out}: ${(e as Error).message}`);
+    throw new UsageError(`cannot write ${dest}: ${(e as Error).message}`);
   }
-  console.error(
-    `scrubbed ${copied} request${copied === 1 ? '' : 's'} from ${source.label} into ${out}${dropped > 0 ? `; ${dropped} line${dropped === 1 ? '' : 's'} left out` : ''}`,
+  err(
+    `scrubbed ${copied} request${copied === 1 ? '' : 's'} from ${source.label} into ${dest}${dropped > 0 ? `; ${dropped} line${dropped === 1 ? '' : 's'} left out` : ''}`,
   );
   return dropped > 0 ? 1 : EXIT_OK;
 }

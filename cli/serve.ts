@@ -9,6 +9,7 @@ import type { Capability } from '../reference/index.js';
 import type { DeclaredConstants } from '../protocol/types.js';
 import { readManifest } from '../conformance/runner/open.js';
 import { EXIT_OK, UsageError } from './usage.js';
+import { out, err } from './output.js';
 
 export const usage = 'ctxconform serve [--port N] [--host 127.0.0.1] [--capabilities LIST | --manifest FILE]';
 
@@ -24,7 +25,7 @@ export async function run(argv: string[]): Promise<number> {
     },
   });
   if (values.help) {
-    console.log(
+    out(
       `usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.\n--capabilities the ones to apply and declare, comma-separated, to mirror your manifest (default ${DEFAULT_CAPABILITIES.join(',')}; also: omission_markers; "" for none).\n--manifest FILE your manifest: the reference applies and declares its capabilities and its declared constants (SPEC section 17), the reference as your team tuned it.`,
     );
     return EXIT_OK;
@@ -53,8 +54,8 @@ export async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`cannot listen on ${host}:${portText}: ${(e as Error).message}`);
   }
-  if (!/^(127\.|::1$|localhost$)/.test(host)) console.error(`warning: listening on ${host}, beyond loopback: anyone who can reach it can use it`);
-  console.log(`ctxconform reference listening on ${url} (POST ${url}/assemble, GET ${url}/describe); Ctrl-C stops`);
+  if (!/^(127\.|::1$|localhost$)/.test(host)) err(`warning: listening on ${host}, beyond loopback: anyone who can reach it can use it`);
+  out(`ctxconform reference listening on ${url} (POST ${url}/assemble, GET ${url}/describe); Ctrl-C stops`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       server.close(() => resolve());

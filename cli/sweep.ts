@@ -14,12 +14,15 @@ import type { GenRequest } from '../conformance/properties/arbitraries.js';
 import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
 import { readRecorded, recordedSource } from '../conformance/replay/read.js';
 import { textTable } from '../report/text-table.js';
+import { sweepFinding, sweptText } from '../report/sweep-text.js';
+import { terminalValue } from '../report/terminal.js';
 import { parseBudgets, sweep } from '../conformance/sweep/sweep.js';
 import { ObservationLog, STREAM_LIMITS } from '../conformance/diagnose/log.js';
 import type { BudgetRange } from '../conformance/sweep/sweep.js';
 import type { BudgetIntervals, Manifest, SweepInfo } from '../protocol/types.js';
 import { EXIT_OK, UsageError, intOption } from './usage.js';
 import { chooseImplementation, loadImplementationOptions } from './implementation.js';
+import { out } from './output.js';
 
 export const usage = 'ctxconform sweep (--case ID | --request FILE[:LINE] | --generate SEED) [--budgets A..B/STEP] [implementation] [options]';
 
@@ -89,21 +92,17 @@ const span = (xs: BudgetIntervals): string => (xs.length === 0 ? '-' : xs.map(([
 /** Each block's inclusion intervals, reference against implementation; rows that differ marked. */
 export function sweepTable(info: SweepInfo): string {
   const rows = info.blocks.map((b) => [
-    b.block_id,
+    terminalValue(b.block_id),
     span(b.reference),
     span(b.implementation),
     span(b.reference) === span(b.implementation) ? '' : '<- differs',
   ]);
   const b = info.budgets;
   const lines = [
-    `budgets ${b.from}..${b.to}${b.step > 1 ? ` step ${b.step}` : ''} (${b.count} swept)${info.admits_all_from !== null ? `; the reference includes all it can from ${info.admits_all_from}` : ''}`,
+    `budgets ${b.from}..${b.to}${b.step > 1 ? ` step ${b.step}` : ''} (${sweptText(info)})${info.admits_all_from !== null ? `; the reference includes all it can from ${info.admits_all_from}` : ''}`,
     textTable([['block', 'reference includes at', 'implementation includes at', ''], ...rows]),
   ];
-  lines.push(
-    info.first_disagreement === null
-      ? 'the implementation agrees with the reference at every swept budget'
-      : `first disagreement at budget ${info.first_disagreement}; disagreeing budgets: ${span(info.disagreements)}`,
-  );
+  lines.push(sweepFinding(info));
   return lines.join('\n');
 }
 
@@ -111,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
   await loadImplementationOptions();
   const { values } = parseArgs({ args: argv, options: options(), allowPositionals: false });
   if (values.help) {
-    console.log(HELP());
+    out(HELP());
     return EXIT_OK;
   }
   const chosen = (['case', 'request', 'generate'] as const).filter((k) => values[k] !== undefined);
@@ -163,7 +162,7 @@ export async function run(argv: string[]): Promise<number> {
       printAtMost: PRINTED_FAILURES,
       observations,
     });
-    console.log(`\n${sweepTable(report.sweep!)}`);
+    out(`\n${sweepTable(report.sweep!)}`);
     return status;
   });
 }

@@ -13,6 +13,7 @@ import { formatRatio } from '../report/text.js';
 import { markerOverhead, measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../conformance/tokens.js';
 import type { TokenTable } from '../protocol/types.js';
 import { UsageError } from './usage.js';
+import { out, err } from './output.js';
 
 export const usage = 'ctxconform tokens [--cases DIR] [--json FILE] [--report REPORT.json --html FILE]';
 
@@ -54,7 +55,7 @@ export async function run(argv: string[]): Promise<number> {
     options: { cases: { type: 'string' }, json: { type: 'string' }, report: { type: 'string' }, html: { type: 'string' }, help: { type: 'boolean' } },
   });
   if (values.help) {
-    console.log(
+    out(
       `usage: ${usage}\n\nAssembles every case of the corpus with the reference and counts the real tokens of each\nnon-empty context with gpt-tokenizer (o200k_base, cl100k_base; bundled, nothing downloaded).\nPrints the estimate/real ratio (median, p5, p95; nearest-rank percentiles) per encoding and\nthe cases whose estimate is below ${UNDERCOUNT_THRESHOLD * 100}% of the real count.\n--json FILE writes the table. --report REPORT.json --html FILE renders that run's HTML report
 with the table as its last section.`,
     );
@@ -72,22 +73,22 @@ with the table as its last section.`,
     }
   }
   const corpus = values.cases ? loadCorpus(values.cases) : loadCorpus();
-  for (const p of corpus.problems) console.error(formatProblem(p));
+  for (const p of corpus.problems) err(formatProblem(p));
   if (corpus.cases.length === 0) {
-    console.error(`ctxconform tokens: no cases loaded${values.cases ? ` from ${values.cases}` : ''}`);
+    err(`ctxconform tokens: no cases loaded${values.cases ? ` from ${values.cases}` : ''}`);
     return 1;
   }
   const table: TokenTable = { ...tokenTable(measureCases(corpus.cases)), markers: markerOverhead(corpus.cases) };
-  console.log(formatTokenTable(table));
+  out(formatTokenTable(table));
   if (values.json) {
     mkdirSync(dirname(values.json), { recursive: true });
     writeFileSync(values.json, JSON.stringify(table, null, 2) + '\n');
-    console.log(`\nwrote ${values.json}`);
+    out(`\nwrote ${values.json}`);
   }
   if (report && values.html) {
     const { writeReports } = await import('../report/index.js');
     await writeReports(report, { html: values.html }, { tokens: table });
-    console.log(`wrote ${values.html}`);
+    out(`wrote ${values.html}`);
   }
   return corpus.problems.length > 0 ? 1 : 0;
 }

@@ -188,9 +188,9 @@ export function formatErrors(errors: ErrorObject[] | null | undefined): string[]
   return (errors ?? []).map((e) => {
     const extra =
       e.keyword === 'additionalProperties'
-        ? ` "${(e.params as { additionalProperty: string }).additionalProperty}"`
+        ? ` ${JSON.stringify((e.params as { additionalProperty: string }).additionalProperty)}`
         : e.keyword === 'unevaluatedProperties'
-          ? ` "${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}"`
+          ? ` ${JSON.stringify((e.params as { unevaluatedProperty: string }).unevaluatedProperty)}`
           : e.keyword === 'enum'
             ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`
             : '';

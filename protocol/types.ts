@@ -339,7 +339,8 @@ export type BudgetIntervals = [number, number][];
 export interface SweepInfo {
   /** Where the block set came from: a case id, `FILE:LINE`, or `generated (seed N)`. */
   source: string;
-  budgets: { from: number; to: number; step: number; count: number };
+  /** `swept`: the budgets answered before an interrupt, when one came; nothing is said of the others. */
+  budgets: { from: number; to: number; step: number; count: number; swept?: number };
   /** The smallest swept budget from which the reference includes every block it includes at the last one. */
   admits_all_from: number | null;
   first_disagreement: number | null;

@@ -29,6 +29,7 @@ import {
   verdictLine,
 } from './text.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
+import { sweepFinding } from './sweep-text.js';
 import { diffable, sideBySide } from './textdiff.js';
 import type { Piece } from './textdiff.js';
 
@@ -288,9 +289,11 @@ function sweepSection(s: SweepInfo): string {
   const out: string[] = ['<h2 id="sweep">Budget sweep</h2>'];
   out.push(
     `<p>The block set of <code>${h(s.source)}</code> at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}. ${
-      s.first_disagreement === null
-        ? 'The implementation agrees with the reference at every one.'
-        : `<strong>First disagreement at budget ${s.first_disagreement}</strong>; the answers differ at ${h(span(s.disagreements))}.`
+      b.swept !== undefined
+        ? `<strong>${h(sweepFinding(s).replace(/^./, (c) => c.toUpperCase()))}.</strong>`
+        : s.first_disagreement === null
+          ? 'The implementation agrees with the reference at every one.'
+          : `<strong>First disagreement at budget ${s.first_disagreement}</strong>; the answers differ at ${h(span(s.disagreements))}.`
     }${s.admits_all_from !== null ? ` The reference includes all it can from budget ${s.admits_all_from}.` : ''}</p>`,
   );
   out.push(`<figure id="sweep-chart">${sweepChart(s, h)}</figure>`);

@@ -8,6 +8,7 @@ import type { CaseResult, ReplayInfo, Report, Status, SweepInfo } from '../proto
 import { summarize } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
 import { span } from './sweep-chart.js';
+import { sweepFinding } from './sweep-text.js';
 import { explainsText, unexplainedFailures } from './diagnosis.js';
 import {
   byArea,
@@ -126,9 +127,11 @@ function sweepSection(s: SweepInfo): string[] {
   const out = ['### Budget sweep', ''];
   out.push(
     `The block set of ${code(s.source)} at ${b.count} budgets, ${b.from} to ${b.to}${b.step > 1 ? ` in steps of ${b.step}` : ''}: ${
-      s.first_disagreement === null
-        ? 'the implementation agrees with the reference at every one.'
-        : `**first disagreement at budget ${s.first_disagreement}**; the answers differ at ${md(span(s.disagreements))}.`
+      b.swept !== undefined
+        ? `**${md(sweepFinding(s))}**.`
+        : s.first_disagreement === null
+          ? 'the implementation agrees with the reference at every one.'
+          : `**first disagreement at budget ${s.first_disagreement}**; the answers differ at ${md(span(s.disagreements))}.`
     }`,
     '',
   );

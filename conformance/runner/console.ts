@@ -8,6 +8,7 @@ import { textTable } from '../../report/text-table.js';
 import { visible } from '../../report/visible.js';
 import { inFlightNote, shownOf } from '../../report/shown.js';
 import type { Shown } from '../../report/shown.js';
+import { terminalValue } from '../../report/terminal.js';
 import { compact, firstDifference } from '../judge/judge.js';
 import { STATUSES } from '../../protocol/types.js';
 import type { CaseResult, Report, Status } from '../../protocol/types.js';
@@ -25,7 +26,8 @@ export interface ProgressSink {
 /** Draw `text` over the terminal's current line, cut to its width. */
 export function redrawLine(stream: NodeJS.WriteStream, text: string): void {
   const width = (stream.columns ?? 100) - 1;
-  stream.write(`\r\u001b[2K${text.length > width ? text.slice(0, width - 1) + '…' : text}`);
+  const shown = terminalValue(text);
+  stream.write(`\r\u001b[2K${shown.length > width ? shown.slice(0, width - 1) + '…' : shown}`);
 }
 
 /** Clear the line redrawLine drew. */
@@ -47,7 +49,7 @@ export function progress(stream: NodeJS.WriteStream, interactive: boolean): Prog
       const step = total === 0 ? 10 : Math.floor((done * 10) / total);
       if (step !== lastStep && (done > 0 || current === '')) {
         lastStep = step;
-        stream.write(`progress: ${done}/${total}${current ? ` (${current})` : ''}\n`);
+        stream.write(`progress: ${done}/${total}${current ? ` (${terminalValue(current)})` : ''}\n`);
       }
     },
     end() {
@@ -91,7 +93,7 @@ function requestLine(c: Pick<Shown, 'request' | 'counterexample'> & Pick<CaseRes
 /** One failure: id, requirements, its description and request, the message (the judge's compact diff per member), expected/actual, stderr, rerun. Invisible characters are shown escaped. */
 export function formatFailure(c: CaseResult): string {
   const x = shownOf(c);
-  const lines = [`${c.status.toUpperCase()} ${c.id}${c.requirements.length ? `  [${c.requirements.join(', ')}]` : ''}`];
+  const lines = [`${c.status.toUpperCase()} ${terminalValue(c.id)}${c.requirements.length ? `  [${terminalValue(c.requirements.join(', '))}]` : ''}`];
   // What the case is about, and the budget it was judged at: the first two things a reader asks.
   if (c.description) {
     const first = stripAnsi(c.description).trim().split('\n')[0]!;
@@ -121,7 +123,9 @@ export function formatFailure(c: CaseResult): string {
 /** What ran, first on the terminal: the implementation, how it was reached, and what it declares (declared constants on a line of their own). */
 export function implementationLine(report: Report, adapter: string, target: string): string {
   const m = report.implementation;
-  const line = `${m.name} ${m.version} via ${adapter} (${target}); profiles [${profileNames(report).join(', ')}], capabilities [${m.capabilities.join(', ')}]`;
+  const line = terminalValue(
+    `${m.name} ${m.version} via ${adapter} (${target}); profiles [${profileNames(report).join(', ')}], capabilities [${m.capabilities.join(', ')}]`,
+  );
   const constants = report.run?.constants;
   return constants ? `${line}\ndeclared constants: ${constantsText(constants)} (SPEC section 17: judged against the reference computed with them)` : line;
 }
@@ -129,7 +133,7 @@ export function implementationLine(report: Report, adapter: string, target: stri
 export function summaryTable(report: Report): string {
   const areas = new Map<string, Record<Status, number>>();
   for (const c of report.cases) {
-    const area = visible(c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id);
+    const area = terminalValue(c.id.includes('/') ? c.id.slice(0, c.id.indexOf('/')) : c.id);
     let row = areas.get(area);
     if (!row) {
       row = Object.fromEntries(STATUSES.map((k) => [k, 0])) as Record<Status, number>;

@@ -6,6 +6,7 @@
  * Nothing failing: neither.
  */
 import { visible } from '../../report/visible.js';
+import { terminalValue } from '../../report/terminal.js';
 import type { Report } from '../../protocol/types.js';
 import type { Cause, Diagnosis } from '../diagnose/diagnose.js';
 import type { LogCounts, ObservationLog } from '../diagnose/log.js';
@@ -48,7 +49,7 @@ export async function likelyCause(report: Report, log: ObservationLog | undefine
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function named(ids: readonly string[], max: number): string {
-  return ids.slice(0, max).join(', ') + (ids.length > max ? `, … and ${ids.length - max} more` : '');
+  return ids.slice(0, max).map(terminalValue).join(', ') + (ids.length > max ? `, … and ${ids.length - max} more` : '');
 }
 
 /** One cause on one line: "id [requirements]: sentence — explains 19 of 23 failures, contradicts none". */

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import { constantsProblems } from '../../reference/index.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
+import { Redactor, credentialsIn } from '../../protocol/redact.js';
 import { CallerError } from '../errors.js';
 import { loadTransports, transportNamed, type AnyTransport, type OpenSettings, type TransportConfigs } from './transports.js';
 
@@ -29,6 +30,8 @@ export interface OpenedImplementation {
   config: unknown;
   timeoutMs: number;
   concurrency: number;
+  /** The secrets of its config (redactorFor): whatever the run writes goes through it. */
+  redactor: Redactor;
 }
 
 /** A transport by name with its typed config (`{ transport: 'stdio', config: { command: 'python3 impl.py' } }`). */
@@ -86,27 +89,54 @@ export async function checkConfig(transport: AnyTransport, config: unknown): Pro
 }
 
 /**
+ * The secrets a transport's config holds: the values of its `secret` options
+ * (an API key) and the credentials of any URL in its members. Every report,
+ * rerun command and terminal line of the run goes through this redactor.
+ */
+export function redactorFor(transport: AnyTransport, config: unknown): Redactor {
+  const c = (typeof config === 'object' && config !== null ? config : {}) as Record<string, unknown>;
+  const secrets: string[] = [];
+  for (const o of Object.values(transport.options ?? {})) {
+    const v = c[o.key];
+    if (o.secret !== undefined && typeof v === 'string') secrets.push(v);
+  }
+  for (const v of Object.values(c)) if (typeof v === 'string') secrets.push(...credentialsIn(v));
+  return new Redactor(secrets);
+}
+
+/**
  * Open a checked config: start the transport, then check its describe answer
  * unless a manifest was given or the transport trusts its own; a failure
  * after the start closes what was started.
  */
 export async function openChecked(transport: AnyTransport, config: unknown, settings: OpenSettings): Promise<OpenedImplementation> {
   if (settings.manifest !== undefined && !transport.takesManifest) throw new CallerError(`${transport.name} describes itself: it takes no manifest`);
-  const opened = await transport.open(config, settings);
+  const redactor = redactorFor(transport, config);
+  let opened: Awaited<ReturnType<AnyTransport['open']>>;
   try {
-    const describedBy = transport.describedBy?.(opened.target) ?? `the describe answer of ${opened.target}`;
+    opened = await transport.open(config, settings);
+  } catch (e) {
+    // A start failure quotes what it tried to reach (a URL with its password) and what answered (an echoed header).
+    if (e instanceof Error) e.message = redactor.text(e.message);
+    throw e;
+  }
+  const target = redactor.text(opened.target);
+  try {
+    const describedBy = transport.describedBy?.(target) ?? `the describe answer of ${target}`;
     const manifest = settings.manifest ?? (transport.trustsDescribe ? opened.manifest : checkManifest(opened.manifest, describedBy));
     return {
       impl: opened.impl,
       manifest,
       adapter: transport.name,
-      target: opened.target,
+      target,
       transport,
       config,
       timeoutMs: settings.timeoutMs,
       concurrency: settings.concurrency,
+      redactor,
     };
   } catch (e) {
+    if (e instanceof Error) e.message = redactor.text(e.message);
     await opened.impl.close();
     throw e;
   }

@@ -129,6 +129,8 @@ export interface SweepOptions {
 interface AtBudget extends Judged {
   /** The reference's answer at this budget, with the implementation's capabilities. */
   reference: Answer;
+  /** Not asked: the sweep was interrupted first. Nothing is said of such a budget, on either side. */
+  unswept?: true;
 }
 
 /** Every budget judged, at most `concurrency` in flight. */
@@ -173,11 +175,16 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
         verdict: { status: 'skip', message: `not asked: ${stopReason(o.signal!)}`, requirements: [] },
         ms: 0,
         reference: referenceAnswer(request, o.manifest.capabilities, declaredConstants(o.manifest)),
+        unswept: true,
       };
     }
   }
   return out;
 }
+
+/** "swept 877 of 4000 budgets before the interrupt (SIGINT)". */
+const sweptBefore = (swept: number, count: number, signal: AbortSignal): string =>
+  `swept ${swept} of ${count} budgets before the interrupt (${String(signal.reason ?? 'aborted')})`;
 
 const included = (j: AtBudget | undefined, who: 'reference' | 'answer'): Set<string> | undefined => {
   const a = j?.[who];
@@ -214,8 +221,10 @@ export async function sweep(o: SweepOptions): Promise<Report> {
 
   const ids: string[] = [];
   for (const b of (o.request as { blocks: { block_id: string }[] }).blocks) if (!ids.includes(b.block_id)) ids.push(b.block_id);
-  const refSets = judged.map((j) => included(j, 'reference'));
+  // Both sides only where the implementation was asked: past an interrupt the chart and the table claim nothing.
+  const refSets = judged.map((j) => (j.unswept ? undefined : included(j, 'reference')));
   const implSets = judged.map((j) => included(j, 'answer'));
+  const swept = judged.filter((j) => !j.unswept).length;
   const last = refSets[refSets.length - 1];
   let admitsFrom: number | null = null;
   if (last) {
@@ -231,11 +240,11 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   };
   const info: SweepInfo = {
     source: o.source,
-    budgets: { ...range, count: budgets.length },
+    budgets: { ...range, count: budgets.length, ...(swept < budgets.length ? { swept } : {}) },
     admits_all_from: admitsFrom,
     first_disagreement: firstBudget,
     disagreements: intervals(budgets, differs),
-    reference_errors: intervals(budgets, (i) => judged[i]!.reference?.kind === 'error'),
+    reference_errors: intervals(budgets, (i) => !judged[i]!.unswept && judged[i]!.reference?.kind === 'error'),
     implementation_errors: intervals(budgets, (i) => judged[i]!.answer?.kind === 'error' || (differs(i) && judged[i]!.answer === undefined)),
     // Rows in the order the reference lets blocks in as the budget grows.
     blocks: [...ids]
@@ -261,10 +270,11 @@ export async function sweep(o: SweepOptions): Promise<Report> {
     const v = firstJudged.verdict;
     const request = { ...(o.request as Obj), budget: firstBudget };
     const count = judged.filter((_, i) => differs(i)).length;
+    const stopped = swept < budgets.length && o.signal?.aborted ? `; ${sweptBefore(swept, budgets.length, o.signal)}: nothing is known of the others` : '';
     Object.assign(result, {
       status: v.status,
       requirements: v.requirements,
-      message: `first disagreement at budget ${firstBudget}; ${count} of ${budgets.length} swept budgets disagree (${info.disagreements.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', ')})\n${v.message ?? v.status}`,
+      message: `first disagreement at budget ${firstBudget}; ${count} of ${swept} swept budgets disagree (${info.disagreements.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', ')})${stopped}\n${v.message ?? v.status}`,
       request,
       ...(v.expected !== undefined ? { expected: v.expected } : {}),
       ...(v.actual !== undefined ? { actual: v.actual } : {}),
@@ -293,9 +303,8 @@ export async function sweep(o: SweepOptions): Promise<Report> {
     }
   } else if (o.signal?.aborted) {
     // Agreement at the budgets asked is no verdict on the sweep.
-    const asked = judged.filter((j) => !j.verdict.message?.startsWith('not asked: interrupted')).length;
     result.status = 'skip';
-    result.message = `${stopReason(o.signal)} after ${asked} of ${budgets.length} budgets: no disagreement among those asked`;
+    result.message = `${sweptBefore(swept, budgets.length, o.signal)}: no disagreement among them; nothing is known of the other ${budgets.length - swept}`;
   } else if (skipped && judged.every((j) => j.verdict.status === 'skip')) {
     result.status = 'skip';
     result.message = skipped.verdict.message ?? 'skip';
