@@ -111,16 +111,20 @@ function broken(request: any, manifest: any, answer: any): Set<string> {
 describe.each(FIXTURES.map((f) => [f.fixture, f] as const))('%s', (_, f) => {
   it(`breaks exactly ${f.deviations.join(', ') || 'nothing'} over the battery, its witness included`, () => {
     const [cmd, ...args] = f.command.split(' ');
-    const first = spawnSync(cmd!, args, { cwd: ROOT, input: '{"id":"m","op":"describe"}\n', encoding: 'utf8', timeout: 20_000 });
-    const manifest = JSON.parse(first.stdout).ok;
-    // As the kit does, a pinned block goes only to an implementation that declares the capability.
-    const battery = BATTERY.map((q) => (manifest.capabilities.includes('pinned') ? q : { ...q, blocks: q.blocks.map(({ pinned, ...b }: any) => b) }));
-    const input = battery.map((request, i) => JSON.stringify({ id: String(i), op: 'assemble', request })).join('\n');
-    const run = spawnSync(cmd!, args, { cwd: ROOT, input: `${input}\n`, encoding: 'utf8', timeout: 20_000 });
-    const answers = run.stdout
+    // As the kit does, a pinned block goes only to an implementation that declares the capability:
+    // one process answers the describe and both forms of the battery, and the manifest picks one.
+    const unpinned = BATTERY.map((q) => ({ ...q, blocks: q.blocks.map(({ pinned, ...b }: any) => b) }));
+    const lines = [{ id: 'm', op: 'describe' }, ...[...BATTERY, ...unpinned].map((request, i) => ({ id: String(i), op: 'assemble', request }))];
+    const run = spawnSync(cmd!, args, { cwd: ROOT, input: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`, encoding: 'utf8', timeout: 20_000 });
+    const [described, ...all] = run.stdout
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
+    const manifest = described.ok;
+    const pinnedOn = manifest.capabilities.includes('pinned');
+    const battery = pinnedOn ? BATTERY : unpinned;
+    const answers = pinnedOn ? all.slice(0, BATTERY.length) : all.slice(BATTERY.length);
+    expect(all).toHaveLength(2 * BATTERY.length);
     expect(answers).toHaveLength(battery.length);
     const families = new Set<string>();
     answers.forEach((a, i) => {
