@@ -54,7 +54,7 @@ def answer(msg):
     if op == "assemble":
         try:
             return {"id": rid, "ok": assemble(msg["request"])}
-        except (KeyError, TypeError, ValueError) as e:  # the packer does not validate: say so, never crash
+        except Exception as e:  # the packer does not validate: a request it cannot read is answered, never a crash
             return {"id": rid, "error": {"code": "invalid_request", "message": "cannot read the request: %r" % (e,)}}
     return {"id": rid, "error": {"code": "unknown_op", "message": "unknown op %r" % (op,)}}
 
