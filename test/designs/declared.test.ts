@@ -27,6 +27,7 @@ function units(text: string, unit: string): number {
   if (unit === 'code_points') return [...text].length;
   if (unit === 'utf16') return text.length;
   if (unit === 'utf8_bytes') return new TextEncoder().encode(text).length;
+  if (unit === 'words') return text.split(/\s+/).filter((w) => w !== '').length;
   throw new Error(`unit ${unit}`);
 }
 

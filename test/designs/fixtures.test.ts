@@ -384,6 +384,21 @@ describe('tokenizer: o200k_base plus 5 a block', () => {
   });
 });
 
+describe('words: one token a word', () => {
+  it('counts runs of non-space characters, at least 1', () => {
+    const blocks = [block('w', '  three  words\there ', 2), block('e', '', 1), block('n', 'one', 0)];
+    const [r] = answers('words', ask(4, blocks));
+    // 3 + 1 (an empty content costs the minimum) leave nothing for 'one'.
+    expect(r).toEqual({
+      context: '(kb) w:\n  three  words\there \n\n(kb) e:\n',
+      included: ['w', 'e'],
+      estimated_tokens: 4,
+      total_budget: 4,
+      omissions: [{ block_id: 'n', reason: 'budget' }],
+    });
+  });
+});
+
 describe('complement: a wrapper that fills omissions with the complement', () => {
   it('names every other block budget, an expired one too, and declares omissions not_reported', () => {
     const blocks = [block('x', 'a', 3, { created_at: 0, ttl_seconds: 10 }), block('y', 'b'.repeat(40), 2), block('z', 'c', 1)];

@@ -55,6 +55,7 @@ const BATTERY: any[] = [
 function units(text: string, unit: string): number {
   if (unit === 'code_points') return [...text].length;
   if (unit === 'utf16') return text.length;
+  if (unit === 'words') return text.split(/\s+/).filter((w) => w !== '').length;
   return new TextEncoder().encode(text).length;
 }
 
