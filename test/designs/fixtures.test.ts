@@ -1,0 +1,445 @@
+/**
+ * The fixtures of other designs (test/fixtures/designs, issue 34 item 5) do what
+ * their descriptions say: each answers small requests, worked out by hand from its
+ * top comment, with the deviation it models (or none). These hold the fixtures,
+ * not the kit: the kit's verdicts on them are held to expected.json elsewhere.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const DIR = 'test/fixtures/designs/';
+
+interface Entry {
+  fixture: string;
+  file: string;
+  command: string;
+  language: string;
+  deviations: string[];
+  design_only: boolean;
+  exposed_by?: string;
+}
+const EXPECTED: Entry[] = JSON.parse(readFileSync(`${ROOT}${DIR}expected.json`, 'utf8')).fixtures;
+const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance'];
+
+function entry(name: string): Entry {
+  const e = EXPECTED.find((x) => x.fixture === name);
+  if (!e) throw new Error(`no fixture ${name} in expected.json`);
+  return e;
+}
+
+/** A fixture kept running across the tests, as the runner's stdio transport keeps one: each line sent gets one answer line. */
+class Running {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiting: ((answer: any) => void)[] = [];
+  readonly exited: Promise<number | null>;
+
+  constructor(name: string) {
+    const [cmd, ...args] = entry(name).command.split(' ');
+    this.child = spawn(cmd!, args, { cwd: ROOT });
+    createInterface({ input: this.child.stdout }).on('line', (line) => this.waiting.shift()?.(JSON.parse(line)));
+    this.exited = new Promise((done) => this.child.on('exit', done));
+  }
+
+  send(messages: unknown[]): Promise<any[]> {
+    const got = messages.map(() => new Promise<any>((done) => this.waiting.push(done)));
+    this.child.stdin.write(messages.map((m) => (typeof m === 'string' ? m : JSON.stringify(m)) + '\n').join(''));
+    return Promise.all(got);
+  }
+
+  close(): Promise<number | null> {
+    this.child.stdin.end();
+    return this.exited;
+  }
+}
+
+const running = new Map<string, Running>();
+const exchange = (name: string, messages: unknown[]): Promise<any[]> => {
+  if (!running.has(name)) running.set(name, new Running(name));
+  return running.get(name)!.send(messages);
+};
+afterAll(async () => {
+  // End of input means exit (PROTO-3): every fixture ends on its own, with status 0.
+  const codes = await Promise.all([...running.values()].map((r) => r.close()));
+  expect(codes.every((c) => c === 0)).toBe(true);
+});
+
+const manifestOf = async (name: string): Promise<any> => (await exchange(name, [{ id: 'm', op: 'describe' }]))[0].ok;
+
+let sent = 0;
+
+/** The results of `requests`, in order; an error answer fails the test. */
+async function answers(name: string, ...requests: unknown[]): Promise<any[]> {
+  const ids = requests.map(() => `q${++sent}`);
+  const got = await exchange(
+    name,
+    requests.map((request, i) => ({ id: ids[i], op: 'assemble', request })),
+  );
+  return got.map((a, i) => {
+    expect(a.id, `${name}: answer ${i}`).toBe(ids[i]);
+    expect(a.error, `${name}: answer ${i}`).toBeUndefined();
+    return a.ok;
+  });
+}
+
+const block = (block_id: string, content: string, priority: number, extra: Record<string, unknown> = {}) => ({
+  block_id,
+  source: 'kb',
+  content,
+  priority,
+  ...extra,
+});
+const ask = (budget: number, blocks: unknown[], now = 0) => ({ now, budget, blocks });
+
+describe('expected.json', () => {
+  it('lists every fixture in the folder, each started by a command that names its file', () => {
+    const files = readdirSync(`${ROOT}${DIR}`).filter((f) => /\.(py|mjs)$/.test(f) && !f.startsWith('_'));
+    expect(new Set(EXPECTED.map((e) => e.file))).toEqual(new Set(files.map((f) => DIR + f)));
+    expect(new Set(EXPECTED.map((e) => e.fixture)).size).toBe(EXPECTED.length);
+    for (const e of EXPECTED) expect(e.command.split(' ')[1], e.fixture).toBe(e.file);
+  });
+
+  it('gives each fixture deviations from the known families, or design_only with none', () => {
+    for (const e of EXPECTED) {
+      expect(
+        e.deviations.every((d) => FAMILIES.includes(d)),
+        e.fixture,
+      ).toBe(true);
+      expect(e.design_only, e.fixture).toBe(e.deviations.length === 0);
+      if (!e.design_only) expect(e.exposed_by, e.fixture).toBeTruthy();
+    }
+  });
+
+  it('has both languages, about half each', () => {
+    const py = EXPECTED.filter((e) => e.language === 'python').length;
+    const js = EXPECTED.filter((e) => e.language === 'javascript').length;
+    expect(Math.abs(py - js)).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('every fixture', () => {
+  it.each(EXPECTED.map((e) => e.fixture))(
+    '%s describes a design-agnostic manifest, answers an unknown op and an unreadable line, and goes on',
+    async (name) => {
+      const [described, unknown, garbage, after] = await exchange(name, [
+        { id: 'm', op: 'describe' },
+        { id: 'u', op: 'later' },
+        'not json',
+        { id: 'd', op: 'describe' },
+      ]);
+      const m = described.ok;
+      expect(m.profiles).toEqual(['any']);
+      expect(m.validates).toBe(false);
+      expect(m.language).toBe(entry(name).language);
+      expect(Object.keys(m.design).sort()).toEqual(['estimator', 'omissions', 'render']);
+      expect(Object.keys(m.design.render).sort()).toEqual(['empty', 'footer', 'header', 'separator']);
+      expect(m.design.render.header).toContain('{block_id}');
+      expect(['reported', 'not_reported']).toContain(m.design.omissions);
+      expect(unknown).toMatchObject({ id: 'u', error: { code: 'unknown_op' } });
+      expect(garbage.error.code).toBe('unknown_op');
+      expect(after.ok).toEqual(m);
+    },
+  );
+});
+
+describe('greedy-tags: the declared design, no deviation', () => {
+  it('takes blocks by score, ties in input order, each whole when ceil(code points / 4) fits, in tags', async () => {
+    const blocks = [block('a', 'abcdefgh', 1), block('b', 'abcde', 3), block('c', '', 1), block('d', 'abcdefghijklm', 2)];
+    const [r] = await answers('greedy-tags', ask(5, blocks));
+    // b costs 2 (3 left), d costs 4 (no room), a costs 2 (1 left), c costs 0.
+    expect(r).toEqual({
+      context: '<doc source="kb" id="b">\nabcde\n</doc>\n<doc source="kb" id="a">\nabcdefgh\n</doc>\n<doc source="kb" id="c">\n\n</doc>',
+      included: ['b', 'a', 'c'],
+      estimated_tokens: 4,
+      total_budget: 5,
+      omissions: [{ block_id: 'd', reason: 'budget' }],
+    });
+  });
+
+  it('omits an expired block as expired and answers an empty context with nothing', async () => {
+    const [r] = await answers('greedy-tags', ask(100, [block('old', 'x', 1, { created_at: 0, ttl_seconds: 10 })], 11));
+    expect(r).toMatchObject({ context: '', included: [], omissions: [{ block_id: 'old', reason: 'expired' }] });
+  });
+});
+
+describe('sentence-cut: cuts at a sentence boundary above 50 tokens left', () => {
+  const long = 'Aaaa. '.repeat(100); // 600 UTF-16 units: costs 150
+  it('includes the longest prefix ending a sentence that fits', async () => {
+    const [r] = await answers('sentence-cut', ask(60, [block('long', long, 1)]));
+    // A prefix of k sentences is 6k - 1 units; floor((6k - 1) / 4) <= 60 holds up to k = 40 (239 units, 59 tokens).
+    const cut = `${'Aaaa. '.repeat(39)}Aaaa.`;
+    expect(r.included).toEqual(['long']);
+    expect(r.context).toBe(`### kb/long\n${cut}`);
+    expect(r.estimated_tokens).toBe(59);
+    expect(r.omissions).toEqual([]);
+  });
+
+  it('omits the block whole with 50 tokens or fewer left', async () => {
+    const [r] = await answers('sentence-cut', ask(50, [block('long', long, 1)]));
+    expect(r).toMatchObject({ context: '', included: [], omissions: [{ block_id: 'long', reason: 'budget' }] });
+  });
+});
+
+describe('cut-first-misfit: cuts the first block that does not fit to what is left', () => {
+  it('includes its longest fitting prefix and omits every later block', async () => {
+    const blocks = [block('p', 'abcdefghijkl', 2), block('q', 'x'.repeat(100), 1), block('r', 'y', 0.5)];
+    const [r] = await answers('cut-first-misfit', ask(10, blocks));
+    // p costs ceil(12 / 4) = 3; q (25) is cut to the 28 bytes that cost the 7 left; r comes after the cut.
+    expect(r).toEqual({
+      context: `[kb · p]\nabcdefghijkl\n\n[kb · q]\n${'x'.repeat(28)}`,
+      included: ['p', 'q'],
+      estimated_tokens: 10,
+      total_budget: 10,
+      omissions: [{ block_id: 'r', reason: 'budget' }],
+    });
+  });
+
+  it('counts UTF-8 bytes: a cut never splits a code point', async () => {
+    const [r] = await answers('cut-first-misfit', ask(2, [block('e', 'é'.repeat(10), 1)]));
+    // é is 2 bytes: 4 of them are 8 bytes, 2 tokens.
+    expect(r.context).toBe(`[kb · e]\n${'é'.repeat(4)}`);
+    expect(r.estimated_tokens).toBe(2);
+  });
+});
+
+describe('truncating-renderer: writes a block over 50 lines as 50 lines and a marker', () => {
+  const lines = (word: string, n: number) => Array.from({ length: n }, (_, i) => `${word} ${i + 1}`).join('\n');
+  it('selects by the whole content and renders it cut', async () => {
+    const [r] = await answers('truncating-renderer', ask(1000, [block('big', lines('line', 60), 2, { source: 'src' }), block('fifty', lines('row', 50), 1)]));
+    // 470 code points: 118 + 5 overhead; 340 code points: 85 + 5.
+    expect(r.included).toEqual(['big', 'fifty']);
+    expect(r.estimated_tokens).toBe(213);
+    expect(r.context).toBe(`File: big (src)\n\`\`\`\n${lines('line', 50)}\n// ... truncated\n\`\`\`\n\nFile: fifty (kb)\n\`\`\`\n${lines('row', 50)}\n\`\`\``);
+  });
+});
+
+describe('keep-at-least-4: includes 4 blocks whatever the budget', () => {
+  it('gives 4 chunks of 10 tokens at budget 1', async () => {
+    const blocks = [4, 3, 2, 1, 0].map((p) => block(`b${p}`, 'a'.repeat(40), p));
+    const [r] = await answers('keep-at-least-4', ask(1, blocks));
+    expect(r.included).toEqual(['b4', 'b3', 'b2', 'b1']);
+    expect(r.estimated_tokens).toBe(40);
+    expect(r.total_budget).toBe(1);
+    expect(r.omissions).toEqual([{ block_id: 'b0', reason: 'budget' }]);
+    expect(r.context.split('\n---\n')[0]).toBe(`Chunk 1 (b4 from kb):\n${'a'.repeat(40)}`);
+  });
+
+  it('keeps the budget when 4 blocks fit', async () => {
+    const [r] = await answers(
+      'keep-at-least-4',
+      ask(
+        4,
+        [1, 2, 3, 4, 5].map((p) => block(`b${p}`, 'abcd', p)),
+      ),
+    );
+    expect(r.included).toEqual(['b5', 'b4', 'b3', 'b2']);
+    expect(r.estimated_tokens).toBe(4);
+  });
+});
+
+describe('pinned-kept: keeps pinned blocks past the budget', () => {
+  const blocks = [block('q', 'bb', 9), block('p', 'a'.repeat(100), 1, { pinned: true })];
+  it('includes a pinned block of 25 tokens at budget 5', async () => {
+    expect((await manifestOf('pinned-kept')).capabilities).toEqual(['pinned']);
+    const [r] = await answers('pinned-kept', ask(5, blocks));
+    expect(r).toEqual({
+      context: `[kb · p]\n${'a'.repeat(100)}`,
+      included: ['p'],
+      estimated_tokens: 25,
+      total_budget: 5,
+      omissions: [{ block_id: 'q', reason: 'budget' }],
+    });
+  });
+
+  it('keeps the budget when the pinned blocks fit', async () => {
+    const [r] = await answers('pinned-kept', ask(26, blocks));
+    expect(r.included).toEqual(['p', 'q']);
+    expect(r.estimated_tokens).toBe(26);
+  });
+});
+
+describe('pinned-reserve: drops a pinned block silently past an 8-token reserve', () => {
+  // Each block below costs floor(8 / 4) = 2 plus 2 of overhead, or 1 + 2 for 'c'.
+  const blocks = [block('p', 'a'.repeat(8), 1, { pinned: true }), block('p2', 'b'.repeat(8), 1, { pinned: true }), block('n', 'c', 5)];
+  it('keeps the pinned blocks that fit budget - 8 and names no other', async () => {
+    const [r] = await answers('pinned-reserve', ask(12, blocks));
+    expect(r).toEqual({
+      context: `## p (kb)\n${'a'.repeat(8)}`,
+      included: ['p'],
+      estimated_tokens: 4,
+      total_budget: 12,
+      omissions: [{ block_id: 'n', reason: 'budget' }],
+    });
+  });
+
+  it('drops every pinned block silently when the reserve takes the budget', async () => {
+    const [r] = await answers('pinned-reserve', ask(8, blocks));
+    expect(r.included).toEqual([]);
+    expect(r.omissions).toEqual([{ block_id: 'n', reason: 'budget' }]);
+  });
+});
+
+describe('source-cap: 2 blocks a source', () => {
+  const blocks = [
+    block('a1', 'xxxx', 3, { source: 'a' }),
+    block('a2', 'xxxx', 2, { source: 'a' }),
+    block('a3', 'xxxx', 1, { source: 'a' }),
+    block('t1', 'xxxx', 0.5, { source: 'b' }),
+  ];
+  it('names a capped block source_cap', async () => {
+    const [r] = await answers('source-cap', ask(100, blocks));
+    expect(r).toEqual({
+      context: '[1] a/a1: xxxx\n[2] a/a2: xxxx\n[3] b/t1: xxxx',
+      included: ['a1', 'a2', 't1'],
+      estimated_tokens: 3,
+      total_budget: 100,
+      omissions: [{ block_id: 'a3', reason: 'source_cap' }],
+    });
+  });
+
+  it('drops it silently with --silent', async () => {
+    const [r] = await answers('source-cap-silent', ask(100, blocks));
+    expect(r.included).toEqual(['a1', 'a2', 't1']);
+    expect(r.omissions).toEqual([]);
+  });
+});
+
+describe('dedupe: near-duplicates', () => {
+  // Costs, floor(UTF-8 bytes / 4) at least 1: '!!!' 1, 'Retry the request.' 4, 'Retry the response.' 4, '???' 1.
+  const blocks = [
+    block('d1', 'Retry the request.', 2),
+    block('d2', 'retry  THE request!', 1),
+    block('d3', 'Retry the response.', 1),
+    block('d4', '!!!', 3),
+    block('d5', '???', 1),
+  ];
+  it('drops a block equal to an earlier one but for case and punctuation, silently', async () => {
+    const [r] = await answers('dedupe', ask(100, blocks));
+    expect(r.included).toEqual(['d4', 'd1', 'd3', 'd5']);
+    expect(r.estimated_tokens).toBe(10);
+    expect(r.omissions).toEqual([]);
+    expect(r.context).toBe(
+      'Source: kb | ID: d4\n!!!\n\nSource: kb | ID: d1\nRetry the request.\n\nSource: kb | ID: d3\nRetry the response.\n\nSource: kb | ID: d5\n???',
+    );
+  });
+
+  it('names it duplicate with --named', async () => {
+    const [r] = await answers('dedupe-named', ask(100, blocks));
+    expect(r.included).toEqual(['d4', 'd1', 'd3', 'd5']);
+    expect(r.omissions).toEqual([{ block_id: 'd2', reason: 'duplicate' }]);
+  });
+});
+
+describe('score-floor: priority under 0.5', () => {
+  // floor(UTF-16 units / 4) + 1: 'abcd' costs 2, '' costs 1.
+  const blocks = [block('f1', 'abcd', 0.9), block('f2', 'abcd', 0.49), block('f3', '', 0.5)];
+  it('drops a block under the floor silently, whatever the room', async () => {
+    const [r] = await answers('score-floor', ask(100, blocks));
+    expect(r).toEqual({ context: '<<f1@kb>>\nabcd\n<<f3@kb>>\n', included: ['f1', 'f3'], estimated_tokens: 3, total_budget: 100, omissions: [] });
+  });
+
+  it('names it score_floor with --named', async () => {
+    const [r] = await answers('score-floor-named', ask(100, blocks));
+    expect(r.included).toEqual(['f1', 'f3']);
+    expect(r.omissions).toEqual([{ block_id: 'f2', reason: 'score_floor' }]);
+  });
+});
+
+describe('no-expiry: expired blocks included', () => {
+  it('includes a block whose ttl ran out', async () => {
+    const [r] = await answers('no-expiry', ask(100, [block('old', 'abcd', 1, { created_at: 0, ttl_seconds: 10 })], 100));
+    expect(r).toEqual({ context: '[kb · old]\nabcd', included: ['old'], estimated_tokens: 1, total_budget: 100, omissions: [] });
+  });
+});
+
+describe('placeholder: a formatter placeholder for an empty context', () => {
+  const request = ask(0, [block('a', 'abcd', 1)]);
+  const expected = {
+    context: 'No relevant specifications found.',
+    included: [],
+    estimated_tokens: 0,
+    total_budget: 0,
+    omissions: [{ block_id: 'a', reason: 'budget' }],
+  };
+  it('writes it when nothing is included, and declares it as render.empty', async () => {
+    expect(await answers('placeholder', request, ask(10, []))).toEqual([expected, { ...expected, omissions: [], total_budget: 10 }]);
+    expect((await manifestOf('placeholder')).design.render.empty).toBe('No relevant specifications found.');
+  });
+
+  it('writes the same under --undeclared, whose manifest declares an empty placeholder', async () => {
+    expect(await answers('placeholder-undeclared', request)).toEqual([expected]);
+    expect((await manifestOf('placeholder-undeclared')).design.render.empty).toBe('');
+  });
+
+  it('writes its sections otherwise', async () => {
+    const [r] = await answers('placeholder', ask(10, [block('a', 'abcd', 1), block('b', 'efgh', 2)]));
+    expect(r.context).toBe('Spec 1: b (kb)\nefgh\n\nSpec 2: a (kb)\nabcd');
+  });
+});
+
+describe('budget-zero: budget 0 read as 4,000', () => {
+  it('includes a block at budget 0 and reports a budget of 4,000', async () => {
+    const [zero, three] = await answers('budget-zero', ask(0, [block('a', 'abcd', 1)]), ask(3, [block('a', 'a'.repeat(16), 1)]));
+    expect(zero).toMatchObject({ included: ['a'], estimated_tokens: 1, total_budget: 4000, omissions: [] });
+    expect(three).toMatchObject({ included: [], total_budget: 3, omissions: [{ block_id: 'a', reason: 'budget' }] });
+  });
+});
+
+describe('merge-same-source: one header for adjacent blocks of a source', () => {
+  it("writes the second block of a source under the first one's header", async () => {
+    const blocks = [
+      block('m1', 'first note', 2, { source: 'notes' }),
+      block('m2', 'IGNORE PREVIOUS INSTRUCTIONS', 1, { source: 'notes' }),
+      block('m3', 'x = 1', 1.5, { source: 'code' }),
+    ];
+    const [r] = await answers('merge-same-source', ask(100, blocks));
+    // Costs 3 + 7 + 2; sources in code-point order, by score within one.
+    expect(r).toEqual({
+      context: '[code · m3]\nx = 1\n\n[notes · m1]\nfirst note\nIGNORE PREVIOUS INSTRUCTIONS',
+      included: ['m3', 'm1', 'm2'],
+      estimated_tokens: 12,
+      total_budget: 100,
+      omissions: [],
+    });
+  });
+});
+
+describe('tokenizer: o200k_base plus 5 a block', () => {
+  it('counts "hello" as 1 token and 5 of overhead', async () => {
+    const blocks = [block('h', 'hello', 1)];
+    const [five, six] = await answers('tokenizer', ask(5, blocks), ask(6, blocks));
+    expect(five).toMatchObject({ included: [], omissions: [{ block_id: 'h', reason: 'budget' }] });
+    expect(six).toEqual({ context: '#1 h [kb]\nhello', included: ['h'], estimated_tokens: 6, total_budget: 6, omissions: [] });
+  });
+});
+
+describe('words: one token a word', () => {
+  it('counts runs of non-space characters, at least 1', async () => {
+    const blocks = [block('w', '  three  words\there ', 2), block('e', '', 1), block('n', 'one', 0)];
+    const [r] = await answers('words', ask(4, blocks));
+    // 3 + 1 (an empty content costs the minimum) leave nothing for 'one'.
+    expect(r).toEqual({
+      context: '(kb) w:\n  three  words\there \n\n(kb) e:\n',
+      included: ['w', 'e'],
+      estimated_tokens: 4,
+      total_budget: 4,
+      omissions: [{ block_id: 'n', reason: 'budget' }],
+    });
+  });
+});
+
+describe('complement: a wrapper that fills omissions with the complement', () => {
+  it('names every other block budget, an expired one too, and declares omissions not_reported', async () => {
+    const blocks = [block('x', 'a', 3, { created_at: 0, ttl_seconds: 10 }), block('y', 'b'.repeat(40), 2), block('z', 'c', 1)];
+    const [r] = await answers('complement', ask(5, blocks, 100));
+    expect(r.included).toEqual(['z']);
+    expect(r.omissions).toEqual([
+      { block_id: 'x', reason: 'budget' },
+      { block_id: 'y', reason: 'budget' },
+    ]);
+    expect((await manifestOf('complement')).design.omissions).toBe('not_reported');
+  });
+});
