@@ -28,6 +28,8 @@ const SLOW = testFiles().filter(
       'test/diagnose/stdio.test.ts',
       'test/diagnose/run.test.ts',
     ].includes(f) ||
+    // The fixtures of other designs run as processes (Python and Node), each over the corpus.
+    f.startsWith('test/designs/') ||
     /from '\.\.?\/cli\.js'|from '\.\.\/\.\.\/test\/cli\.js'/.test(readFileSync(f, 'utf8')),
 );
 

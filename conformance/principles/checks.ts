@@ -191,8 +191,11 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
       return;
     }
     const header = design.header(b, i + 1);
+    // Under its own header and cut short: a cut, even where the whole content happens to appear elsewhere.
+    const own = header === '' ? -1 : context.indexOf(header);
+    const cutHere = own >= 0 && commonPrefix(context.slice(own + header.length), b.content);
     const whole = rest.indexOf(b.content);
-    if (whole >= 0 || context.includes(b.content)) {
+    if (!(cutHere && cutHere < b.content.length) && (whole >= 0 || context.includes(b.content))) {
       if (whole >= 0) rest = rest.slice(0, whole) + '\u0000' + rest.slice(whole + b.content.length);
       out.push({
         id: 'ANY-10',
