@@ -20,17 +20,20 @@ export function newMark(): string {
   return `${process.pid}.${++seq}`;
 }
 
-/** What the /proc file system says of one process: its parent and whether it has ended (a zombie has). */
-function stat(pid: number): { ppid: number; ended: boolean } | undefined {
+/** What the /proc file system says of one process: its parent, when it started (clock ticks since boot), whether it has ended (a zombie has). */
+function stat(pid: number | 'self'): { ppid: number; startTime: number; ended: boolean } | undefined {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name is in parentheses and may hold spaces or parentheses itself.
     const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(rest[1]), ended: rest[0] === 'Z' || rest[0] === 'X' };
+    return { ppid: Number(rest[1]), startTime: Number(rest[19]), ended: rest[0] === 'Z' || rest[0] === 'X' };
   } catch {
     return undefined;
   }
 }
+
+/** This kit process's start: a process started before it cannot be one it started. */
+const kitStart = stat('self')?.startTime ?? 0;
 
 function processIds(): number[] {
   try {
@@ -70,9 +73,12 @@ export function startedProcesses(root: number | undefined, marks: ReadonlySet<st
   const ids = processIds();
   if (ids.length === 0) return [];
   const parent = new Map<number, number>();
+  const since = new Set<number>();
   for (const pid of ids) {
     const s = stat(pid);
-    if (s && !s.ended) parent.set(pid, s.ppid);
+    if (!s || s.ended) continue;
+    parent.set(pid, s.ppid);
+    if (s.startTime >= kitStart) since.add(pid);
   }
   const found = new Set<number>();
   if (root !== undefined) {
@@ -86,7 +92,7 @@ export function startedProcesses(root: number | undefined, marks: ReadonlySet<st
     }
   }
   if (marks.size > 0) {
-    for (const pid of parent.keys()) {
+    for (const pid of since) {
       if (pid === process.pid || found.has(pid)) continue;
       let env: string;
       try {

@@ -185,7 +185,7 @@ const drainBuffer = Buffer.alloc(64 * 1024);
  * Read now what waits in the process's stderr pipe. The event loop reads the
  * pipes in its own order: an answer can be read before the log line written
  * just before it, and that line would then land in the window of the next
- * request, passed off as its own (seen under load in CI). Read here, before
+ * request, passed off as its own (a loaded machine does this). Read here, before
  * the next request is written, it is counted before that request's window
  * opens. Where the kit holds no descriptor of the pipe (stderrPipe could not
  * make one), the loop's reads alone: false then, and nothing was read.
@@ -210,29 +210,43 @@ function drainStderr(proc: Proc): boolean {
   }
 }
 
+/** Named pipes made and not yet used, in a folder of the kit's own (removed at exit). */
+const fifos: string[] = [];
 let fifoFolder: string | undefined;
 let fifoCount = 0;
+/** Made at a time: a process start takes one, and making them costs a process of its own (mkfifo). */
+const FIFO_BATCH = 32;
+
+function makeFifos(): boolean {
+  if (fifoFolder === undefined) {
+    const folder = mkdtempSync(join(tmpdir(), 'ctxconform-stderr-'));
+    fifoFolder = folder;
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
+  const paths = Array.from({ length: FIFO_BATCH }, () => join(fifoFolder!, String(++fifoCount)));
+  if (spawnSync('mkfifo', ['-m', '600', ...paths], { stdio: 'ignore' }).status !== 0) return false;
+  fifos.push(...paths);
+  return true;
+}
+
+let fifosUnavailable = process.platform === 'win32';
 
 /**
  * A pipe for a process's stderr whose read end the kit opened itself, so that
  * it holds the descriptor drainStderr reads (a pipe Node makes for a child
- * keeps its descriptor private): a named pipe, made, opened at both ends and
+ * keeps its descriptor private): a named pipe, opened at both ends and
  * unlinked at once. Undefined where none can be made (no mkfifo, Windows):
  * the child then gets a plain pipe.
  */
 function stderrPipe(): { read: number; write: number } | undefined {
-  if (process.platform === 'win32') return undefined;
+  if (fifosUnavailable) return undefined;
   try {
-    if (fifoFolder === undefined) {
-      const folder = mkdtempSync(join(tmpdir(), 'ctxconform-stderr-'));
-      fifoFolder = folder;
-      process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-    }
+    if (fifos.length === 0 && !makeFifos()) fifosUnavailable = true;
   } catch {
-    return undefined;
+    fifosUnavailable = true;
   }
-  const path = join(fifoFolder, String(++fifoCount));
-  if (spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' }).status !== 0) return undefined;
+  const path = fifos.pop();
+  if (path === undefined) return undefined;
   let read: number | undefined;
   try {
     // Read end first and non-blocking, so that opening the write end (blocking, as a child's stderr should be) returns at once.

@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { ROOT } from './cli.js';
 import { alive, runHostile } from './hostile-run.js';
 import type { HostileRun } from './hostile-run.js';
+import type { Report } from '../protocol/types.js';
 
 const node = `"${process.execPath}"`;
 const fixture = (name: string): string => `"${join(ROOT, 'dist/test/fixtures', name)}.js"`;
 
-export const REPORTS = ['r.json', 'r.xml', 'r.md', 'r.html', 'r.svg'] as const;
+export const REPORTS = ['report.json', 'r.xml', 'r.md', 'r.html', 'r.svg'] as const;
 
 export interface Scenario {
   name: string;
@@ -29,7 +30,7 @@ function reportArgs(dir: string): string[] {
   return [
     '--quiet',
     '--json',
-    join(dir, 'r.json'),
+    join(dir, 'report.json'),
     '--junit',
     join(dir, 'r.xml'),
     '--markdown',
@@ -120,12 +121,23 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'stdio: a 64 MiB line without a newline every third request',
+    name: 'stdio: a 64 MiB line without a newline every third request (one process)',
     limitMs: 60_000,
-    limitMiB: 250,
+    limitMiB: 150,
     run: (dir, limitMs) =>
       runHostile(
-        ['run', '--stdio', `${node} ${fixture('hostile/endless-line')}`, '--properties', '0', '--filter', 'area:tiers,area:validation', ...reportArgs(dir)],
+        [
+          'run',
+          '--stdio',
+          `${node} ${fixture('hostile/endless-line')}`,
+          '--processes',
+          '1',
+          '--properties',
+          '0',
+          '--filter',
+          'area:tiers,area:starvation',
+          ...reportArgs(dir),
+        ],
         {
           limitMs,
           env: { LINE_MIB: '64' },
@@ -207,11 +219,16 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** A scenario in a fresh folder: the run, and which of the five reports it wrote. */
-export async function play(s: Scenario, limitMs = s.limitMs): Promise<HostileRun & { leftRunning?: number[]; reports: string[] }> {
+export async function play(s: Scenario, limitMs = s.limitMs): Promise<HostileRun & { leftRunning?: number[]; reports: string[]; report?: Report }> {
   const dir = mkdtempSync(join(tmpdir(), 'ctxconform-hostile-'));
   try {
     const r = await s.run(dir, limitMs);
-    return { ...r, reports: REPORTS.filter((f) => existsSync(join(dir, f))) };
+    const json = join(dir, 'report.json');
+    return {
+      ...r,
+      reports: REPORTS.filter((f) => existsSync(join(dir, f))),
+      ...(existsSync(json) ? { report: JSON.parse(readFileSync(json, 'utf8')) as Report } : {}),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
