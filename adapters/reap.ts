@@ -124,12 +124,14 @@ export function setUnendedSink(s: ((left: Unended[]) => void) | undefined): void
 
 /**
  * SIGKILL the process group of `leader` (if any), every process descended from
- * it (while it runs: once it has ended, its id may be another's) and every
- * process carrying one of `marks`; report those still running afterwards.
+ * it (while it runs: once it has ended, its id may be another's), every
+ * process carrying one of `marks`, and those of `seenBefore` (descendants
+ * found while the leader still ran) still running; report those still
+ * running afterwards.
  */
-export function endStarted(leader: number | undefined, leaderRuns: boolean, marks: ReadonlySet<string>): void {
+export function endStarted(leader: number | undefined, leaderRuns: boolean, marks: ReadonlySet<string>, seenBefore: readonly number[] = []): void {
   // Found before the group is killed: once the leader is gone its children belong to init.
-  const others = startedProcesses(leaderRuns ? leader : undefined, marks);
+  const others = [...new Set([...startedProcesses(leaderRuns ? leader : undefined, marks), ...seenBefore.filter(running)])];
   if (leader !== undefined) {
     try {
       process.kill(-leader, 'SIGKILL');

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Implementation, Manifest, Outcome, UnexpectedAnswers } from '../protocol/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
-import { STARTED_BY, endStarted, newMark } from './reap.js';
+import { STARTED_BY, endStarted, newMark, startedProcesses } from './reap.js';
 import { encodeRequest } from './wire.js';
 
 /** Largest answer line read; a longer one is refused without being buffered. */
@@ -59,8 +59,8 @@ const live = new Map<string, Child>();
 const started = new Set<string>();
 
 /** SIGKILL the process's group and every process it started, even those that left the group. */
-function endProcess(mark: string, child: Child): void {
-  endStarted(child.pid, child.exitCode === null && child.signalCode === null, new Set([mark]));
+function endProcess(mark: string, child: Child, seenBefore: readonly number[] = []): void {
+  endStarted(child.pid, child.exitCode === null && child.signalCode === null, new Set([mark]), seenBefore);
 }
 
 /** Everything the kit's processes started, still running: at exit, and on a signal. */
@@ -341,14 +341,17 @@ export class StdioImplementation implements Implementation {
     for (const q of this.queue.splice(0)) q.settle({ kind: 'crash', message: 'the run was closed' });
     if (!p) return;
     const child = p.child;
+    let descendants: number[] = [];
     if (!p.exited && child.exitCode === null && child.signalCode === null) {
+      // Its descendants while it still runs: once it exits, init is their parent, and one that cleared its environment has no mark.
+      descendants = child.pid === undefined ? [] : startedProcesses(child.pid, new Set());
       // End of input means exit (PROTO-3); kill what does not listen.
       const exited = new Promise<boolean>((r) => child.once('exit', () => r(true)));
       child.stdin.end();
       await Promise.race([exited, delay(CLOSE_GRACE_MS, false)]);
     }
     // What did not exit is killed, and what it left behind (a daemon of its own, a grandchild holding its pipes) too.
-    endProcess(p.mark, child);
+    endProcess(p.mark, child, descendants);
     live.delete(p.mark);
     if (!p.pipesClosed) await Promise.race([new Promise<void>((r) => child.once('close', () => r())), delay(CLOSE_GRACE_MS, undefined)]);
     release(p);
