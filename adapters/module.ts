@@ -14,8 +14,12 @@ import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 export class ModuleStartError extends Error {}
 
 const STDERR_TAIL = 4096;
-/** Added to --timeout for loading the module (and again after its thread was terminated): a load is not a hang. */
-export const LOAD_ALLOWANCE_MS = 5000;
+/**
+ * Added to --timeout for loading the module (and again after its thread was
+ * terminated): a load is not a hang (a model to read, TypeScript compiled
+ * through tsx on a loaded machine), as a stdio process's start is not.
+ */
+export const LOAD_ALLOWANCE_MS = 30_000;
 /** Closing: how long the thread has to stop before the kit stops waiting for it. */
 export const CLOSE_GRACE_MS = 1000;
 

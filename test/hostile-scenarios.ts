@@ -197,7 +197,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'module: busy-loops while loading, --timeout 500',
-    limitMs: 20_000,
+    limitMs: 45_000,
     limitMiB: 200,
     run: (dir, limitMs) =>
       runHostile(
