@@ -56,6 +56,22 @@ function killAll(pids: number[]): void {
     }
 }
 
+/** SIGTERM to the kit a second after its implementation started (its grandchild wrote its pid): the run is then under way. */
+function signalOnceRunning(kit: number, pids: string): void {
+  const poll = setInterval(() => {
+    if (!existsSync(pids)) return;
+    clearInterval(poll);
+    setTimeout(() => {
+      try {
+        process.kill(kit, 'SIGTERM');
+      } catch {
+        // it ended already
+      }
+    }, 1000);
+  }, 50);
+  setTimeout(() => clearInterval(poll), 30_000).unref();
+}
+
 /** `setsid sleep 300` left holding the implementation's stdout and stderr, its pid written to `pids`. */
 const grandchild = (pids: string, then: string): string => `setsid sh -c 'echo $$ >> "${pids}"; exec sleep 300' </dev/null & exec ${then}`;
 
@@ -94,7 +110,7 @@ export const SCENARIOS: Scenario[] = [
           'area:tiers',
           ...reportArgs(dir),
         ],
-        { limitMs, started: (pid) => setTimeout(() => process.kill(pid, 'SIGTERM'), 2500) },
+        { limitMs, started: (pid) => signalOnceRunning(pid, pids) },
       );
       // What the kit ended has had a moment to be reaped.
       await new Promise((res) => setTimeout(res, 300));

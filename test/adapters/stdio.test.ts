@@ -174,7 +174,8 @@ describe('stdio adapter', () => {
     expect((await impl.assemble({}, { timeoutMs: 5000 })).kind).toBe('result');
     const t0 = performance.now();
     await impl.close();
-    expect(performance.now() - t0).toBeLessThan(CLOSE_GRACE_MS);
+    // Not the pipes' grace on top: nothing is left holding them (the bound leaves room for a loaded machine).
+    expect(performance.now() - t0).toBeLessThan(2 * CLOSE_GRACE_MS);
     expect(running(g.pid())).toBe(false);
   });
 
@@ -187,7 +188,8 @@ describe('stdio adapter', () => {
       await new Promise((r) => setTimeout(r, 100)); // the grandchild has execed env -i
       const t0 = performance.now();
       await impl.close();
-      expect(performance.now() - t0).toBeLessThan(CLOSE_GRACE_MS);
+      // Not the pipes' grace on top: nothing is left holding them (the bound leaves room for a loaded machine).
+      expect(performance.now() - t0).toBeLessThan(2 * CLOSE_GRACE_MS);
       expect(running(g.pid())).toBe(false);
     },
   );
