@@ -14,6 +14,14 @@ import { isStackOverflow, writeJson } from '../protocol/deep-json.js';
 export class ModuleStartError extends Error {}
 
 const STDERR_TAIL = 4096;
+/**
+ * Added to --timeout for loading the module (and again after its thread was
+ * terminated): a load is not a hang (a model to read, TypeScript compiled
+ * through tsx on a loaded machine), as a stdio process's start is not.
+ */
+export const LOAD_ALLOWANCE_MS = 30_000;
+/** Closing: how long the thread has to stop before the kit stops waiting for it. */
+export const CLOSE_GRACE_MS = 1000;
 
 /** The worker maps an answer to an Outcome itself, with the in-process adapter's rules (adapters/outcome.ts). */
 type Reply = { kind: 'ready' } | { kind: 'load-error'; message: string } | ({ id: number } & Answer);
@@ -37,11 +45,13 @@ export class ModuleImplementation implements Implementation {
   constructor(
     private readonly path: string,
     manifest?: Manifest,
+    /** The deadline of a load: --timeout plus LOAD_ALLOWANCE_MS. */
+    private readonly loadMs = 5000 + LOAD_ALLOWANCE_MS,
   ) {
     this.manifest = manifest;
   }
 
-  /** Load the module; throws ModuleStartError when it cannot load or has no assemble. */
+  /** Load the module; throws ModuleStartError when it cannot load, has no assemble, or does not load within its deadline. */
   async open(): Promise<Manifest | undefined> {
     await this.start().ready;
     if (this.manifest) return this.manifest;
@@ -68,7 +78,8 @@ export class ModuleImplementation implements Implementation {
     this.live = undefined;
     if (l && !l.dead) {
       l.dead = true;
-      await l.worker.terminate();
+      // A thread blocked in a native call stops only when the call returns: not waited for past the grace.
+      await Promise.race([l.worker.terminate(), new Promise((r) => setTimeout(r, CLOSE_GRACE_MS).unref())]);
     }
   }
 
@@ -88,6 +99,17 @@ export class ModuleImplementation implements Implementation {
     const live: Live = { worker, ready, dead: false, stderr: '' };
     ready.catch(() => {});
     this.live = live;
+    // A module that never finishes loading (a loop at its top level, an await that never settles) is ended.
+    const loading = setTimeout(() => {
+      fail(new ModuleStartError(`it did not finish loading within ${this.loadMs} ms; its thread was terminated`));
+      live.dead = true;
+      if (this.live === live) this.live = undefined;
+      void worker.terminate();
+    }, this.loadMs);
+    ready.then(
+      () => clearTimeout(loading),
+      () => clearTimeout(loading),
+    );
     // The module's console output is its logs, as stderr is for a process.
     const keep = (d: Buffer): void => {
       live.stderr = (live.stderr + d.toString('utf8')).slice(-STDERR_TAIL);
@@ -179,8 +201,8 @@ function deepText(request: unknown): string | undefined {
   return exact ? text : undefined;
 }
 
-export async function openModuleWorker(path: string, manifest?: Manifest): Promise<{ impl: ModuleImplementation; manifest: Manifest }> {
-  const impl = new ModuleImplementation(path, manifest);
+export async function openModuleWorker(path: string, manifest?: Manifest, timeoutMs = 5000): Promise<{ impl: ModuleImplementation; manifest: Manifest }> {
+  const impl = new ModuleImplementation(path, manifest, timeoutMs + LOAD_ALLOWANCE_MS);
   try {
     await impl.open();
     return { impl, manifest: await impl.describe() };

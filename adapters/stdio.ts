@@ -16,12 +16,17 @@
  * request's own; when other requests were in flight meanwhile the outcome says
  * how many (stderrInFlight) instead of passing their lines off as its.
  */
-import { spawn } from 'node:child_process';
-import { readSync } from 'node:fs';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { requestStderrOf } from '../protocol/types.js';
-import type { Implementation, Manifest, Outcome, RequestStderr } from '../protocol/types.js';
+import type { Implementation, Manifest, Outcome, RequestStderr, UnexpectedAnswers } from '../protocol/types.js';
 import { errorOutcome, quote, rawOf } from './outcome.js';
+import { STARTED_BY, endStarted, newMark, startedProcesses } from './reap.js';
 import { encodeRequest } from './wire.js';
 
 /** Largest answer line read; a longer one is refused without being buffered. */
@@ -36,32 +41,53 @@ export const STDERR_TAIL_BYTES = 4096;
 const STDERR_KEPT_BYTES = 64 * 1024;
 /** With --manifest there is no describe answer to wait for: a process still alive after this has started. */
 const START_GRACE_MS = 1000;
+/**
+ * Closing: how long a process has to exit once its input ends (PROTO-3) before
+ * it is killed, and then how long its pipes have to close before the kit stops
+ * reading them and returns, whatever still holds them.
+ */
+export const CLOSE_GRACE_MS = 1000;
+/** Answer lines kept of those that answered no request in flight (the rest are counted). */
+const UNEXPECTED_KEPT = 3;
 
 export class StdioStartError extends Error {}
 
-const live = new Set<ChildProcessWithoutNullStreams>();
+type Child = ChildProcessByStdio<Writable, Readable, Readable | null>;
 
-function killGroup(child: ChildProcessWithoutNullStreams): void {
-  try {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
+/** Processes started and not yet seen to end, by their mark. */
+const live = new Map<string, Child>();
+/** The marks of every process started: what one of them left running is ended with the rest at exit. */
+const started = new Set<string>();
+
+/** SIGKILL the process's group and every process it started, even those that left the group. */
+function endProcess(mark: string, child: Child, seenBefore: readonly number[] = []): void {
+  endStarted(child.pid, child.exitCode === null && child.signalCode === null, new Set([mark]), seenBefore);
+}
+
+/** Everything the kit's processes started, still running: at exit, and on a signal. */
+function endEverything(): void {
+  for (const [mark, c] of live) {
+    try {
+      if (c.pid !== undefined && c.exitCode === null && c.signalCode === null) process.kill(-c.pid, 'SIGKILL');
+    } catch {
+      c.kill('SIGKILL');
+    }
+    live.delete(mark);
   }
+  if (started.size > 0) endStarted(undefined, false, started);
 }
 
 // Detached groups outlive the runner unless told; a run that ends early (or is interrupted)
 // must not leave them behind. On a signal: kill them, then die of the same signal (unless
 // someone else handles it).
-process.once('exit', () => {
-  for (const c of live) killGroup(c);
-});
+process.once('exit', endEverything);
 let signalsHooked = false;
 function hookSignals(): void {
   if (signalsHooked) return;
   signalsHooked = true;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const onSignal = (): void => {
-      for (const c of live) killGroup(c);
+      endEverything();
       process.removeListener(sig, onSignal);
       // Die of the signal unless the command listens for it (cli/interrupt.ts: it writes its reports first).
       if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
@@ -82,8 +108,16 @@ interface Pending {
 }
 
 interface Proc {
-  child: ChildProcessWithoutNullStreams;
+  child: Child;
+  /** Its stderr: the read end of stderrPipe, or the pipe Node made. */
+  stderr: Readable;
+  /** The descriptor of stderr's read end, where the kit opened it (stderrPipe). */
+  stderrFd?: number;
+  /** In its environment (STARTED_BY) and in that of whatever it starts. */
+  mark: string;
   exited: boolean;
+  /** Its stdout and stderr have closed ('close'): nothing more will be read. */
+  pipesClosed: boolean;
   /** Chunks of the line being read. */
   chunks: Buffer[];
   lineBytes: number;
@@ -124,6 +158,21 @@ export interface StdioOptions {
   startAllowanceMs?: number;
 }
 
+const delay = <T>(ms: number, value: T): Promise<T> => new Promise((r) => setTimeout(() => r(value), ms).unref());
+
+/**
+ * Stop reading a process that is given up on, and let go of the answer line it
+ * left half-read: what answered for it (a window, an outcome) may outlive the
+ * run's use of the process, and must not keep up to MAX_ANSWER_BYTES alive.
+ */
+function release(proc: Proc): void {
+  proc.chunks = [];
+  proc.lineBytes = 0;
+  drainStderr(proc);
+  proc.child.stdout.destroy();
+  proc.stderr.destroy();
+}
+
 /** Keep stderr bytes read from the process: counted, and the last STDERR_KEPT_BYTES of them. */
 function keepStderr(proc: Proc, d: Buffer): void {
   proc.stderrTotal += d.length;
@@ -137,29 +186,78 @@ const drainBuffer = Buffer.alloc(64 * 1024);
  * Read now what waits in the process's stderr pipe. The event loop reads the
  * pipes in its own order: an answer can be read before the log line written
  * just before it, and that line would then land in the window of the next
- * request, passed off as its own (seen under load in CI). Read here, before
+ * request, passed off as its own (a loaded machine does this). Read here, before
  * the next request is written, it is counted before that request's window
- * opens. Where the pipe's descriptor is not reachable, the loop's reads alone:
- * false then, and nothing was read.
+ * opens. Where the kit holds no descriptor of the pipe (stderrPipe could not
+ * make one), the loop's reads alone: false then, and nothing was read.
  */
 function drainStderr(proc: Proc): boolean {
-  const fd = (proc.child.stderr as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  if (typeof fd !== 'number' || fd < 0) return false;
-  if (proc.exited) return true;
+  // Once the stream is destroyed its descriptor is closed, and the number may be another file's.
+  if (proc.stderrFd === undefined || proc.stderr.destroyed) return false;
   for (;;) {
     let n: number;
-    // Nothing waiting is the common case, and it throws (EAGAIN): an error without a stack costs half as much.
+    // Nothing waiting is the common case, and it throws (EAGAIN): an error without a stack is cheaper to make.
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     try {
-      n = readSync(fd, drainBuffer, 0, drainBuffer.length, null);
+      n = readSync(proc.stderrFd, drainBuffer, 0, drainBuffer.length, null);
     } catch {
-      return true; // EAGAIN: nothing waiting (or the pipe is gone, which its close reports)
+      return true; // EAGAIN: nothing waiting (or the pipe is gone, which its end reports)
     } finally {
       Error.stackTraceLimit = stackTraceLimit;
     }
     if (n <= 0) return true;
     keepStderr(proc, drainBuffer.subarray(0, n)); // keepStderr copies what it keeps
+  }
+}
+
+/** Named pipes made and not yet used, in a folder of the kit's own (removed at exit). */
+const fifos: string[] = [];
+let fifoFolder: string | undefined;
+let fifoCount = 0;
+/** Made at a time: a process start takes one, and making them costs a process of its own (mkfifo). */
+const FIFO_BATCH = 32;
+
+function makeFifos(): boolean {
+  if (fifoFolder === undefined) {
+    const folder = mkdtempSync(join(tmpdir(), 'ctxconform-stderr-'));
+    fifoFolder = folder;
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
+  const paths = Array.from({ length: FIFO_BATCH }, () => join(fifoFolder!, String(++fifoCount)));
+  if (spawnSync('mkfifo', ['-m', '600', ...paths], { stdio: 'ignore' }).status !== 0) return false;
+  fifos.push(...paths);
+  return true;
+}
+
+let fifosUnavailable = process.platform === 'win32';
+
+/**
+ * A pipe for a process's stderr whose read end the kit opened itself, so that
+ * it holds the descriptor drainStderr reads (a pipe Node makes for a child
+ * keeps its descriptor private): a named pipe, opened at both ends and
+ * unlinked at once. Undefined where none can be made (no mkfifo, Windows):
+ * the child then gets a plain pipe.
+ */
+function stderrPipe(): { read: number; write: number } | undefined {
+  if (fifosUnavailable) return undefined;
+  try {
+    if (fifos.length === 0 && !makeFifos()) fifosUnavailable = true;
+  } catch {
+    fifosUnavailable = true;
+  }
+  const path = fifos.pop();
+  if (path === undefined) return undefined;
+  let read: number | undefined;
+  try {
+    // Read end first and non-blocking, so that opening the write end (blocking, as a child's stderr should be) returns at once.
+    read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    return { read, write: openSync(path, constants.O_WRONLY) };
+  } catch {
+    if (read !== undefined) closeSync(read);
+    return undefined;
+  } finally {
+    rmSync(path, { force: true });
   }
 }
 
@@ -176,6 +274,8 @@ export class StdioImplementation implements Implementation {
   private readonly windows = new WeakMap<Outcome, StderrWindow>();
   /** Ids given up on (timed out, refused): a late answer for one is dropped, not blamed on the next. */
   private readonly settledIds = new Set<string>();
+  /** Answer lines for requests already answered: a fault of the run (PROTO-3, one answer per request). */
+  private readonly unexpected: UnexpectedAnswers = { count: 0, lines: [] };
   private manifest: Manifest | undefined;
   /** Added to the first request's limit on a fresh process: three times the measured start, at least 1 s. */
   private startAllowanceMs: number;
@@ -223,19 +323,39 @@ export class StdioImplementation implements Implementation {
     return this.send('assemble', timeoutMs, wire.json);
   }
 
+  /** The answer lines that answered a request already answered, if any came. */
+  unexpectedAnswers(): UnexpectedAnswers | undefined {
+    return this.unexpected.count > 0 ? { count: this.unexpected.count, lines: [...this.unexpected.lines] } : undefined;
+  }
+
+  /**
+   * End of input, then CLOSE_GRACE_MS for the process to exit before it is
+   * killed with all it started; then CLOSE_GRACE_MS for its pipes to close
+   * before they are let go of. It returns within twice CLOSE_GRACE_MS
+   * whatever the process does.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.stopTimer();
     const p = this.proc;
     this.proc = undefined;
     for (const q of this.queue.splice(0)) q.settle({ kind: 'crash', message: 'the run was closed' });
-    if (!p || p.exited) return;
-    // End of input means exit (PROTO-3); kill what does not listen.
-    const gone = new Promise<void>((r) => p.child.once('close', () => r()));
-    p.child.stdin.end();
-    const t = setTimeout(() => killGroup(p.child), 1000);
-    await gone;
-    clearTimeout(t);
+    if (!p) return;
+    const child = p.child;
+    let descendants: number[] = [];
+    if (!p.exited && child.exitCode === null && child.signalCode === null) {
+      // Its descendants while it still runs: once it exits, init is their parent, and one that cleared its environment has no mark.
+      descendants = child.pid === undefined ? [] : startedProcesses(child.pid, new Set());
+      // End of input means exit (PROTO-3); kill what does not listen.
+      const exited = new Promise<boolean>((r) => child.once('exit', () => r(true)));
+      child.stdin.end();
+      await Promise.race([exited, delay(CLOSE_GRACE_MS, false)]);
+    }
+    // What did not exit is killed, and what it left behind (a daemon of its own, a grandchild holding its pipes) too.
+    endProcess(p.mark, child, descendants);
+    live.delete(p.mark);
+    if (!p.pipesClosed) await Promise.race([new Promise<void>((r) => child.once('close', () => r())), delay(CLOSE_GRACE_MS, undefined)]);
+    release(p);
   }
 
   /** `requestJson` is the request as adapters/wire.ts encoded it, placed in the envelope unchanged. */
@@ -253,20 +373,44 @@ export class StdioImplementation implements Implementation {
   }
 
   private start(): Proc {
-    const child = spawn(this.o.command, {
-      shell: true,
-      cwd: this.o.cwd,
-      env: this.o.env ?? process.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Its own process group, so a kill reaches what the shell started too.
-      detached: true,
-    }) as ChildProcessWithoutNullStreams;
-    live.add(child);
+    const mark = newMark();
+    const pipe = stderrPipe();
+    let child: Child;
+    try {
+      child = spawn(this.o.command, {
+        shell: true,
+        cwd: this.o.cwd,
+        env: { ...(this.o.env ?? process.env), [STARTED_BY]: mark },
+        stdio: ['pipe', 'pipe', pipe ? pipe.write : 'pipe'],
+        // Its own process group, so a kill reaches what the shell started too.
+        detached: true,
+      }) as Child;
+    } finally {
+      // The child has its copy of the write end; the kit's would keep the pipe open past the child's end.
+      if (pipe) closeSync(pipe.write);
+    }
+    const stderr: Readable = pipe ? new Socket({ fd: pipe.read, readable: true, writable: false }) : child.stderr!;
+    live.set(mark, child);
+    started.add(mark);
     hookSignals();
-    const proc: Proc = { child, exited: false, chunks: [], lineBytes: 0, stderrTail: Buffer.alloc(0), stderrTotal: 0, answered: false, written: 0 };
+    const proc: Proc = {
+      child,
+      stderr,
+      ...(pipe ? { stderrFd: pipe.read } : {}),
+      mark,
+      exited: false,
+      pipesClosed: false,
+      chunks: [],
+      lineBytes: 0,
+      stderrTail: Buffer.alloc(0),
+      stderrTotal: 0,
+      answered: false,
+      written: 0,
+    };
     this.proc = proc;
     child.stdout.on('data', (d: Buffer) => this.onStdout(proc, d));
-    child.stderr.on('data', (d: Buffer) => keepStderr(proc, d));
+    stderr.on('data', (d: Buffer) => keepStderr(proc, d));
+    stderr.on('error', () => {}); // a pipe that breaks ends with the process, whose exit is the message
     // A broken pipe: usually the process is exiting, and its exit (with the code) is the better
     // message; a process that closed its input but lives on is a crash of its own.
     child.stdin.on('error', (e: NodeJS.ErrnoException) => {
@@ -285,7 +429,8 @@ export class StdioImplementation implements Implementation {
     child.on('error', (e) => this.onExit(proc, `could not run: ${e.message}`));
     // 'close', not 'exit': an answer written just before exiting is still read.
     child.on('close', (code, signal) => {
-      live.delete(child);
+      proc.pipesClosed = true;
+      live.delete(mark);
       this.onExit(proc, signal ? `was killed by ${signal}` : `exited with code ${code}`);
     });
     return proc;
@@ -332,12 +477,12 @@ export class StdioImplementation implements Implementation {
   }
 
   /**
-   * Start the clock on the head request. One timer serves every request: a
-   * timer made per answer and cleared at the next cost the kit about 20 us of
-   * CPU an answer (2 to 3% of a default run against the reference over
-   * stdio), and moving this one only relinks it (refresh). With nothing in
-   * flight it may still run out; it then finds no head to time out. It does
-   * not hold the process open: while a request is in flight, the child does.
+   * Start the clock on the head request. One timer serves every request and
+   * is moved (refresh, which only relinks it) rather than made per answer:
+   * answers come at the rate of the implementation, and a timer per answer is
+   * work the kit does for each of them. With nothing in flight it may still
+   * run out; it then finds no head to time out. It does not hold the process
+   * open: while a request is in flight, the child does.
    */
   private armHead(): void {
     const head = this.queue[0];
@@ -388,7 +533,9 @@ export class StdioImplementation implements Implementation {
   private restart(old: Proc | undefined): void {
     if (old && !old.exited) {
       old.exited = true;
-      killGroup(old.child);
+      endProcess(old.mark, old.child);
+      live.delete(old.mark);
+      release(old);
     }
     if (this.proc === old) this.proc = undefined;
     if (this.closed || this.queue.length === 0) {
@@ -410,8 +557,12 @@ export class StdioImplementation implements Implementation {
     if (proc !== this.proc) return;
     this.proc = undefined;
     const head = this.queue[0];
-    if (!head) return;
+    if (!head) {
+      release(proc);
+      return;
+    }
     const partial = proc.lineBytes > 0 ? `; it left a partial answer line ${quote(Buffer.concat(proc.chunks).toString('utf8'))}` : '';
+    release(proc);
     this.settleHead({ kind: 'crash', message: `the process ${how} before answering${partial}`, ...this.withStderr(proc, head) });
     this.restart(undefined);
   }
@@ -472,6 +623,12 @@ export class StdioImplementation implements Implementation {
     const at = id === undefined ? -1 : this.queue.findIndex((p) => p.id === id);
     if (at === -1) {
       if (id !== undefined && this.settledIds.has(id)) return;
+      if (id !== undefined && this.wasSent(id)) {
+        // A second answer to a request already answered: not the next request's answer, and not nothing.
+        this.unexpected.count++;
+        if (this.unexpected.lines.length < UNEXPECTED_KEPT) this.unexpected.lines.push(quote(line));
+        return;
+      }
       if (!head) return;
       this.settleHead({
         kind: 'protocol',
@@ -491,6 +648,12 @@ export class StdioImplementation implements Implementation {
     else outcome = { kind: 'protocol', message: `answer has neither "ok" nor "error": ${quote(line)}`, raw: rawOf(line), ...stderr };
     this.windows.set(outcome, { proc, pending: { stderrFrom: p.stderrFrom, others: p.others }, writtenThen: proc.written });
     p.settle(outcome);
+  }
+
+  /** An id this adapter gave a request (ids count up from 1). */
+  private wasSent(id: string): boolean {
+    const n = Number(id);
+    return Number.isInteger(n) && n >= 1 && n < this.nextId && String(n) === id;
   }
 
   /**
@@ -557,6 +720,12 @@ export class StdioPool implements Implementation {
 
   stderrFor(outcome: Outcome): Promise<RequestStderr> {
     return this.answeredBy.get(outcome)?.stderrFor(outcome) ?? Promise.resolve(requestStderrOf(outcome));
+  }
+
+  unexpectedAnswers(): UnexpectedAnswers | undefined {
+    const each = this.members.map((m) => m.unexpectedAnswers()).filter((u) => u !== undefined);
+    if (each.length === 0) return undefined;
+    return { count: each.reduce((n, u) => n + u.count, 0), lines: each.flatMap((u) => u.lines).slice(0, UNEXPECTED_KEPT) };
   }
 
   async close(): Promise<void> {

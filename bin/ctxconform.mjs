@@ -17,3 +17,7 @@ try {
   process.exit(2);
 }
 process.exitCode = await main(process.argv.slice(2));
+// The command is done and its implementations closed: the exit status reaches the caller even when
+// something still holds the event loop (a pipe a peer's grandchild keeps open, a socket). The timer
+// does not hold the loop itself, so an ordinary exit is not delayed.
+setTimeout(() => process.exit(), 1000).unref();

@@ -6,6 +6,14 @@ import { CallerError } from '../conformance/errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { exitStatusOf, interruptedBy, listenForStop } from './interrupt.js';
 import { out, err } from './output.js';
+import { setUnendedSink } from '../adapters/reap.js';
+
+// What the kit started and could not end is said, never left running unseen (adapters/reap.ts).
+setUnendedSink((left) =>
+  process.stderr.write(
+    `ctxconform: could not end ${left.length} process${left.length === 1 ? '' : 'es'} the implementation started: ${left.map((p) => `${p.pid} ${JSON.stringify(p.command)}`).join(', ')}\n`,
+  ),
+);
 
 type Command = { run: (argv: string[]) => Promise<number> };
 

@@ -96,7 +96,15 @@ export interface Implementation {
    * answer). Asked only for a case that did not pass; without it, the outcome's.
    */
   stderrFor?(outcome: Outcome): Promise<RequestStderr>;
+  /** Answers that answered no request in flight (stdio: a second answer to one already answered), a fault of the run. */
+  unexpectedAnswers?(): UnexpectedAnswers | undefined;
   close(): Promise<void>;
+}
+
+/** How many answers came that answered no request in flight, and the first few of them, quoted. */
+export interface UnexpectedAnswers {
+  count: number;
+  lines: string[];
 }
 
 /**

@@ -15,7 +15,7 @@ import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './
 import type { CaseRun, CombinedRun } from './repeat.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
-import { caseLevel } from '../levels.js';
+import { anyOnly, caseLevel } from '../levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
@@ -109,6 +109,32 @@ export function toResult(
   return out;
 }
 
+/** The id of the result that holds the answers that answered no request in flight. */
+export const UNEXPECTED_ANSWERS_ID = 'transport/unexpected-answers';
+
+/**
+ * Answers that answered no request in flight (a second answer to one already
+ * answered) belong to no case, and are no less a fault (PROTO-3: one answer
+ * per request): an `error` of the implementation's run.
+ */
+export function unexpectedAnswersResult(impl: Implementation, manifest: Pick<Manifest, 'profiles'>): CaseResult | undefined {
+  const u = impl.unexpectedAnswers?.();
+  if (!u) return undefined;
+  const first = u.lines.length === 1 ? 'it' : `the first ${u.lines.length}`;
+  return {
+    id: UNEXPECTED_ANSWERS_ID,
+    kind: 'case',
+    // A fault of the exchange, judged at whatever level the run is (an any-only manifest's is the any level).
+    level: anyOnly(manifest) ? 'any' : 'profile',
+    tags: [],
+    status: 'error',
+    requirements: ['PROTO-3'],
+    description: 'every answer line answers a request in flight',
+    duration_ms: 0,
+    message: `${u.count} answer line${u.count === 1 ? '' : 's'} answered a request already answered (PROTO-3: one answer line per request); ${first}: ${u.lines.join('; ')}`,
+  };
+}
+
 export async function runSuite(o: RunOptions): Promise<Report> {
   const started = new Date();
   const t0 = performance.now();
@@ -186,7 +212,8 @@ export async function runSuite(o: RunOptions): Promise<Report> {
   }
   o.onProgress?.(results.length + props.length, total, '');
 
-  const all = [...results, ...props];
+  const unexpected = unexpectedAnswersResult(o.impl, o.manifest);
+  const all = [...results, ...props, ...(unexpected ? [unexpected] : [])];
   return reportOf({
     manifest: o.manifest,
     ...(o.adapter ? { adapter: o.adapter } : {}),

@@ -26,10 +26,10 @@ export default defineTransport<'module'>({
   concurrency: 1,
   takesManifest: true,
   describedBy: (target) => `${target} describe()`,
-  async open({ path }, { manifest }) {
+  async open({ path }, { manifest, timeoutMs }) {
     const { ModuleStartError, openModuleWorker } = await import('../../adapters/module.js');
     try {
-      return { ...(await openModuleWorker(path, manifest)), target: resolve(path) };
+      return { ...(await openModuleWorker(path, manifest, timeoutMs)), target: resolve(path) };
     } catch (e) {
       if (e instanceof ModuleStartError) throw new StartError(`cannot load the module ${path}: ${e.message}`);
       throw e;

@@ -101,12 +101,12 @@ async function faultyServer(fault: (req: IncomingMessage, res: ServerResponse) =
 
 const FAULT_TIMEOUT = 2000;
 
-async function runAgainst(fault: (req: IncomingMessage, res: ServerResponse) => void): Promise<Report> {
+async function runAgainst(fault: (req: IncomingMessage, res: ServerResponse) => void, timeoutMs = FAULT_TIMEOUT): Promise<Report> {
   const s = await faultyServer(fault);
   // Only the hanging server waits it out; on a loaded CI machine a shorter one turns a slow answer into a timeout.
-  const { impl, manifest } = await openImplementation({ transport: 'http', config: { base: s.url }, timeoutMs: FAULT_TIMEOUT, concurrency: 1 });
+  const { impl, manifest } = await openImplementation({ transport: 'http', config: { base: s.url }, timeoutMs, concurrency: 1 });
   try {
-    return await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs: FAULT_TIMEOUT, concurrency: 1, properties: 0, seed: 1 });
+    return await runSuite({ cases: FAULT_CASES, impl, manifest, timeoutMs, concurrency: 1, properties: 0, seed: 1 });
   } finally {
     await impl.close();
     s.close();
@@ -143,12 +143,27 @@ describe('http faults (one case affected, the run goes on)', () => {
   it('a hang: timeout', async () => {
     expect(only(await runAgainst(() => {}), 'timeout')).toMatch(/within 2000 ms/);
   });
+  it('a body trickling a byte every 300 ms: timeout at the deadline from the send, not reset by each byte', async () => {
+    const t0 = performance.now();
+    const msg = only(
+      await runAgainst((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const t = setInterval(() => res.write(' '), 300);
+        res.on('close', () => clearInterval(t));
+      }),
+      'timeout',
+    );
+    expect(msg).toMatch(/was not complete within 2000 ms/);
+    // Five cases answered at once and one cut at its deadline; a restarted body timer would never cut it.
+    expect(performance.now() - t0).toBeLessThan(15_000);
+  });
   it('an answer over 16 MiB: error, refused', async () => {
     const msg = only(
       await runAgainst((_req, res) => {
         res.writeHead(200);
         res.end('x'.repeat(17 * 1024 * 1024));
-      }),
+        // --timeout bounds the whole exchange, and 17 MiB can take longer than 2 s on a loaded machine: the refusal is what is tested.
+      }, 20_000),
       'error',
     );
     expect(msg).toMatch(/larger than 16777216 bytes/);

@@ -3,11 +3,12 @@
  * processes; the fault tests (test/runner/faults.test.ts) cover crashes,
  * hangs and garbage.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StdioImplementation } from '../../adapters/stdio.js';
+import { CLOSE_GRACE_MS, StdioImplementation } from '../../adapters/stdio.js';
+import { running } from '../../adapters/reap.js';
 import { CallerError } from '../../conformance/errors.js';
 import { openImplementation } from '../../conformance/runner/open.js';
 
@@ -155,4 +156,64 @@ describe('stdio adapter', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(await impl.assemble({}, { timeoutMs: 100 })).toEqual({ kind: 'crash', message: 'the run was closed' });
   });
+
+  // The grandchild writes its pid and sleeps, in a session of its own, holding stdout and stderr.
+  const withGrandchild = (name: string, sleeper: string): { cmd: string; pid: () => number } => {
+    const pidFile = join(tmp, `${name}.pid`);
+    const impl = script(name, `out({ id: m.id, ok: m.op === 'describe' ? ${JSON.stringify(MANIFEST)} : ${JSON.stringify(RESULT)} });`);
+    return {
+      cmd: `setsid sh -c 'echo $$ > "${pidFile}"; exec ${sleeper}' </dev/null & exec ${impl}`,
+      pid: () => Number(readFileSync(pidFile, 'utf8')),
+    };
+  };
+
+  it.skipIf(process.platform !== 'linux')('close() ends a grandchild in its own session that holds the pipes, and returns at once', async () => {
+    const g = withGrandchild('grandchild', 'sleep 300');
+    const impl = new StdioImplementation({ command: g.cmd, timeoutMs: 5000 });
+    await impl.open();
+    expect((await impl.assemble({}, { timeoutMs: 5000 })).kind).toBe('result');
+    const t0 = performance.now();
+    await impl.close();
+    // Not the pipes' grace on top: nothing is left holding them (the bound leaves room for a loaded machine).
+    expect(performance.now() - t0).toBeLessThan(2 * CLOSE_GRACE_MS);
+    expect(running(g.pid())).toBe(false);
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'close() ends a grandchild that also cleared its environment: found among the descendants before the process exits',
+    async () => {
+      const g = withGrandchild('grandchild-env', 'env -i sleep 300');
+      const impl = new StdioImplementation({ command: g.cmd, timeoutMs: 5000 });
+      await impl.open();
+      await new Promise((r) => setTimeout(r, 100)); // the grandchild has execed env -i
+      const t0 = performance.now();
+      await impl.close();
+      // Not the pipes' grace on top: nothing is left holding them (the bound leaves room for a loaded machine).
+      expect(performance.now() - t0).toBeLessThan(2 * CLOSE_GRACE_MS);
+      expect(running(g.pid())).toBe(false);
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'close() returns within its grace when what holds the pipes cannot be found (it left before close looked)',
+    async () => {
+      // A great-grandchild that clears its environment and whose parent exits at once: init adopts it before close() looks.
+      const pidFile = join(tmp, 'orphan.pid');
+      const impl0 = script('orphan', `out({ id: m.id, ok: m.op === 'describe' ? ${JSON.stringify(MANIFEST)} : ${JSON.stringify(RESULT)} });`);
+      const cmd = `(setsid sh -c 'echo $$ > "${pidFile}"; exec env -i sleep 300' </dev/null &) ; exec ${impl0}`;
+      const impl = new StdioImplementation({ command: cmd, timeoutMs: 5000 });
+      await impl.open();
+      await new Promise((r) => setTimeout(r, 100));
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      try {
+        const t0 = performance.now();
+        await impl.close();
+        const ms = performance.now() - t0;
+        expect(ms).toBeGreaterThanOrEqual(CLOSE_GRACE_MS - 50);
+        expect(ms).toBeLessThan(2 * CLOSE_GRACE_MS + 500);
+      } finally {
+        if (running(pid)) process.kill(pid, 'SIGKILL');
+      }
+    },
+  );
 });
