@@ -13,7 +13,7 @@ import type { OpenedImplementation } from '../conformance/runner/open.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
 import { drivingOptions, openChosen, transportHelp } from './implementation.js';
 import type { ChosenImplementation, TransportKind } from './implementation.js';
-import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { likelyCause } from '../conformance/runner/likely-cause.js';
 import type { ObservationLog } from '../conformance/diagnose/log.js';
 import { FAILING } from '../protocol/types.js';
@@ -129,13 +129,19 @@ function topReasons(cases: readonly CaseResult[]): string {
   return top.map(([why, n]) => `${n} × ${why}`).join('; ') + (counts.size > 3 ? '; ...' : '');
 }
 
-async function writeAll(report: Report, values: Values): Promise<string[]> {
+/** Every report asked for: `wrote FILE` for each written, an error line for each that could not be; whether all were. */
+async function writeAll(report: Report, values: Values): Promise<boolean> {
   const file = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
-  try {
-    return await writeReportFiles(report, { json: file('json'), junit: file('junit'), markdown: file('markdown'), html: file('html'), badge: file('badge') });
-  } catch (e) {
-    throw new UsageError(`cannot write the reports: ${(e as Error).message}`);
-  }
+  const { written, failed } = await writeReportFiles(report, {
+    json: file('json'),
+    junit: file('junit'),
+    markdown: file('markdown'),
+    html: file('html'),
+    badge: file('badge'),
+  });
+  for (const f of written) console.log(`wrote ${f}`);
+  for (const f of failed) console.error(`ctxconform: ${f.message}`);
+  return failed.length === 0;
 }
 
 /**
@@ -193,7 +199,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   const clauses = clauseTable(report);
   if (clauses) console.log(`\n${clauses}`);
   console.log(`\n${summaryTable(report)}`);
-  for (const file of await writeAll(report, values)) console.log(`wrote ${file}`);
+  const allWritten = await writeAll(report, values);
 
   const s = report.summary;
   const v = verdict(report);
@@ -211,6 +217,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   console.log(
     `\n${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
   );
-  const status = signal !== undefined ? exitStatusOf(signal) : v.passed ? EXIT_OK : EXIT_FAIL;
+  // A report asked for and not written is a run that did not do what it was told: CI must not take it for a verdict.
+  const status = signal !== undefined ? exitStatusOf(signal) : !allWritten ? EXIT_USAGE : v.passed ? EXIT_OK : EXIT_FAIL;
   return { status, report };
 }

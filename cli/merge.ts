@@ -10,7 +10,7 @@ import { readReport, ReportFileError } from '../conformance/baseline.js';
 import { byId, summarize } from '../protocol/types.js';
 import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.js';
 import { REPORT_FILE_OPTIONS, writeReportFiles } from '../conformance/runner/reports.js';
-import { UsageError } from './usage.js';
+import { EXIT_USAGE, UsageError } from './usage.js';
 
 export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [--junit F] [--markdown F] [--html F] [--badge F.svg] [--allow-partial]';
 
@@ -215,12 +215,19 @@ export async function run(argv: string[]): Promise<number> {
     if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
     throw e;
   }
-  const written = await writeReportFiles(merged, { json: values.out, junit: values.junit, markdown: values.markdown, html: values.html, badge: values.badge });
+  const { written, failed } = await writeReportFiles(merged, {
+    json: values.out,
+    junit: values.junit,
+    markdown: values.markdown,
+    html: values.html,
+    badge: values.badge,
+  });
   const s = merged.summary;
   console.log(
     `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,
   );
-  console.log(`wrote ${written.join(', ')}`);
+  if (written.length > 0) console.log(`wrote ${written.join(', ')}`);
+  for (const f of failed) console.error(`ctxconform merge: ${f.message}`);
   if (inputsHadDiagnosis) console.log("the shards' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)");
-  return 0;
+  return failed.length > 0 ? EXIT_USAGE : 0;
 }
