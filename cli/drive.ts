@@ -130,7 +130,7 @@ function topReasons(cases: readonly CaseResult[]): string {
 }
 
 /** Every report asked for: `wrote FILE` for each written, an error line for each that could not be; whether all were. */
-async function writeAll(report: Report, values: Values): Promise<boolean> {
+export async function writeAll(report: Report, values: Values): Promise<boolean> {
   const file = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
   const { written, failed } = await writeReportFiles(report, {
     json: file('json'),
