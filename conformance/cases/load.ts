@@ -15,6 +15,7 @@ import { yaml } from '../yaml.js';
 import { capabilityUses } from '../capability-uses.js';
 import { caseValidator } from './schema.js';
 import { MAX_CASE_FILE_DEPTH, yamlNestingBound } from './depth.js';
+import { MAX_CASE_FILE_BYTES, MAX_MAPPING_KEYS } from './limits.js';
 import { specRequirements, specVersionProblem } from '../spec.js';
 import type { GoldenCase } from '../types.js';
 
@@ -67,11 +68,7 @@ function specIds(): Set<string> {
   return knownIds;
 }
 
-/** Largest case file read: the biggest bundled case is under 8 KB, and the YAML reader holds about 40 bytes of memory per byte it reads. */
-export const MAX_CASE_FILE_BYTES = 1024 * 1024;
-
-/** Most keys in one mapping of a case file: a case's mappings hold members and block ids, never this many. */
-export const MAX_MAPPING_KEYS = 10_000;
+export { MAX_CASE_FILE_BYTES, MAX_MAPPING_KEYS } from './limits.js';
 
 /**
  * Every file under dir, relative to it, sorted; names starting with `.` are skipped, and a symlink loop is walked once.
@@ -211,7 +208,7 @@ function caseFileText(file: string, root: string): string | { problem: string } 
 }
 
 function tooBig(bytes: number): string {
-  return `${bytes.toLocaleString('en-US')} bytes${bytes > MAX_CASE_FILE_BYTES ? '' : ' or more'}: a case file holds at most ${MAX_CASE_FILE_BYTES.toLocaleString('en-US')} bytes (1 MiB); replay a larger request from JSON lines (ctxconform replay)`;
+  return `${bytes.toLocaleString('en-US')} bytes${bytes > MAX_CASE_FILE_BYTES ? '' : ' or more'}: a case file holds at most ${MAX_CASE_FILE_BYTES.toLocaleString('en-US')} bytes (512 KiB); replay a larger request from JSON lines (ctxconform replay)`;
 }
 
 /**

@@ -10,6 +10,7 @@ import { validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { MAX_CASE_DEPTH } from '../cases/depth.js';
+import { MAX_CASE_FILE_BYTES } from '../cases/limits.js';
 import { formatErrors } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase } from '../types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
@@ -148,6 +149,13 @@ export function saveCounterexample(info: CounterexampleInfo, dir: string, doc = 
   const seed = info.seed < 0 ? `m${-info.seed}` : String(info.seed);
   const file = join(dir, `${fittedCaseName(info.origin?.name ?? `${info.property}-${seed}`)}.yaml`);
   const text = counterexampleYaml(doc, dir);
+  const size = Buffer.byteLength(text);
+  // A case the loader would refuse is no regression test.
+  if (size > MAX_CASE_FILE_BYTES)
+    throw new WriteFileError(
+      file,
+      `the case would be ${size.toLocaleString('en-US')} bytes, and a case file holds at most ${MAX_CASE_FILE_BYTES.toLocaleString('en-US')}`,
+    );
   writeFileNoFollow(file, text);
   return { file, text };
 }
