@@ -13,8 +13,8 @@ import { redactorFor } from '../conformance/runner/open.js';
 import type { OpenedImplementation } from '../conformance/runner/open.js';
 import { drivingOptions, openChosen, transportHelp } from './implementation.js';
 import type { ChosenImplementation, TransportKind } from './implementation.js';
-import { EXIT_FAIL, EXIT_OK, UsageError } from './usage.js';
-import { reportOptions, reportOptionsHelp, writeReportFiles } from './report-options.js';
+import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
+import { reportOptions, reportOptionsHelp, writeAll } from './report-options.js';
 import { likelyCause } from '../conformance/runner/likely-cause.js';
 import type { ObservationLog } from '../conformance/diagnose/log.js';
 import { FAILING } from '../protocol/types.js';
@@ -193,7 +193,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   const clauses = clauseTable(report);
   if (clauses) out(`\n${clauses}`);
   out(`\n${summaryTable(report)}`);
-  for (const file of await writeReportFiles(report, values)) out(`wrote ${file}`);
+  const allWritten = await writeAll(report, values);
 
   const s = report.summary;
   const v = verdict(report);
@@ -211,6 +211,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   out(
     `\n${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
   );
-  const status = signal !== undefined ? exitStatusOf(signal) : v.passed ? EXIT_OK : EXIT_FAIL;
+  // A report asked for and not written is a run that did not do what it was told: CI must not take it for a verdict.
+  const status = signal !== undefined ? exitStatusOf(signal) : !allWritten ? EXIT_USAGE : v.passed ? EXIT_OK : EXIT_FAIL;
   return { status, report };
 }

@@ -11,8 +11,8 @@ import { byId, summarize } from '../protocol/types.js';
 import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.js';
 import { loadFormats } from '../report/registry.js';
 import { REPORTS_DIR, reportOptions, reportOptionsHelp, writeReportFiles } from './report-options.js';
-import { UsageError } from './usage.js';
-import { out } from './output.js';
+import { EXIT_USAGE, UsageError } from './usage.js';
+import { err, out } from './output.js';
 import { terminalValue } from '../report/terminal.js';
 
 export const usage = 'ctxconform merge A.json B.json ... -o ALL.json [report options] [--allow-partial]';
@@ -227,12 +227,13 @@ export async function run(argv: string[]): Promise<number> {
     if (e instanceof ReportFileError || e instanceof MergeError) throw new UsageError(e.message);
     throw e;
   }
-  const written = await writeReportFiles(merged, { ...asked, ...(jsonOut !== undefined ? { json: jsonOut } : {}) });
+  const { written, failed } = await writeReportFiles(merged, { ...asked, ...(jsonOut !== undefined ? { json: jsonOut } : {}) });
   const s = merged.summary;
   out(
     `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,
   );
-  out(`wrote ${written.join(', ')}`);
+  if (written.length > 0) out(`wrote ${written.join(', ')}`);
+  for (const f of failed) err(`ctxconform merge: ${f.message}`);
   if (inputsHadDiagnosis) out("the shards' likely causes are not merged: each read only its own answers (an unsharded run diagnoses the whole)");
-  return 0;
+  return failed.length > 0 ? EXIT_USAGE : 0;
 }

@@ -9,6 +9,7 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
+import { writeAll } from './report-options.js';
 import { parseShard } from '../conformance/runner/filter.js';
 import { recordedSource } from '../conformance/replay/read.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportUsage } from './implementation.js';
@@ -71,7 +72,8 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
   const line = (p: ReplayProgress): string => {
     const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
     const share = p.size ? `${p.fileDone ? 100 : Math.min(99, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
-    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} result${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed, ${rate.toLocaleString('en-US')}/s`;
+    const blank = p.blank > 0 ? `, ${p.blank.toLocaleString('en-US')} blank line${p.blank === 1 ? '' : 's'}` : '';
+    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} result${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed${blank}, ${rate.toLocaleString('en-US')}/s`;
   };
   return {
     update(p) {
@@ -87,7 +89,8 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
         lastFile = p.file;
         lastStep = 0;
       }
-      const step = p.fileDone ? 11 : p.size ? Math.min(9, Math.floor((p.bytes * 10) / p.size)) : Math.floor(p.records / 100_000);
+      // Blank lines count toward the steps: a file of nothing but newlines still shows it is being read.
+      const step = p.fileDone ? 11 : p.size ? Math.min(9, Math.floor((p.bytes * 10) / p.size)) : Math.floor((p.records + p.blank) / 100_000);
       if (step > lastStep) {
         lastStep = step;
         stream.write(`${terminalValue(line(p))}\n`);
@@ -164,6 +167,8 @@ export async function run(argv: string[]): Promise<number> {
       const lines = sources.filter((s) => s.line !== undefined);
       const named = lines.length === sources.length ? lines.map((s) => `line ${s.line} of ${s.label}`).join(', ') : sources.map((s) => s.label).join(', ');
       err(`ctxconform replay: no readable request in ${named}`);
+      // The reports still say what was read: each unreadable line and why.
+      await writeAll(report, values);
       return EXIT_USAGE;
     }
     const seconds = (report.run?.duration_ms ?? 0) / 1000;

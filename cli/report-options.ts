@@ -7,7 +7,8 @@
  */
 import { formats } from '../report/registry.js';
 import type { Report } from '../protocol/types.js';
-import type { ReportTargets } from '../report/index.js';
+import type { ReportTargets, WriteOutcome } from '../report/index.js';
+import { err, out } from './output.js';
 import { helpLine } from './implementation.js';
 import { UsageError } from './usage.js';
 
@@ -58,14 +59,27 @@ export async function reportTargets(values: Values): Promise<ReportTargets> {
   return targetsIn(dir, targets);
 }
 
-/** Write the reports the command line names (none named, nothing is loaded); the paths written. A file that cannot be written, or two formats given one file, is a usage error. */
-export async function writeReportFiles(report: Report, values: Values): Promise<string[]> {
+/**
+ * Write the reports the command line names (none named, nothing is loaded): the paths written,
+ * and each that could not be (named, with the reason) once every other one is written. Two
+ * formats given one file, or a format no entry registers, is a usage error.
+ */
+export async function writeReportFiles(report: Report, values: Values): Promise<WriteOutcome> {
   const targets = await reportTargets(values);
-  if (Object.keys(targets).length === 0) return [];
-  const { writeReports } = await import('../report/index.js');
+  if (Object.keys(targets).length === 0) return { written: [], failed: [] };
+  const { writeEachReport, ReportTargetError } = await import('../report/index.js');
   try {
-    return await writeReports(report, targets);
+    return await writeEachReport(report, targets);
   } catch (e) {
-    throw new UsageError(`cannot write the reports: ${(e as Error).message}`);
+    if (e instanceof ReportTargetError) throw new UsageError(`cannot write the reports: ${e.message}`);
+    throw e;
   }
+}
+
+/** Every report asked for: `wrote FILE` for each written, an error line for each that could not be; whether all were. */
+export async function writeAll(report: Report, values: Values, who = 'ctxconform'): Promise<boolean> {
+  const { written, failed } = await writeReportFiles(report, values);
+  for (const f of written) out(`wrote ${f}`);
+  for (const f of failed) err(`${who}: ${f.message}`);
+  return failed.length === 0;
 }

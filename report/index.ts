@@ -3,9 +3,11 @@
  * render them (registry.ts, report/formats/); the writers are pure
  * (`render<Format>(report): string`), and this is the only module with file I/O.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Report } from '../protocol/types.js';
+import { WriteFileError, writeFileNoFollow } from '../protocol/write-file.js';
+
+export { WriteFileError };
 import { renderMatrixJson } from './matrix.js';
 import type { Matrix } from './matrix.js';
 import { renderMatrixHtml } from './matrix-html.js';
@@ -34,10 +36,29 @@ export type ReportTargets = Partial<Record<string, string>>;
 /** Two formats asked to write one file: nothing is written, the message names both. */
 export class ReportTargetError extends Error {}
 
+/** A file written without following a link planted at its path (protocol/write-file.ts), its folders made. */
 function write(path: string, text: string): string {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
+  writeFileNoFollow(path, text);
   return path;
+}
+
+/** The paths written, and each that could not be (named, with the reason), every other one written regardless. */
+export interface WriteOutcome {
+  written: string[];
+  failed: WriteFileError[];
+}
+
+function writeEach(files: readonly { path: string; text: string }[]): WriteOutcome {
+  const out: WriteOutcome = { written: [], failed: [] };
+  for (const f of files) {
+    try {
+      out.written.push(write(f.path, f.text));
+    } catch (e) {
+      if (!(e instanceof WriteFileError)) throw e;
+      out.failed.push(e);
+    }
+  }
+  return out;
 }
 
 /** A target for every registered format in `dir`, under its file name; `targets` name the files of those given apart. */
@@ -53,7 +74,7 @@ export async function targetsIn(dir: string, targets: ReportTargets = {}): Promi
  * paths written. A target naming no registered format, or two formats
  * writing one file, is a ReportTargetError before anything is written.
  */
-export async function writeReports(report: Report, targets: ReportTargets, options: RenderOptions = {}): Promise<string[]> {
+export async function writeEachReport(report: Report, targets: ReportTargets, options: RenderOptions = {}): Promise<WriteOutcome> {
   await loadFormats();
   const known = new Set(formats().map((f) => f.name));
   const unknown = Object.keys(targets).filter((k) => targets[k] !== undefined && !known.has(k));
@@ -70,7 +91,14 @@ export async function writeReports(report: Report, targets: ReportTargets, optio
     if (other !== undefined) throw new ReportTargetError(`${file.path} would be written by both --${other} and --${file.format}: give them different files`);
     byPath.set(resolve(file.path), file.format);
   }
-  return files.map((file) => write(file.path, file.text));
+  return writeEach(files);
+}
+
+/** Every requested format written; the first that could not be is thrown once every other one is. */
+export async function writeReports(report: Report, targets: ReportTargets, options: RenderOptions = {}): Promise<string[]> {
+  const { written, failed } = await writeEachReport(report, targets, options);
+  if (failed[0]) throw failed[0];
+  return written;
 }
 
 export interface MatrixTargets {
@@ -81,9 +109,11 @@ export interface MatrixTargets {
 
 /** Write each requested format of a matrix, creating parent directories; returns the paths written. */
 export function writeMatrix(matrix: Matrix, targets: MatrixTargets, kitVersion: string): string[] {
-  const written: string[] = [];
-  if (targets.json) written.push(write(targets.json, renderMatrixJson(matrix, kitVersion)));
-  if (targets.markdown) written.push(write(targets.markdown, renderMatrixMarkdown(matrix)));
-  if (targets.html) written.push(write(targets.html, renderMatrixHtml(matrix)));
+  const files: { path: string; text: string }[] = [];
+  if (targets.json) files.push({ path: targets.json, text: renderMatrixJson(matrix, kitVersion) });
+  if (targets.markdown) files.push({ path: targets.markdown, text: renderMatrixMarkdown(matrix) });
+  if (targets.html) files.push({ path: targets.html, text: renderMatrixHtml(matrix) });
+  const { written, failed } = writeEach(files);
+  if (failed[0]) throw failed[0];
   return written;
 }

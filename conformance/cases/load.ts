@@ -4,7 +4,8 @@
  * case is fixed in seconds, and nothing in a case file can run code or expand
  * (no aliases, no custom tags, no duplicate keys).
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import type { Document } from 'yaml';
@@ -14,6 +15,7 @@ import { yaml } from '../yaml.js';
 import { capabilityUses } from '../capability-uses.js';
 import { caseValidator } from './schema.js';
 import { MAX_CASE_FILE_DEPTH, yamlNestingBound } from './depth.js';
+import { MAX_CASE_FILE_BYTES, MAX_MAPPING_KEYS } from './limits.js';
 import { specRequirements, specVersionProblem } from '../spec.js';
 import type { GoldenCase } from '../types.js';
 
@@ -66,12 +68,16 @@ function specIds(): Set<string> {
   return knownIds;
 }
 
-/** Every file under dir, relative to it, sorted; names starting with `.` are skipped, and a symlink loop is walked once. */
-function walk(dir: string, prefix = '', seen = new Set<string>()): string[] {
+export { MAX_CASE_FILE_BYTES, MAX_MAPPING_KEYS } from './limits.js';
+
+/**
+ * Every file under dir, relative to it, sorted; names starting with `.` are skipped, and a symlink loop is walked once.
+ * A link that leads nowhere is listed as a file, for the loader to report as a problem of its own.
+ */
+function walk(dir: string, prefix = '', seen = new Set<string>(), out: Walked = { files: [], outside: [] }, root = realpathSync(dir)): Walked {
   const real = realpathSync(dir);
-  if (seen.has(real)) return [];
+  if (seen.has(real)) return out;
   seen.add(real);
-  const out: string[] = [];
   // The entries' types come with the listing: only a link (or a type the listing does not give) costs a stat, which follows it.
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
@@ -80,15 +86,26 @@ function walk(dir: string, prefix = '', seen = new Set<string>()): string[] {
     // Built by joining names, not path.relative per file: that resolves both paths each time (about a third of loading the bundled corpus).
     const rel = prefix + name;
     if (entry.isFile()) {
-      out.push(rel);
+      out.files.push(rel);
       continue;
     }
     const full = join(dir, name);
-    if (entry.isDirectory() || statSync(full).isDirectory()) out.push(...walk(full, rel + sep, seen));
-    else out.push(rel);
+    if (entry.isDirectory()) walk(full, rel + sep, seen, out, root);
+    else if (statSync(full, { throwIfNoEntry: false })?.isDirectory()) {
+      if (isInside(realpathSync(full), root)) walk(full, rel + sep, seen, out, root);
+      else out.outside.push(rel);
+    } else out.files.push(rel);
   }
   return out;
 }
+
+interface Walked {
+  files: string[];
+  /** Links to folders outside the one walked: not walked. */
+  outside: string[];
+}
+
+const isInside = (real: string, root: string): boolean => real === root || real.startsWith(root + sep);
 
 /**
  * Load and check every case under dir. Synchronous; never throws for a bad case, only for an unreadable directory.
@@ -98,7 +115,16 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR, { precompiled = true
   const bundled = precompiled && resolve(dir) === BUNDLED_CASES_DIR;
   const cases: GoldenCase[] = [];
   const problems: LoadProblem[] = [];
-  for (const rel of walk(dir)) {
+  const root = realpathSync(dir);
+  const walked = walk(dir);
+  for (const rel of walked.outside)
+    problems.push({
+      file: join(dir, rel),
+      line: 1,
+      col: 1,
+      message: `a symbolic link out of the cases folder (to ${readlinkSync(join(dir, rel))}): not walked, cases are read from inside the folder only`,
+    });
+  for (const rel of walked.files) {
     const file = join(dir, rel);
     if (rel.endsWith('.md')) continue; // documentation (cases/README.md)
     if (!rel.endsWith('.yaml')) {
@@ -111,7 +137,12 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR, { precompiled = true
       problems.push({ file, line: 1, col: 1, message: `case id "${id}": each path segment must match ${ID_SEGMENT.source} (got "${bad}")` });
       continue;
     }
-    const text = readFileSync(file, 'utf8');
+    const read = caseFileText(file, root);
+    if (typeof read !== 'string') {
+      problems.push({ file, line: 1, col: 1, message: read.problem });
+      continue;
+    }
+    const text = read;
     const built = bundled ? precompiledCase(rel, text) : undefined;
     if (built) {
       cases.push({ ...built, file });
@@ -125,6 +156,59 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR, { precompiled = true
   cases.sort((a, b) => cmp(a.id, b.id));
   problems.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || a.col - b.col);
   return { cases, problems };
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  if (st.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
+
+/**
+ * A case file's text, or why it is not read: a case file is a regular file
+ * of at most MAX_CASE_FILE_BYTES inside the cases folder. A symbolic link is
+ * followed when it leads to such a file inside the folder; one leading out
+ * of it is refused, since a case's text reaches the reports, and one leading
+ * nowhere is a problem of its file. A FIFO or a device (a link to /dev/zero)
+ * is refused before it is opened: reading one never ends.
+ */
+function caseFileText(file: string, root: string): string | { problem: string } {
+  const link = lstatSync(file, { throwIfNoEntry: false });
+  if (link?.isSymbolicLink()) {
+    const target = readlinkSync(file);
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      return { problem: `a broken symbolic link (to ${target}): no file there to read` };
+    }
+    if (!isInside(real, root))
+      return { problem: `a symbolic link out of the cases folder (to ${target}): refused, a case file is read from inside the folder only` };
+  }
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (st === undefined) return { problem: 'the file is gone: it could not be read' };
+  if (!st.isFile()) return { problem: `${kindOf(st)}, not a regular file: refused, a case file is a regular file` };
+  if (st.size > MAX_CASE_FILE_BYTES) return { problem: tooBig(st.size) };
+  // Read up to one byte past the limit, from the descriptor stat'ed again: a file that grows after the first look is still bounded.
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return { problem: `${kindOf(opened)}, not a regular file: refused, a case file is a regular file` };
+    const buf = Buffer.alloc(Math.min(opened.size, MAX_CASE_FILE_BYTES) + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, n);
+    if (n > MAX_CASE_FILE_BYTES) return { problem: tooBig(n) };
+    return buf.toString('utf8', 0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tooBig(bytes: number): string {
+  return `${bytes.toLocaleString('en-US')} bytes${bytes > MAX_CASE_FILE_BYTES ? '' : ' or more'}: a case file holds at most ${MAX_CASE_FILE_BYTES.toLocaleString('en-US')} bytes (512 KiB); replay a larger request from JSON lines (ctxconform replay)`;
 }
 
 /**
@@ -169,9 +253,11 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
       ],
     };
   }
-  const doc = yaml().parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, strict: true });
+  // The library's own duplicate-key check compares each key with every earlier one (quadratic): keys are checked below, once each.
+  const doc = yaml().parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false, strict: true });
   for (const e of doc.errors) at(e.pos[0], `YAML syntax error: ${firstLine(e.message)}`);
   for (const w of doc.warnings) at(w.pos[0], `YAML: ${firstLine(w.message)}`);
+  if (problems.length === 0) keyProblems(doc, at);
   if (problems.length > 0) return { problems };
   // Aliases are refused outright: a case is small, and an alias bomb must not expand.
   yaml().visit(doc, {
@@ -219,6 +305,28 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
   };
   for (const p of semanticProblems(c)) at(offsetOf(doc, p.path), p.message);
   return problems.length > 0 ? { problems } : { case: c, problems };
+}
+
+/** Each mapping: at most MAX_MAPPING_KEYS keys, and no scalar key twice (as the YAML library's own check words it). */
+function keyProblems(doc: Document, at: (offset: number, message: string) => void): void {
+  yaml().visit(doc, {
+    Map(_key, node) {
+      if (node.items.length > MAX_MAPPING_KEYS) {
+        at(
+          node.range?.[0] ?? 0,
+          `a mapping of ${node.items.length.toLocaleString('en-US')} keys: a case file's mapping holds at most ${MAX_MAPPING_KEYS.toLocaleString('en-US')}`,
+        );
+        return yaml().visit.SKIP;
+      }
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        if (!yaml().isScalar(pair.key)) continue;
+        if (seen.has(pair.key.value)) at(pair.key.range?.[0] ?? 0, 'YAML syntax error: Map keys must be unique');
+        seen.add(pair.key.value);
+      }
+      return undefined;
+    },
+  });
 }
 
 type PathProblem = { path: (string | number)[]; message: string };

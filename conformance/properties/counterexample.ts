@@ -3,12 +3,14 @@
  * case.schema.json, `expect` filled from the reference, so it can join the
  * corpus as a regression exactly as written.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
+import { WriteFileError, writeFileNoFollow } from '../../protocol/write-file.js';
 import { validateRequest } from '../../reference/index.js';
 import { reasonClass } from '../judge/matchers.js';
 import { CASE_SCHEMA_PATH, caseValidator } from '../cases/schema.js';
 import { MAX_CASE_DEPTH } from '../cases/depth.js';
+import { MAX_CASE_FILE_BYTES } from '../cases/limits.js';
 import { formatErrors } from '../../protocol/schemas.js';
 import type { Expectation, GoldenCase } from '../types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
@@ -132,13 +134,40 @@ export function visibleYaml(value: unknown): string {
   });
 }
 
+/** Longest case file name before `.yaml`: most file systems allow 255 bytes a name, and a name comes from a traffic file's. */
+export const MAX_CASE_NAME = 120;
+
+/** The name cut to MAX_CASE_NAME, its end a hash of the whole, so two long names that share a start stay apart. */
+export function fittedCaseName(name: string): string {
+  if (name.length <= MAX_CASE_NAME) return name;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_CASE_NAME - hash.length - 1).replace(/-+$/, '')}-${hash}`;
+}
+
+/** Writes the case without following a symbolic link at its path; throws WriteFileError naming the file and the reason. */
 export function saveCounterexample(info: CounterexampleInfo, dir: string, doc = counterexampleDoc(info)): SavedCase {
-  mkdirSync(dir, { recursive: true });
   const seed = info.seed < 0 ? `m${-info.seed}` : String(info.seed);
-  const file = join(dir, `${info.origin?.name ?? `${info.property}-${seed}`}.yaml`);
+  const file = join(dir, `${fittedCaseName(info.origin?.name ?? `${info.property}-${seed}`)}.yaml`);
   const text = counterexampleYaml(doc, dir);
-  writeFileSync(file, text);
+  const size = Buffer.byteLength(text);
+  // A case the loader would refuse is no regression test.
+  if (size > MAX_CASE_FILE_BYTES)
+    throw new WriteFileError(
+      file,
+      `the case would be ${size.toLocaleString('en-US')} bytes, and a case file holds at most ${MAX_CASE_FILE_BYTES.toLocaleString('en-US')}`,
+    );
+  writeFileNoFollow(file, text);
   return { file, text };
+}
+
+/** The line for the result's message: where it was saved, or the file and why it could not be. */
+function savedLine(info: CounterexampleInfo, dir: string, doc: Omit<GoldenCase, 'id' | 'file'>): string {
+  try {
+    return `saved as ${saveCounterexample(info, dir, doc).file}`;
+  } catch (e) {
+    if (e instanceof WriteFileError) return `not saved as a case: ${e.message}`;
+    throw e;
+  }
 }
 
 /** The implementation a counterexample was found on, asked again for the saved case. */
@@ -175,7 +204,7 @@ export async function saveIfFailing(info: CounterexampleInfo, dir: string, check
     asked = true;
     const outcome = await check.impl.assemble(doc.request, { timeoutMs: check.timeoutMs });
     const verdict = judge({ id: 'counterexample', file: '', ...doc }, outcome, check.manifest);
-    if (verdict.status !== 'pass' && verdict.status !== 'skip') return `saved as ${saveCounterexample(info, dir, doc).file}`;
+    if (verdict.status !== 'pass' && verdict.status !== 'skip') return savedLine(info, dir, doc);
   }
   if (!asked && skipped !== undefined) return `not saved as a case: run would skip it on this implementation (${skipped})`;
   return 'not saved as a case: the implementation passes a case of this request (its answer, asked once, has what the reference has in every member a case checks), so the failure shows only across answers or in what no case holds';

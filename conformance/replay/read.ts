@@ -19,9 +19,23 @@ export type Recorded = { line: number; request: unknown } | { line: number; unre
 /** Longest line (or array element) read; a longer one is unreadable, and skipped without being buffered. */
 export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
+/**
+ * How far a file's blank lines may outnumber its other lines: past it the
+ * rest of the file is not read (a gzip of newlines expands a thousandfold,
+ * and would take minutes to read for no request). A file with a blank line
+ * after every request never comes near it.
+ */
+export const MAX_EXTRA_BLANK_LINES = 1_000_000;
+
+/** A blank-line count is reported at least this often, for progress while no request comes. */
+const BLANK_PROGRESS_EVERY = 1 << 16;
+
 export interface ReadOptions {
   /** Raw bytes consumed so far (compressed bytes for gzip): progress against the file size. */
   onBytes?: (bytes: number) => void;
+  /** Blank lines read so far (whitespace only), counted as they come and at the end. */
+  onBlank?: (lines: number) => void;
+  maxExtraBlankLines?: number;
   maxRecordBytes?: number;
   /**
    * Asked once for every record, in order, with its line, before it is parsed:
@@ -91,6 +105,7 @@ function parse(line: number, buf: Buffer, take?: (line: number) => boolean): Rec
  */
 export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGenerator<Recorded> {
   const max = o.maxRecordBytes ?? MAX_RECORD_BYTES;
+  const blanks = new BlankLines(o);
   const source = bytes(path, o);
   let lineNo = 1;
   let pending: Buffer[] = [];
@@ -106,7 +121,7 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
         if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
         const start = chunk.findIndex((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
         if (start >= 0 && chunk[start] === 0x5b /* [ */) {
-          yield* readArray(chunk, source, max, o.take);
+          yield* readArray(chunk, source, max, blanks, o.take);
           return;
         }
       }
@@ -118,12 +133,21 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
         from = nl + 1;
         if (skipping) {
           skipping = false;
+          blanks.other();
         } else if (pendingBytes + part.length > max) {
+          blanks.other();
           if (!o.take || o.take(lineNo)) yield { line: lineNo, unreadable: `longer than ${max} bytes` };
+        } else if (pending.length === 0 && isBlank(part)) {
+          // Told from the bytes, not decoded and parsed: a file of newlines costs a count per line.
+          if (blanks.blank()) {
+            if (!o.take || o.take(lineNo)) yield blanks.ending(lineNo);
+            return;
+          }
         } else {
           const line = pending.length === 0 ? part : Buffer.concat([...pending, part]);
           const r = parse(lineNo, stripCr(line), o.take);
           if (r) yield r;
+          blanks.other();
         }
         pending = [];
         pendingBytes = 0;
@@ -143,10 +167,54 @@ export async function* readRecorded(path: string, o: ReadOptions = {}): AsyncGen
   } catch (e) {
     if (!o.take || o.take(lineNo)) yield { line: lineNo, unreadable: `the rest of the file could not be read: ${(e as Error).message}` };
     return;
+  } finally {
+    blanks.report();
   }
   if (pending.length > 0 && !skipping) {
     const r = parse(lineNo, stripCr(Buffer.concat(pending)), o.take);
     if (r) yield r;
+  }
+}
+
+/** Spaces, tabs and a carriage return only (a line parse() would pass over). */
+function isBlank(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i]!;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** The blank lines of one file: counted, reported for progress, and bounded by MAX_EXTRA_BLANK_LINES over its other lines. */
+class BlankLines {
+  private blanks = 0;
+  private others = 0;
+  private reported = 0;
+  private readonly extra: number;
+  constructor(private readonly o: ReadOptions) {
+    this.extra = o.maxExtraBlankLines ?? MAX_EXTRA_BLANK_LINES;
+  }
+  other(): void {
+    this.others++;
+  }
+  /** One more blank line; true when the file has too many and its reading ends. */
+  blank(): boolean {
+    this.blanks++;
+    if (this.blanks - this.reported >= BLANK_PROGRESS_EVERY) this.report();
+    return this.blanks > this.others + this.extra;
+  }
+  report(): void {
+    if (this.blanks === this.reported) return;
+    this.reported = this.blanks;
+    this.o.onBlank?.(this.blanks);
+  }
+  /** The record that ends the file: whoever reads it learns why nothing after it was read. */
+  ending(line: number): Recorded {
+    this.report();
+    return {
+      line,
+      unreadable: `${this.blanks.toLocaleString('en-US')} blank lines, ${this.extra.toLocaleString('en-US')} more than the file's other lines: the rest of the file is not read`,
+    };
   }
 }
 
@@ -160,7 +228,13 @@ function stripCr(b: Buffer): Buffer {
  * parsed alone. A malformed element is unreadable; the scanner goes on at the
  * next comma of the array.
  */
-async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number, take?: (line: number) => boolean): AsyncGenerator<Recorded> {
+async function* readArray(
+  head: Buffer,
+  rest: AsyncIterator<Buffer>,
+  max: number,
+  blanks: BlankLines,
+  take?: (line: number) => boolean,
+): AsyncGenerator<Recorded> {
   const text = new TextDecoder('utf-8', { fatal: true });
   let line = 1;
   /** 0: before the '['; 1: inside the array, between elements; 2: inside an element; 3: after the ']'. */
@@ -173,6 +247,8 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
   let elementLine = 0;
   let tooLong = false;
   let trailing = false;
+  /** Too many blank lines between elements: the rest is not read. */
+  let ended: Recorded | undefined;
 
   const finish = (): Recorded | undefined => {
     const src = element.join('');
@@ -243,6 +319,10 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
         }
         continue;
       }
+      if (c === 0x0a && blanks.blank()) {
+        ended = blanks.ending(line);
+        return;
+      }
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
       if (state === 0) {
         state = 1; // the '[' (checked before the scan began)
@@ -258,6 +338,7 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
         continue;
       }
       state = 2;
+      blanks.other();
       start = i;
       elementLine = line;
       depth = 0;
@@ -280,6 +361,10 @@ async function* readArray(head: Buffer, rest: AsyncIterator<Buffer>, max: number
   try {
     while (chunk !== undefined) {
       yield* scan(text.decode(chunk, { stream: true }));
+      if (ended) {
+        if (!take || take(ended.line)) yield ended;
+        return;
+      }
       const next = await rest.next();
       chunk = next.done ? undefined : next.value;
     }

@@ -32,6 +32,8 @@ export interface ReplayProgress {
   file: string;
   /** Raw bytes read of this file, and its size when known. */
   bytes: number;
+  /** Blank lines read of this file: no result, but progress while a file holds nothing else. */
+  blank: number;
   size?: number;
   elapsedMs: number;
 }
@@ -163,6 +165,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
     const file = { file: source.label, requests: 0, unreadable: 0 };
     files.push(file);
     let bytes = 0;
+    let blank = 0;
     let fileDone = false;
     const progress = (): void =>
       o.onProgress?.({
@@ -171,6 +174,7 @@ export async function replay(o: ReplayOptions): Promise<Report> {
         fileDone,
         file: source.label,
         bytes,
+        blank,
         ...(source.size !== undefined ? { size: source.size } : {}),
         elapsedMs: performance.now() - t0,
       });
@@ -180,7 +184,14 @@ export async function replay(o: ReplayOptions): Promise<Report> {
       inShard || source.line !== undefined
         ? (line: number): boolean => (source.line === undefined || line === source.line ? !inShard || inShard() : line > source.line)
         : undefined;
-    const reader = readRecorded(source.path, { onBytes: (n) => (bytes = n), ...(take ? { take } : {}) });
+    const reader = readRecorded(source.path, {
+      onBytes: (n) => (bytes = n),
+      onBlank: (n) => {
+        blank = n;
+        progress();
+      },
+      ...(take ? { take } : {}),
+    });
 
     const judging = { timeoutMs: o.timeoutMs, twice: o.twice };
     const one = async (line: number, request: unknown): Promise<void> => {

@@ -158,6 +158,32 @@ describe('loadCorpus', () => {
     expect(loadCorpus(dir).cases.map((c) => c.id)).toEqual(['a/good']);
   });
 
+  it('follows a symbolic link to a case file inside the folder, and refuses one that leads out of it, naming the file', () => {
+    const dir = corpus({ 'a/good.yaml': GOOD, 'b/kept.md': 'notes' });
+    symlinkSync(join(dir, 'a', 'good.yaml'), join(dir, 'a', 'again.yaml'));
+    const outside = corpus({ 'x.yaml': GOOD });
+    symlinkSync(join(outside, 'x.yaml'), join(dir, 'a', 'out.yaml'));
+    symlinkSync(outside, join(dir, 'linked'));
+    const { cases, problems } = loadCorpus(dir);
+    expect(cases.map((c) => c.id)).toEqual(['a/again', 'a/good']);
+    expect(problems.map((p) => formatProblem(p).slice(dir.length + 1))).toEqual([
+      `a/out.yaml:1:1: a symbolic link out of the cases folder (to ${join(outside, 'x.yaml')}): refused, a case file is read from inside the folder only`,
+      `linked:1:1: a symbolic link out of the cases folder (to ${outside}): not walked, cases are read from inside the folder only`,
+    ]);
+  });
+
+  it('refuses a case file over 512 KiB and a mapping over 10,000 keys, at the file and at the mapping', () => {
+    const many = `description: keys\nrequest:\n${Array.from({ length: 10_001 }, (_, i) => `  k${i}: 1\n`).join('')}`;
+    const tenThousand = `description: keys\nrequest:\n${Array.from({ length: 10_000 }, (_, i) => `  k${i}: 1\n`).join('')}`;
+    const p = problemsOf({ 'a/big.yaml': `description: "${'x'.repeat(512 * 1024)}"\n`, 'a/many.yaml': many, 'a/ten.yaml': tenThousand });
+    expect(p[0]).toBe(
+      'a/big.yaml:1:1: 524,304 bytes: a case file holds at most 524,288 bytes (512 KiB); replay a larger request from JSON lines (ctxconform replay)',
+    );
+    expect(p[1]).toBe("a/many.yaml:3:3: a mapping of 10,001 keys: a case file's mapping holds at most 10,000");
+    // At the limit the keys are checked (and the case fails on its schema, not on its size).
+    expect(p.slice(2).every((x) => x.startsWith('a/ten.yaml:') && !x.includes('keys:'))).toBe(true);
+  });
+
   it('sends YAML .nan and .inf through as NaN and Infinity', () => {
     const dir = corpus({ 'v/nan.yaml': GOOD.replace('now: 1000', 'now: .nan').replace('  included: [b-1]', '  error: invalid_request') });
     const { cases, problems } = loadCorpus(dir);

@@ -116,3 +116,47 @@ describe('a JSON array', () => {
     expect(out.map((r) => 'request' in r && r.request)).toEqual([{ a: 1 }, { b: 2 }]);
   });
 });
+
+describe('blank lines', () => {
+  async function readCounting(content: string, maxExtraBlankLines: number): Promise<{ out: Recorded[]; counts: number[] }> {
+    const file = join(tmp, `b${n++}`);
+    writeFileSync(file, content);
+    const out: Recorded[] = [];
+    const counts: number[] = [];
+    for await (const r of readRecorded(file, { maxExtraBlankLines, onBlank: (c) => counts.push(c) })) out.push(r);
+    return { out, counts };
+  }
+
+  it('are counted (whitespace-only lines too) and reported at the end of the file', async () => {
+    const { out, counts } = await readCounting('{"a":1}\n\n  \t\r\n\n{"b":2}\n', 10);
+    expect(out).toEqual([
+      { line: 1, request: { a: 1 } },
+      { line: 5, request: { b: 2 } },
+    ]);
+    expect(counts.at(-1)).toBe(3);
+  });
+
+  it('past the stated excess over the other lines, end the file with an unreadable record that says so', async () => {
+    const { out, counts } = await readCounting(`{"a":1}\n${'\n'.repeat(50)}{"b":2}\n`, 5);
+    // One other line allows 1 + 5 blank lines: the seventh, on line 8, ends the reading.
+    expect(out).toEqual([
+      { line: 1, request: { a: 1 } },
+      { line: 8, unreadable: "7 blank lines, 5 more than the file's other lines: the rest of the file is not read" },
+    ]);
+    expect(counts.at(-1)).toBe(7);
+  });
+
+  it('a blank line after every request never comes near the cap', async () => {
+    const { out } = await readCounting('{"a":1}\n\n'.repeat(100), 5);
+    expect(out).toHaveLength(100);
+    expect(out.every((r) => 'request' in r)).toBe(true);
+  });
+
+  it('between the elements of a JSON array, the same: each newline outside an element counts, and the record is on the line reading stopped at', async () => {
+    const { out } = await readCounting(`[{"a":1},${'\n'.repeat(50)}{"b":2}]`, 5);
+    expect(out).toEqual([
+      { line: 1, request: { a: 1 } },
+      { line: 8, unreadable: "7 blank lines, 5 more than the file's other lines: the rest of the file is not read" },
+    ]);
+  });
+});
