@@ -115,7 +115,7 @@ describe('stdio adapter', () => {
       const until = Date.now() + 200;
       while (Date.now() < until);
       const second = await impl.assemble({ n: 2 }, { timeoutMs: 5000 });
-      expect(await impl.stderrFor(second)).toBe('own line of request 2\n');
+      expect((await impl.stderrFor(second)).stderr).toBe('own line of request 2\n');
     } finally {
       await impl.close();
     }
