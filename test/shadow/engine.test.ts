@@ -17,7 +17,7 @@ import { replay } from '../../conformance/replay/run.js';
 import { startShadow } from '../../conformance/shadow/shadow.js';
 import type { RunningShadow } from '../../conformance/shadow/shadow.js';
 import type { Manifest, Report } from '../../protocol/types.js';
-import { defectiveServer, describe as describeDefective } from '../fixtures/shadow/defective-server.js';
+import { assemble as defectiveAssemble, defectiveServer, describe as describeDefective } from '../fixtures/shadow/defective-server.js';
 import { atExpiry, loadLoop, trafficRequest } from './load.js';
 import type { LoadResult } from './load.js';
 import { parsePrometheus, valueAt } from './prometheus.js';
@@ -144,5 +144,36 @@ describe('the shadow in front of a defective upstream', () => {
     expect(statusHtml).toContain('EXP-1');
     expect(statusHtml).not.toMatch(/memo|alpha|req\d/);
     expect(statusHtml).not.toMatch(/<script|<link|src=|https?:\/\/(?!127\.0\.0\.1)/);
+  });
+});
+
+describe('the shadow under more traffic than its judge takes', () => {
+  it('drops the samples past its queue and counts them, and the traffic gets every answer all the same', async () => {
+    const server = defectiveServer();
+    const url = await listen(server, 0, '127.0.0.1');
+    const s = await startShadow({
+      upstream: url,
+      listen: { host: '127.0.0.1', port: 0 },
+      manifest,
+      sample: 1,
+      maxBodyBytes: 200,
+      upstreamTimeoutMs: 5000,
+      queueCapacity: 1,
+    });
+    try {
+      const run = await loadLoop(s.url, { count: 120, inFlight: 16, maxMs: 20_000 });
+      for (const [i, a] of run.answers) expect(a.body.toString('utf8')).toBe(JSON.stringify(defectiveAssemble(trafficRequest(i))));
+      const { report, drained } = await s.stop({ ms: 2000 });
+      const t = s.tally;
+      expect(drained).toBe(true);
+      expect(t.requests).toBe(run.sent);
+      // Every sampled exchange is judged, dropped, or over the 200-byte limit: none is lost from the counts.
+      expect(report.summary.total + t.dropped + t.oversize).toBe(run.sent);
+      expect(t.dropped).toBeGreaterThan(0);
+      expect(t.oversize).toBeGreaterThan(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
