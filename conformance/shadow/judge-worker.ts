@@ -7,7 +7,7 @@ import type { Manifest } from '../../protocol/types.js';
 import { ObservationLog, STREAM_LIMITS } from '../diagnose/log.js';
 import { recordedObservation } from '../diagnose/recorded.js';
 import { entryOf } from '../runner/likely-cause.js';
-import { judgeSample, kindOf } from './judging.js';
+import { MAX_KINDS, judgeSample, kindOf } from './judging.js';
 import type { Sample } from './judging.js';
 import { RecordsKeeper, scrubMessage } from './records.js';
 import type { FromJudge, JudgeSetup, ToJudge } from './judge-protocol.js';
@@ -17,7 +17,7 @@ const setup = workerData as JudgeSetup;
 const manifest: Manifest = setup.manifest;
 const keeper = setup.records ? new RecordsKeeper(setup.records.dir, setup.records.perKind) : undefined;
 const observations = new ObservationLog(STREAM_LIMITS);
-/** Kinds whose first message was sent: the report shows one message per kind. */
+/** Kinds whose first message was sent: the report shows one message per kind (as many kinds as the tally lists, MAX_KINDS). */
 const described = new Set<string>();
 let newFailures = 0;
 let lastDiagnosis = 0;
@@ -54,7 +54,7 @@ async function judge(s: Sample): Promise<void> {
     const { kept, scrubbed } = keeper ? keeper.keep(e.request, kind.id) : {};
     if (kept) out.kept = kept;
     // A message only when someone will read it: the first of its kind, or one kept as a record (the status page's list).
-    if (kept || !described.has(kind.id)) {
+    if (kept || (!described.has(kind.id) && described.size < MAX_KINDS)) {
       described.add(kind.id);
       const copy = scrubbed ?? (await import('../scrub/scrub.js')).scrubRequest(e.request).request;
       out.message = scrubMessage(v.message ?? v.status, e.request, copy);

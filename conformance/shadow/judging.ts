@@ -86,6 +86,9 @@ export interface DisagreementKind {
   defect: Defect;
 }
 
+/** Kinds of disagreement listed in a report and described by a message; more are counted in the summary only. */
+export const MAX_KINDS = 500;
+
 export function kindOf(v: RecordedVerdict): DisagreementKind {
   const requirements = [...v.requirements].sort();
   const checks = [...(v.checks ?? [])].sort();

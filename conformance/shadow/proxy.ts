@@ -99,6 +99,8 @@ export function createShadowProxy(o: ProxyOptions): Server {
     const sent = sampled ? new Capture(o.maxBodyBytes) : undefined;
     const got = sampled ? new Capture(o.maxBodyBytes) : undefined;
     let failed = false;
+    /** The client went away first: what the upstream does then is no failure of the upstream. */
+    let clientGone = false;
     const fail = (kind: UpstreamFailure, status: 502 | 504, text: string): void => {
       if (failed) return;
       failed = true;
@@ -120,9 +122,9 @@ export function createShadowProxy(o: ProxyOptions): Server {
       fail('timeout', 504, `ctxconform shadow: no bytes from the upstream ${o.upstream} for ${o.upstreamTimeoutMs} ms\n`);
       up.destroy();
     });
-    up.on('error', (e: NodeJS.ErrnoException) =>
-      fail(failureKind(e), 502, `ctxconform shadow: the upstream ${o.upstream} gave no answer: ${e.code ?? e.message}\n`),
-    );
+    up.on('error', (e: NodeJS.ErrnoException) => {
+      if (!clientGone) fail(failureKind(e), 502, `ctxconform shadow: the upstream ${o.upstream} gave no answer: ${e.code ?? e.message}\n`);
+    });
     up.on('response', (answer: IncomingMessage) => {
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
       answer.on('data', (chunk: Buffer) => {
@@ -139,7 +141,7 @@ export function createShadowProxy(o: ProxyOptions): Server {
         else ev.exchange?.({ request: sent.bytes(), status: answer.statusCode ?? 0, answer: got.bytes(), at: performance.now() });
       });
       answer.on('close', () => {
-        if (answer.complete || failed) return;
+        if (answer.complete || failed || clientGone) return;
         failed = true;
         ev.upstreamFailed?.('reset');
         res.destroy();
@@ -156,7 +158,9 @@ export function createShadowProxy(o: ProxyOptions): Server {
     req.on('end', () => up.end());
     // The client went away: so does its exchange with the upstream.
     res.on('close', () => {
-      if (!res.writableFinished) up.destroy();
+      if (res.writableFinished) return;
+      clientGone = true;
+      up.destroy();
     });
   });
   server.on('close', () => agent.destroy());

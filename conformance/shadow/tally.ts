@@ -14,11 +14,10 @@ import { reportOf } from '../runner/envelope.js';
 import { summarize } from '../../protocol/types.js';
 import type { AdapterName, CaseResult, Defect, DiagnosisEntry, Manifest, Report, Status, Summary } from '../../protocol/types.js';
 import type { JudgedMessage } from './judge-queue.js';
+import { MAX_KINDS } from './judging.js';
 import { ShadowMetrics } from './metrics.js';
 import type { Kept } from './records.js';
 
-/** Kinds of disagreement listed; more are counted in the summary only. */
-export const MAX_KINDS = 500;
 /** Disagreements the status page lists, the latest first. */
 export const RECENT = 20;
 /** A message as the status page and the report show it, at most. */

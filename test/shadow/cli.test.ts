@@ -90,7 +90,7 @@ beforeAll(async () => {
   upstream = spawn(process.execPath, [join(ROOT, 'dist/test/fixtures/shadow/defective-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
   upstreamUrl = (await watch(upstream).line(/(http:\/\/\S+)/))[1]!;
   first = await shadowRun(['--records', join(dir, 'records'), '--keep', '2', '--json', join(dir, 'shadow.json'), '--markdown', join(dir, 'shadow.md')], 150);
-});
+}, 180_000);
 
 afterAll(() => {
   upstream.kill('SIGTERM');
@@ -152,7 +152,7 @@ describe('ctxconform shadow in front of a defective upstream', () => {
     expect(valueAt(p, 'ctxconform_shadow_disagreements_total', { requirement: 'EXP-1', known: 'false' })).toBe(0);
     expect(second.stdout).toMatch(/PASS \(known failures only\)/);
     expect(second.status).toBe(0);
-  });
+  }, 180_000);
 
   it('says what is wrong with its command line', () => {
     expect(cli('shadow').stderr).toMatch(/--upstream URL/);

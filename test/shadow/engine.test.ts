@@ -62,7 +62,7 @@ beforeAll(async () => {
   metricsText = await (await fetch(`${shadow.metricsUrl}/metrics`)).text();
   statusHtml = await (await fetch(`${shadow.metricsUrl}/status`)).text();
   ({ report } = await shadow.stop({ ms: 2000, rerun: (k) => `ctxconform replay ${k.file}:${k.line}` }));
-});
+}, 180_000);
 
 afterAll(async () => {
   upstream.closeAllConnections();

@@ -83,8 +83,8 @@ describe('observe(assemble, options)', () => {
       expect(await asyncObserved(trafficRequest(3) as never)).toEqual(defective(trafficRequest(3)));
       expect(() => throwing(trafficRequest(1) as never)).toThrow(boom);
       await expect(rejecting(trafficRequest(1) as never)).rejects.toBe(boom);
-      expect(await asyncObserved.observer.drain()).toBe(true);
-      expect(await throwing.observer.drain()).toBe(true);
+      expect(await asyncObserved.observer.drain(20_000)).toBe(true);
+      expect(await throwing.observer.drain(20_000)).toBe(true);
       expect(asyncObserved.observer.stats().judged.fail).toBe(1);
       // An exception from assemble is a crash of the call (the in-process adapter's rule), judged as such.
       expect(throwing.observer.stats().judged.total).toBe(1);
@@ -109,12 +109,12 @@ describe('observe(assemble, options)', () => {
       onError: (m) => errors.push(m),
     });
     expect(loud(trafficRequest(0) as never)).toEqual(defective(trafficRequest(0)));
-    await loud.observer.drain();
+    await loud.observer.drain(20_000);
     expect(errors.join('\n')).toMatch(/onDisagreement threw: the vendor callback failed/);
 
     const tight = observe(defective, { manifest, queue: 1 });
     for (let i = 0; i < 50; i++) expect(tight(trafficRequest(i) as never)).toEqual(defective(trafficRequest(i)));
-    await tight.observer.drain();
+    await tight.observer.drain(20_000);
     const s = tight.observer.stats();
     expect(s.calls).toBe(50);
     expect(s.dropped).toBeGreaterThan(0);
