@@ -13,6 +13,7 @@ import { readManifest } from '../conformance/runner/open.js';
 import { REPORT_FILE_OPTIONS } from '../conformance/runner/reports.js';
 import { shellQuote } from '../conformance/runner/console.js';
 import { startShadow } from '../conformance/shadow/shadow.js';
+import httpTransport from '../conformance/transports/http.js';
 import type { Address } from '../conformance/shadow/shadow.js';
 import type { Manifest } from '../protocol/types.js';
 import { checkBaseline, finish } from './drive.js';
@@ -159,14 +160,14 @@ export async function run(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
-  const flags = ['--http', shellQuote(upstream), ...(values.manifest !== undefined ? ['--manifest', shellQuote(values.manifest)] : [])];
+  const flags = [`--${httpTransport.option}`, shellQuote(upstream), ...(values.manifest !== undefined ? ['--manifest', shellQuote(values.manifest)] : [])];
   const { report, drained } = await shadow.stop({ ms: STOP_MS, rerun: (k) => rerunCommand('replay', flags, [shellQuote(`${k.file}:${k.line}`)]) });
   const t = shadow.tally;
   console.log(
     `\n${signal}: stopped. ${t.requests} requests passed through, ${t.sampled} sampled, ${report.summary.total} judged, ${t.dropped} dropped (queue full), ${t.oversize} over --max-body, ${t.upstreamFailures} upstream failures${drained ? '' : '; the judge did not drain within 2 s: samples still queued are not counted'}`,
   );
   const { status } = await finish(report, values, {
-    opened: { adapter: 'http', target: upstream },
+    opened: { adapter: report.run?.adapter ?? '', target: upstream },
     what: `judged requests in ${((report.run?.duration_ms ?? 0) / 1000).toFixed(1)} s`,
     printAtMost: 20,
   });

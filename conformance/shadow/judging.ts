@@ -12,9 +12,9 @@ import { defectFrom } from '../defect.js';
 import { httpAnswerOutcome } from '../../adapters/http-answer.js';
 import type { Defect, Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
 
-/** A sampled exchange as it crosses to the judge: the proxy's bytes, or the observer's values. */
+/** A sampled exchange as it crosses to the judge: the proxy's bytes (an http answer), or the observer's values. */
 export type Sample =
-  | { kind: 'http'; seq: number; at: number; request: Uint8Array; status: number; answer: Uint8Array }
+  | { kind: 'bytes'; seq: number; at: number; request: Uint8Array; status: number; answer: Uint8Array }
   | { kind: 'outcome'; seq: number; at: number; request: unknown; outcome: Outcome };
 
 /** The upstream's figures the chapter's metrics read (context_tokens_est, sections_omitted, pinned_overflow_errors). */

@@ -101,6 +101,23 @@ export function createShadowProxy(o: ProxyOptions): Server {
     let failed = false;
     /** The client went away first: what the upstream does then is no failure of the upstream. */
     let clientGone = false;
+    /** The upstream's answer came to its end. */
+    let answered = false;
+    let status = 0;
+    /** The client's request came to its end. */
+    let requested = false;
+    let handed = false;
+    /** A sampled exchange is handed over once both its request and its answer are whole; one over the limit is counted instead. */
+    const handOver = (): void => {
+      if (handed || !sent || !got || failed) return;
+      if (sent.over || got.over) {
+        handed = true;
+        ev.oversize?.();
+      } else if (requested && answered) {
+        handed = true;
+        ev.exchange?.({ request: sent.bytes(), status, answer: got.bytes(), at: performance.now() });
+      }
+    };
     const fail = (kind: UpstreamFailure, status: 502 | 504, text: string): void => {
       if (failed) return;
       failed = true;
@@ -123,6 +140,8 @@ export function createShadowProxy(o: ProxyOptions): Server {
       up.destroy();
     });
     up.on('error', (e: NodeJS.ErrnoException) => {
+      // The upstream answered and closed before reading the whole request (a 413, say): the answer stands as it came.
+      if (answered) return;
       if (!clientGone) fail(failureKind(e), 502, `ctxconform shadow: the upstream ${o.upstream} gave no answer: ${e.code ?? e.message}\n`);
     });
     up.on('response', (answer: IncomingMessage) => {
@@ -135,10 +154,10 @@ export function createShadowProxy(o: ProxyOptions): Server {
         }
       });
       answer.on('end', () => {
+        answered = true;
         res.end();
-        if (!sent || !got || failed) return;
-        if (sent.over || got.over) ev.oversize?.();
-        else ev.exchange?.({ request: sent.bytes(), status: answer.statusCode ?? 0, answer: got.bytes(), at: performance.now() });
+        status = answer.statusCode ?? 0;
+        handOver();
       });
       answer.on('close', () => {
         if (answer.complete || failed || clientGone) return;
@@ -150,12 +169,21 @@ export function createShadowProxy(o: ProxyOptions): Server {
 
     req.on('data', (chunk: Buffer) => {
       sent?.add(chunk);
+      if (up.destroyed) return;
       if (!up.write(chunk)) {
         req.pause();
         up.once('drain', () => req.resume());
       }
     });
-    req.on('end', () => up.end());
+    req.on('end', () => {
+      requested = true;
+      up.end();
+      handOver();
+    });
+    // A request cut off (its upstream answered early and closed, say) is not judged; over the limit, it is counted.
+    req.on('close', () => {
+      if (!requested && sent?.over) handOver();
+    });
     // The client went away: so does its exchange with the upstream.
     res.on('close', () => {
       if (res.writableFinished) return;

@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { listen } from '../../adapters/http-server.js';
 import type { Manifest, Report } from '../../protocol/types.js';
+import httpTransport from '../transports/http.js';
 import { JudgeQueue } from './judge-queue.js';
 import { createShadowProxy } from './proxy.js';
 import type { Kept } from './records.js';
@@ -96,7 +97,7 @@ export async function startShadow(o: ShadowOptions): Promise<RunningShadow> {
       oversize: () => tally.tooLarge(),
       upstreamFailed: (kind) => tally.upstreamFailed(kind),
       exchange: (e) => {
-        if (!q.offer({ kind: 'http', seq: ++seq, at: e.at, request: e.request, status: e.status, answer: e.answer })) tally.drop();
+        if (!q.offer({ kind: 'bytes', seq: ++seq, at: e.at, request: e.request, status: e.status, answer: e.answer })) tally.drop();
       },
     },
   });
@@ -145,7 +146,10 @@ export async function startShadow(o: ShadowOptions): Promise<RunningShadow> {
       const drained = await q.drain(Math.max(0, ms - (performance.now() - t0)));
       await q.close();
       if (metricsServer) await closeServer(metricsServer, 0);
-      return { report: tally.report({ label: `shadow of ${o.upstream}`, ...(rerun ? { rerun } : {}), adapter: 'http', target: o.upstream }), drained };
+      return {
+        report: tally.report({ label: `shadow of ${o.upstream}`, ...(rerun ? { rerun } : {}), adapter: httpTransport.name, target: o.upstream }),
+        drained,
+      };
     },
   };
 }
