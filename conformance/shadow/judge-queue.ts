@@ -25,7 +25,6 @@ export class JudgeQueue {
   private readonly worker: Worker;
   private pending = 0;
   private dead = false;
-  private idle: Array<() => void> = [];
   private finished: (() => void) | undefined;
 
   constructor(private readonly o: JudgeQueueOptions) {
@@ -89,7 +88,6 @@ export class JudgeQueue {
       else this.o.onJudgeError?.(`judging sample ${m.seq} failed: ${m.message}`);
     } else if (m.kind === 'causes') this.o.onCauses?.(m.causes);
     else if (m.kind === 'finished') this.finished?.();
-    if (this.pending === 0) for (const f of this.idle.splice(0)) f();
   }
 
   private gone(why: string): void {
