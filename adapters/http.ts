@@ -6,7 +6,8 @@
 import { Agent, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Implementation, Manifest, Outcome } from '../protocol/types.js';
-import { errorOutcome, quote, rawOf } from './outcome.js';
+import { quote } from './outcome.js';
+import { httpAnswerOutcome } from './http-answer.js';
 import { encodeRequest } from './wire.js';
 
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -100,22 +101,7 @@ export class HttpImplementation implements Implementation {
       return describeNetworkError(e, url, timeoutMs);
     }
     if (r.kind === 'too-large') return { kind: 'protocol', message: `HTTP ${r.status} answer larger than ${MAX_BODY_BYTES} bytes; refused unread` };
-    if (r.status >= 500) return { kind: 'crash', message: `the server failed: HTTP ${r.status} ${quote(r.text)}` };
-    if (r.status !== 200 && r.status !== 422) {
-      return { kind: 'protocol', message: `expected HTTP 200 (result) or 422 (error answer), got ${r.status}: ${quote(r.text)}`, raw: rawOf(r.text) };
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(r.text);
-    } catch {
-      return { kind: 'protocol', message: `HTTP ${r.status} body is not JSON: ${quote(r.text)}`, raw: rawOf(r.text) };
-    }
-    if (r.status === 200) return { kind: 'result', value };
-    const e = (value as { error?: unknown } | null)?.error;
-    if (typeof e !== 'object' || e === null) {
-      return { kind: 'protocol', message: `HTTP 422 body is not an error answer {"error": {...}}: ${quote(r.text)}`, raw: rawOf(r.text) };
-    }
-    return errorOutcome(value, e);
+    return httpAnswerOutcome(r.status, r.text);
   }
 
   async close(): Promise<void> {

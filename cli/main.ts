@@ -35,6 +35,7 @@ const COMMANDS: Record<string, { about: string; load: () => Promise<Command> }> 
   replay: { about: 'judge requests recorded from production (JSON lines, .gz too)', load: () => import('./replay.js') },
   scrub: { about: 'copy recorded requests with every text replaced, answers kept', load: () => import('./scrub.js') },
   sweep: { about: 'one block set at every budget: where the implementation first differs', load: () => import('./sweep.js') },
+  shadow: { about: 'judge live traffic through a proxy in front of an http assembler', load: () => import('./shadow.js') },
 };
 
 export function help(): string {
@@ -66,8 +67,8 @@ export async function main(argv: string[]): Promise<number> {
     err(`ctxconform: unknown command "${cmd}"\n\n${help()}`);
     return EXIT_USAGE;
   }
-  // serve stops on a signal by itself, with status 0: it is meant to run until stopped.
-  const stopListening = cmd === 'serve' ? undefined : listenForStop();
+  // serve and shadow stop on a signal by themselves (shadow with its verdict): they are meant to run until stopped.
+  const stopListening = cmd === 'serve' || cmd === 'shadow' ? undefined : listenForStop();
   try {
     const status = await (await COMMANDS[cmd]!.load()).run(rest);
     const signal = interruptedBy();

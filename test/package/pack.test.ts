@@ -129,16 +129,21 @@ describe('the packed kit in an empty project', () => {
     expect(r.status).toBe(0);
   });
 
-  it('a plain Node ESM program imports the reference, the schemas, the report writers and the vitest helper', () => {
+  it('a plain Node ESM program imports the reference, the schemas, the report writers, the vitest helper and the observer', () => {
     const script = `import { assemble } from 'ctxconform'; import { assemble as again } from 'ctxconform/reference';
 import { validators } from 'ctxconform/schemas'; import { renderBadge } from 'ctxconform/report';
 import { defineConformanceSuite } from 'ctxconform/vitest';
+import { observe } from 'ctxconform/observe';
+const observed = observe(assemble, { manifest: { name: 'reference', version: '1', profiles: ['tiered'], capabilities: [] } });
+const same = JSON.stringify(observed({ now: 0, budget: 100, blocks: [] })) === JSON.stringify(assemble({ now: 0, budget: 100, blocks: [] }));
+const drained = await observed.observer.drain(10000);
+await observed.observer.close();
 const r = assemble({ now: 0, budget: 100, blocks: [{ block_id: 'a', source: 'memory', content: 'abcd', priority: 1 }] });
 const v = validators.request();
-console.log(JSON.stringify({ included: r.included, same: again === assemble, valid: v({ now: 0, budget: 1, blocks: [] }), badge: typeof renderBadge, suite: typeof defineConformanceSuite }));`;
+console.log(JSON.stringify({ included: r.included, same: again === assemble, valid: v({ now: 0, budget: 1, blocks: [] }), badge: typeof renderBadge, suite: typeof defineConformanceSuite, observed: same && drained && observed.observer.stats().judged.pass === 1 }));`;
     writeFileSync(join(project, 'lib.mjs'), script);
     const out = execFileSync(process.execPath, ['lib.mjs'], { cwd: project, encoding: 'utf8' });
-    expect(JSON.parse(out)).toEqual({ included: ['a'], same: true, valid: true, badge: 'function', suite: 'function' });
+    expect(JSON.parse(out)).toEqual({ included: ['a'], same: true, valid: true, badge: 'function', suite: 'function', observed: true });
   });
 
   it('its type declarations resolve through the exports for a TypeScript vendor', () => {

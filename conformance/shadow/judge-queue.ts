@@ -1,0 +1,99 @@
+/**
+ * The traffic's side of the judge: samples go to a worker thread
+ * (judge-worker.ts) and are never waited for. At most `capacity` are on
+ * their way or being judged; a sample offered past that is dropped (and the
+ * caller counts it), so the traffic never slows for the judge. A judge that
+ * dies takes no request with it: the samples after it are dropped.
+ */
+import { Worker } from 'node:worker_threads';
+import { packagePath } from '../../protocol/package-root.js';
+import type { DiagnosisEntry } from '../../protocol/types.js';
+import type { FromJudge, JudgeSetup } from './judge-protocol.js';
+import type { Sample } from './judging.js';
+
+export type JudgedMessage = Extract<FromJudge, { kind: 'judged' }>;
+
+export interface JudgeQueueOptions extends JudgeSetup {
+  capacity: number;
+  onJudged(m: JudgedMessage): void;
+  onCauses?(causes: DiagnosisEntry[]): void;
+  /** A sample the judge threw on, or the judge's thread gone: the kit's fault, said once per message. */
+  onJudgeError?(message: string): void;
+}
+
+export class JudgeQueue {
+  private readonly worker: Worker;
+  private pending = 0;
+  private dead = false;
+  private finished: (() => void) | undefined;
+
+  constructor(private readonly o: JudgeQueueOptions) {
+    const setup: JudgeSetup = { manifest: o.manifest, diagnoseEveryMs: o.diagnoseEveryMs, ...(o.records ? { records: o.records } : {}) };
+    // The compiled worker, also when this file runs as TypeScript source (the tests): no loader to start.
+    this.worker = new Worker(packagePath('dist', 'conformance', 'shadow', 'judge-worker.js'), { workerData: setup });
+    this.worker.unref();
+    this.worker.on('message', (m: FromJudge) => this.received(m));
+    this.worker.on('error', (e) => this.gone(`the judge's thread failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+    this.worker.on('exit', (code) => this.gone(`the judge's thread ended (exit code ${code})`));
+  }
+
+  /** Samples on their way to the judge or being judged. */
+  get depth(): number {
+    return this.pending;
+  }
+
+  /** Whether a sample offered now would be taken. */
+  get hasRoom(): boolean {
+    return !this.dead && this.pending < this.o.capacity;
+  }
+
+  /** Hand a sample over; false when it was dropped (the queue full, or the judge gone). */
+  offer(s: Sample, transfer?: ArrayBuffer[]): boolean {
+    if (!this.hasRoom) return false;
+    this.pending++;
+    this.worker.postMessage(s, transfer);
+    return true;
+  }
+
+  /**
+   * Wait until every sample handed over is judged and the last likely cause
+   * is in, or `ms` pass: whether it drained.
+   */
+  async drain(ms: number): Promise<boolean> {
+    if (this.dead) return this.pending === 0;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const done = new Promise<true>((resolve) => {
+      this.finished = () => resolve(true);
+      this.worker.postMessage({ kind: 'finish' });
+    });
+    try {
+      return await Promise.race([done, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.dead = true;
+    await this.worker.terminate();
+  }
+
+  private received(m: FromJudge): void {
+    if (m.kind === 'judged' || m.kind === 'judge-error') {
+      this.pending--;
+      if (m.kind === 'judged') this.o.onJudged(m);
+      else this.o.onJudgeError?.(`judging sample ${m.seq} failed: ${m.message}`);
+    } else if (m.kind === 'causes') this.o.onCauses?.(m.causes);
+    else if (m.kind === 'finished') this.finished?.();
+  }
+
+  private gone(why: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.o.onJudgeError?.(why);
+    this.finished?.();
+  }
+}

@@ -1,0 +1,84 @@
+// The judge's side of conformance/shadow/judge-queue.ts: each sampled exchange
+// judged off the traffic's thread, the disagreeing ones kept as scrubbed
+// records, and the likely cause worked out again now and then from what was
+// observed. It always runs compiled (dist/conformance/shadow/judge-worker.js).
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Manifest } from '../../protocol/types.js';
+import { ObservationLog, STREAM_LIMITS } from '../diagnose/log.js';
+import { recordedObservation } from '../diagnose/recorded.js';
+import { diagnosisEntry } from '../diagnose/diagnose.js';
+import { MAX_KINDS, judgeSample, kindOf } from './judging.js';
+import type { Sample } from './judging.js';
+import { RecordsKeeper, scrubMessage } from './records.js';
+import type { FromJudge, JudgeSetup, ToJudge } from './judge-protocol.js';
+
+const port = parentPort!;
+const setup = workerData as JudgeSetup;
+const manifest: Manifest = setup.manifest;
+const keeper = setup.records ? new RecordsKeeper(setup.records.dir, setup.records.perKind) : undefined;
+const observations = new ObservationLog(STREAM_LIMITS);
+/** Kinds whose first message was sent: the report shows one message per kind (as many kinds as the tally lists, MAX_KINDS). */
+const described = new Set<string>();
+let newFailures = 0;
+let lastDiagnosis = 0;
+
+const post = (m: FromJudge): void => port.postMessage(m);
+
+async function diagnoseNow(): Promise<void> {
+  newFailures = 0;
+  lastDiagnosis = performance.now();
+  const { diagnose } = await import('../diagnose/diagnose.js');
+  const d = diagnose(observations.observations());
+  post({ kind: 'causes', causes: d ? d.causes.map((c) => diagnosisEntry(c)) : [] });
+}
+
+async function judge(s: Sample): Promise<void> {
+  const e = await judgeSample(manifest, s);
+  const v = e.verdict;
+  const out: Extract<FromJudge, { kind: 'judged' }> = {
+    kind: 'judged',
+    seq: s.seq,
+    at: s.at,
+    status: v.status,
+    requirements: v.requirements,
+    figures: e.figures,
+  };
+  if (v.status !== 'skip' && e.request !== undefined) {
+    observations.add(recordedObservation(`shadow/${s.seq}`, e.request, manifest, e.outcome, v.status === 'pass'));
+    if (v.status !== 'pass') newFailures++;
+  }
+  if (v.status !== 'pass' && v.status !== 'skip') {
+    const kind = kindOf(v);
+    out.kind_id = kind.id;
+    out.defect = kind.defect;
+    const { kept, scrubbed } = keeper ? keeper.keep(e.request, kind.id) : {};
+    if (kept) out.kept = kept;
+    // A message only when someone will read it: the first of its kind, or one kept as a record (the status page's list).
+    if (kept || (!described.has(kind.id) && described.size < MAX_KINDS)) {
+      described.add(kind.id);
+      const copy = scrubbed ?? (await import('../scrub/scrub.js')).scrubRequest(e.request).request;
+      out.message = scrubMessage(v.message ?? v.status, e.request, copy);
+      out.scrubbed = copy;
+    }
+  }
+  post(out);
+}
+
+// One at a time, in order: the queue's bound counts the samples not yet answered.
+let chain: Promise<void> = Promise.resolve();
+port.on('message', (m: ToJudge) => {
+  chain = chain.then(async () => {
+    try {
+      if (m.kind === 'finish') {
+        if (observations.seen.failing > 0) await diagnoseNow();
+        post({ kind: 'finished' });
+        return;
+      }
+      await judge(m);
+      if (newFailures > 0 && performance.now() - lastDiagnosis > setup.diagnoseEveryMs) await diagnoseNow();
+    } catch (e) {
+      // A judging that throws is the kit's fault, reported as such; the traffic never sees it.
+      if (m.kind !== 'finish') post({ kind: 'judge-error', seq: m.seq, at: m.at, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  });
+});
