@@ -63,7 +63,7 @@ describe('a defect added as its module', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxconform-defects-'));
     try {
       writeFileSync(join(dir, 'not-a-defect.ts'), 'export const x = 1;\n');
-      await expect(registerDefectsIn(dir)).rejects.toThrow(/not-a-defect\.ts is in a defects folder but default-exports no catalogue entry/);
+      await expect(registerDefectsIn(dir)).rejects.toThrow(/not-a-defect\.ts is in the defects' folder but default-exports no defect \(defineDefect/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

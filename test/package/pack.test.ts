@@ -130,11 +130,11 @@ describe('the packed kit in an empty project', () => {
   });
 
   it('a plain Node ESM program imports the reference, the schemas, the report writers, the vitest helper and the observer', () => {
-    const script = `import { assemble } from 'ctxconform'; import { assemble as again } from 'ctxconform/reference';
+    const script = `import { assemble, describe as manifest } from 'ctxconform'; import { assemble as again } from 'ctxconform/reference';
 import { validators } from 'ctxconform/schemas'; import { renderBadge } from 'ctxconform/report';
 import { defineConformanceSuite } from 'ctxconform/vitest';
 import { observe } from 'ctxconform/observe';
-const observed = observe(assemble, { manifest: { name: 'reference', version: '1', profiles: ['tiered'], capabilities: [] } });
+const observed = observe(assemble, { manifest: manifest() });
 const same = JSON.stringify(observed({ now: 0, budget: 100, blocks: [] })) === JSON.stringify(assemble({ now: 0, budget: 100, blocks: [] }));
 const drained = await observed.observer.drain(10000);
 await observed.observer.close();
