@@ -65,7 +65,7 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
 }
 
 /** A failing verdict: one line per finding, its id first; expected and actual keyed by the id and a count. */
-function failed(findings: Finding[]): Verdict & { findings: Finding[] } {
+export function failed(findings: Finding[]): Verdict & { findings: Finding[] } {
   const expected: Record<string, unknown> = {};
   const actual: Record<string, unknown> = {};
   findings.forEach((f, i) => {

@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { anyReasonClass } from '../reason-classes.js';
 import { designOf } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
-import { principleVerdict } from '../principles/verdict.js';
+import { failed, principleVerdict } from '../principles/verdict.js';
 import { PropertyFailure } from './answers.js';
 import { anyRequest } from './any-requests.js';
 import type { GenContext, GenRequest } from './arbitraries.js';
@@ -33,13 +33,8 @@ function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readon
   if (v.status !== 'fail') throw new PropertyFailure(v.message ?? v.status, v.status, undefined, v.actual);
   const mine = (v.findings ?? []).filter((f) => ids.includes(f.id));
   if (mine.length === 0) return;
-  throw new PropertyFailure(
-    mine.map((f) => `${f.id} ${f.message}`).join('\n'),
-    'fail',
-    Object.fromEntries(mine.map((f, i) => [`${f.id} #${i + 1}`, f.expected])),
-    Object.fromEntries(mine.map((f, i) => [`${f.id} #${i + 1}`, f.actual])),
-    [...new Set(mine.map((f) => f.id))],
-  );
+  const own = failed(mine);
+  throw new PropertyFailure(own.message ?? 'fail', 'fail', own.expected, own.actual, [...new Set(mine.map((f) => f.id))]);
 }
 
 function principle(
@@ -144,3 +139,8 @@ function twin(req: GenRequest, shift: number): GenRequest {
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of properties over different inputs (PropertyDef is not covariant in it)
 export const ANY_LEVEL_PROPERTIES: readonly PropertyDef<any>[] = [anyWholeBlocks, anyBudget, anyAccounting, anyExpired, anyPinned, anyContentBlindness];
+
+/** The property of the level that holds a principle: what a replayed record's failure is keyed by for a baseline. */
+export function propertyOfPrinciple(id: string): string | undefined {
+  return ANY_LEVEL_PROPERTIES.find((p) => p.requirements({ profiles: ['any'], capabilities: [] }).includes(id))?.name;
+}

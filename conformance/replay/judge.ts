@@ -18,6 +18,7 @@ import { anyOnly, genContext } from '../properties/arbitraries.js';
 import { prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import { principleVerdict } from '../principles/verdict.js';
+import { propertyOfPrinciple } from '../properties/any-level.js';
 import { BlockIndex } from '../properties/block-index.js';
 import type { GenContext } from '../properties/arbitraries.js';
 import { capabilityUses } from '../capability-uses.js';
@@ -149,19 +150,6 @@ function designFor(manifest: Manifest): Promise<Design> {
   return d;
 }
 
-/** The any level's property that holds each principle (any-level.ts), for the checks a baseline keys on. */
-const PROPERTY_OF_PRINCIPLE: Readonly<Record<string, string>> = {
-  'ANY-1': 'any-whole-blocks',
-  'ANY-10': 'any-whole-blocks',
-  'ANY-11': 'any-whole-blocks',
-  'ANY-2': 'any-budget',
-  'ANY-3': 'any-accounting',
-  'ANY-4': 'any-accounting',
-  'ANY-5': 'any-expired',
-  'ANY-6': 'any-pinned',
-  'ANY-13': 'any-pinned',
-};
-
 /** A valid request of a manifest of the any level alone: the principles on the answer, no reference (SPEC section 18). */
 function principleFailures(request: unknown, first: Outcome, design: Design, manifest: Manifest): Failure[] {
   const v = principleVerdict(request, first, design, manifest.capabilities);
@@ -169,7 +157,7 @@ function principleFailures(request: unknown, first: Outcome, design: Design, man
   if (v.status !== 'fail') return [{ status: v.status, check: 'answer', message: v.message ?? v.status, actual: v.actual, requirements: [] }];
   return (v.findings ?? []).map((f) => ({
     status: 'fail' as const,
-    check: PROPERTY_OF_PRINCIPLE[f.id] ?? 'any-whole-blocks',
+    check: propertyOfPrinciple(f.id) ?? 'any-whole-blocks',
     message: `${f.id} ${f.message}`,
     expected: f.expected,
     actual: f.actual,
