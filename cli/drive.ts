@@ -4,7 +4,7 @@
  * (withImplementation), and the one ending of a judging command (failures,
  * baseline, summary, reports, the verdict line, the exit status).
  */
-import { DECLARED_PROFILE, stripAnsi, verdict, verdictWord } from '../report/text.js';
+import { DECLARED_PROFILE, levelsLine, stripAnsi, verdict, verdictWord } from '../report/text.js';
 import { clauseTable } from '../conformance/contract/table.js';
 import { formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
 import { describeDefect } from '../conformance/defect.js';
@@ -208,8 +208,9 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
           ? ` (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
           : '';
   const flaky = (e.repeat ?? 1) > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : '';
+  out(`\nlevels: ${levelsLine(report)}`);
   out(
-    `\n${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
+    `${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
   );
   // A report asked for and not written is a run that did not do what it was told: CI must not take it for a verdict.
   const status = signal !== undefined ? exitStatusOf(signal) : !allWritten ? EXIT_USAGE : v.passed ? EXIT_OK : EXIT_FAIL;

@@ -4,6 +4,7 @@
  * of a kit before levels is read with the level this gives it.
  */
 import type { CaseResult, Level, Manifest, ResultKind } from '../protocol/types.js';
+import { anyOnly } from '../protocol/levels.js';
 import type { Expectation, GoldenCase } from './types.js';
 
 /** The tag every golden case expecting `invalid_request` carries: test/cases/levels.test.ts holds the corpus to it. */
@@ -12,9 +13,7 @@ export const INVALID_TAG = 'invalid';
 /** The properties about input validation: each sends requests the specification says to refuse. */
 const VALIDATION_PROPERTIES: ReadonlySet<string> = new Set(['invalid-requests']);
 
-/** Whether a manifest is judged on the any level alone: it declares `any` and no exact profile. */
-export const anyOnly = (m: { readonly profiles: readonly string[] }): boolean =>
-  m.profiles.includes('any') && !m.profiles.includes('tiered') && !m.profiles.includes('ranked');
+export { anyOnly } from '../protocol/levels.js';
 
 /** Whether the manifest declares only the any level for a case of this profile: its tiered cases are judged by the principles (SPEC LVL-3). */
 export const anyOnlyFor = (c: Pick<GoldenCase, 'profile'>, m: Pick<Manifest, 'profiles'>): boolean =>
@@ -31,9 +30,14 @@ export function caseLevel(c: Pick<GoldenCase, 'profile'> & { expect?: Pick<Expec
   return 'profile';
 }
 
-/** The any level's properties are named `any-...` (conformance/properties/any-level.ts). */
-export function propertyLevel(name: string): Level {
-  return VALIDATION_PROPERTIES.has(name) ? 'validation' : name.startsWith('any-') ? 'any' : 'profile';
+/**
+ * The any level's properties are named `any-...` (conformance/properties/any-level.ts);
+ * for a manifest of the any level alone, the properties every design owes and
+ * still runs (determinism, unknown members: ANY-8, ANY-9) speak for that level too.
+ */
+export function propertyLevel(name: string, manifest?: Pick<Manifest, 'profiles'>): Level {
+  if (VALIDATION_PROPERTIES.has(name)) return 'validation';
+  return name.startsWith('any-') || (manifest !== undefined && anyOnly(manifest)) ? 'any' : 'profile';
 }
 
 /** A recorded request (replay, the shadow): judged by the principles for a manifest of the any level alone. */

@@ -117,6 +117,20 @@ export interface UnexpectedAnswers {
 export type Level = 'any' | 'profile' | 'validation' | 'contract';
 export const LEVELS: readonly Level[] = ['any', 'profile', 'validation', 'contract'];
 
+/** What a run says of one level (SPEC LVL-1): the words are the verdict's, or why nothing at the level was put to the test. */
+export type LevelWord = 'PASS' | 'PASS (known failures only)' | 'FAIL' | 'not declared' | 'not run';
+
+export interface LevelReached {
+  level: Level;
+  /** `any design`, the exact profiles declared (`tiered`, `tiered with declared constants`, `ranked`), `validation`, `contract`. */
+  name: string;
+  word: LevelWord;
+  pass: number;
+  /** Results at the level that did not pass (fail, error, timeout, crash). */
+  failing: number;
+  skip: number;
+}
+
 /** What every result has, whatever its kind. */
 interface ResultBase {
   id: string;
@@ -279,6 +293,8 @@ export interface Report {
   sweep?: SweepInfo;
   /** A judging run with failures: the known defects that reproduce them, best first (docs/diagnosis.md); absent when nothing failed. */
   diagnosis?: DiagnosisEntry[];
+  /** The levels the run reached (SPEC LVL-1), as the JSON report writes them: derived from `cases`, the manifest and the baseline. */
+  levels?: LevelReached[];
 }
 
 /** One likely cause of a run's failures: a catalogue defect (or two together) whose model answers as the implementation did. */

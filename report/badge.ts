@@ -2,6 +2,7 @@
  * The conformance badge: a flat SVG like shields.io draws, and the shields.io
  * endpoint JSON for projects that let shields.io draw it.
  */
+import { anyOnly } from '../protocol/levels.js';
 import type { Report } from '../protocol/types.js';
 import { DECLARED_PROFILE, declaredConstants, percent, score, wholePercent } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
@@ -37,10 +38,10 @@ export interface BadgeEndpoint {
   color: BadgeColour;
 }
 
-/** The label says when the score is not plain conformance: a run with declared constants (SPEC section 17). */
+/** The label says when the score is not plain conformance: a run with declared constants (SPEC section 17), or of the any level alone (SPEC LVL-1). */
 export function badgeData(report: Report): BadgeEndpoint {
   const r = score(report);
-  const label = declaredConstants(report) ? `conformance (${DECLARED_PROFILE})` : 'conformance';
+  const label = declaredConstants(report) ? `conformance (${DECLARED_PROFILE})` : anyOnly(report.implementation) ? 'conformance (any design)' : 'conformance';
   return { schemaVersion: 1, label, message: percent(r), color: badgeColour(r) };
 }
 

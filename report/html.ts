@@ -27,6 +27,7 @@ import {
   stripAnsi,
   verdict,
   verdictLine,
+  levelsLine,
 } from './text.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { sweepFinding } from './sweep-text.js';
@@ -370,6 +371,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   const body: string[] = [];
   body.push(`<h1>ctxconform report: ${h(impl.name)} ${h(impl.version)}</h1>`);
   body.push(`<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict">${h(verdictLine(report))}</div>`);
+  body.push(`<div class="levels" id="levels">Levels: ${h(levelsLine(report))}</div>`);
   if (report.diagnosis) body.push(diagnosisSection(report));
   const meta: Array<[string, string | undefined]> = [
     ['implementation', `${impl.name} ${impl.version}${impl.language ? ` (${impl.language})` : ''}`],

@@ -5,7 +5,7 @@
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
-import { byArea, clip, constantsText, isFailing, profileNames, show, verdict, verdictLine } from './text.js';
+import { byArea, clip, constantsText, isFailing, levelsLine, profileNames, show, verdict, verdictLine } from './text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 // Big answers (a whole context) stay readable in CI viewers and keep the file small.
@@ -88,6 +88,7 @@ export function renderJunit(report: Report): string {
   const properties: Record<string, string | undefined> = {
     // The verdict in the words of the terminal, Markdown and HTML (report/text.ts verdictWord).
     verdict: verdictLine(report),
+    levels: levelsLine(report),
     implementation: `${impl.name} ${impl.version}`,
     language: impl.language,
     profiles: profileNames(report).join(','),

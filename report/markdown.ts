@@ -24,6 +24,7 @@ import {
   stripAnsi,
   verdict,
   verdictLine,
+  levelsLine,
 } from './text.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
@@ -224,6 +225,8 @@ function render(report: Report, detailed: number): string {
   out.push(`## ${v.passed ? '✅' : '❌'} ctxconform: ${md(impl.name)} ${md(impl.version)}`);
   out.push('');
   out.push(`**${md(verdictLine(report))}**`);
+  out.push('');
+  out.push(`Levels: ${md(levelsLine(report))}`);
   out.push('');
   out.push(...diagnosisSection(report));
   const about = [

@@ -2,7 +2,8 @@
  * Text helpers every writer shares. Strings in a report come from cases and
  * from implementations under test, so each writer treats them as hostile.
  */
-import type { CaseResult, DeclaredConstants, Report, Status, Tier } from '../protocol/types.js';
+import { declaresLevel } from '../protocol/levels.js';
+import type { CaseResult, DeclaredConstants, Level, LevelReached, LevelWord, Report, Status, Tier } from '../protocol/types.js';
 import { stringifyJson } from '../protocol/deep-json.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
@@ -66,7 +67,7 @@ export function compareIds(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-import { FAILING, STATUSES } from '../protocol/types.js';
+import { FAILING, LEVELS, STATUSES } from '../protocol/types.js';
 
 export { FAILING };
 
@@ -208,6 +209,52 @@ export function verdictLine(report: Report): string {
   const declared = declaredConstants(report) ? ` (${DECLARED_PROFILE})` : '';
   const cut = v.interrupted !== undefined ? `; ended by ${v.interrupted}: what was not judged before it is not in the report` : '';
   return `${verdictWord(v)}${declared}: ${head}${skipped}${base}${cut}`;
+}
+
+const LEVEL_NAMES: Record<Exclude<Level, 'profile'>, string> = { any: 'any design', validation: 'validation', contract: 'contract' };
+
+/**
+ * Each level the run speaks for, in the order of LEVELS: a level is named when
+ * the manifest declares it or some result at it ran (the any level and
+ * validation are always named, so "validation: not declared" is said, never
+ * left to be guessed). A level FAILs on a failure the baseline does not know.
+ */
+export function levelsReached(report: Report): LevelReached[] {
+  const v = verdict(report);
+  const unexpected = new Set(v.unexpected.map((c) => c.id));
+  const out: LevelReached[] = [];
+  for (const level of LEVELS) {
+    const at = report.cases.filter((c) => c.level === level);
+    const pass = at.filter((c) => c.status === 'pass').length;
+    const failingAt = at.filter(isFailing);
+    const skip = at.filter((c) => c.status === 'skip').length;
+    const declared = declaresLevel(report.implementation, level);
+    const ran = pass + failingAt.length > 0;
+    if (!ran && !declared && (level === 'profile' || level === 'contract')) continue;
+    const word: LevelWord = failingAt.some((c) => unexpected.has(c.id))
+      ? 'FAIL'
+      : failingAt.length > 0
+        ? 'PASS (known failures only)'
+        : pass > 0
+          ? 'PASS'
+          : declared
+            ? 'not run'
+            : 'not declared';
+    const name = level === 'profile' ? exactProfiles(report).join(' and ') || 'profile' : LEVEL_NAMES[level];
+    out.push({ level, name, word, pass, failing: failingAt.length, skip });
+  }
+  return out;
+}
+
+function exactProfiles(report: Pick<Report, 'implementation' | 'run'>): string[] {
+  return profileNames(report).filter((p) => p !== 'any');
+}
+
+/** `any design: PASS, validation: not declared`: the levels a run reached, as the terminal, reports and badge name them. */
+export function levelsLine(report: Report): string {
+  return levelsReached(report)
+    .map((l) => `${l.name}: ${l.word}`)
+    .join(', ');
 }
 
 /** Requirement id -> the cases naming it, ids in natural order. */

@@ -44,6 +44,8 @@ export interface ProbeReport {
   cross_check?: string;
 }
 
+/** What step 3 notes for a source whose tier admitted nothing it could measure. */
+const REFUSED = "no block of 4 tokens or more was admitted by this source's tier";
 /** The budget at which tier budgets are measured: every spec percentage is exact there. */
 const TIER_PROBE_BUDGET = 1000;
 /** Large enough that one small block always fits, whatever the split. */
@@ -262,7 +264,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
       // A declared share of 0: a 1-token block refused while G takes the whole pool shows a tier budget of exactly 0.
       if (t === undefined && expectedBudget(p.expected) < 4 && !(await admits(1, { ...g, content: text(e, expectedPool, 'g') }))) t = 0;
       budgetOf.set(p.source, t);
-      if (t === undefined) sourceNotes.set(p.source, "no block of 4 tokens or more was admitted by this source's tier");
+      if (t === undefined) sourceNotes.set(p.source, REFUSED);
     } catch (x) {
       budgetOf.set(p.source, undefined);
       sourceNotes.set(p.source, failed(x));
@@ -282,25 +284,39 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
     const best = [...counts].sort((a, b) => b[1] - a[1])[0];
     tierBudget.set(tier, best?.[0]);
   }
+  // Tiers share the budget, so budgets read that add up past it are no split at all: an
+  // assembler without tiers reads so, and inventing fractions for it would name a
+  // mechanism that is not in its code (SPEC section 15).
+  const readSum = TIERS.reduce((n, t) => n + (tierBudget.get(t) ?? 0), 0);
+  // Every source refusing a block of 4 tokens is no split either: tier budgets under 4 of 1000 each share out less than 2% of it.
+  const everyRefused = x.sources.length > 0 && x.sources.every((p) => sourceNotes.get(p.source) === REFUSED);
+  const noSplit =
+    readSum > B
+      ? `no tier split fits these readings: the tier budgets read (${TIERS.map((t) => tierBudget.get(t) ?? '?').join(', ')} for ${TIERS.join(', ')}) add up to ${readSum} of ${B}; an assembler without tiers reads so`
+      : everyRefused
+        ? `no tier split fits these readings: no source admitted a block of 4 tokens or more beside a larger block of another tier, which a split of ${B} would set aside; an assembler without tiers reads so`
+        : undefined;
+  if (noSplit !== undefined) for (const tier of TIERS) tierBudget.set(tier, undefined);
   for (const tier of TIERS) {
     const t = tierBudget.get(tier);
     row(
       `tier_fraction.${tier}`,
       fraction(expectedBudget(tier), B),
       t === undefined ? undefined : fraction(t, B),
-      t === undefined
-        ? x.sources.some((p) => p.expected === tier)
-          ? 'no listed source of this tier admitted a block of 4 tokens or more'
-          : 'no source is listed in this tier, so its budget cannot be seen'
-        : assumed,
+      noSplit ??
+        (t === undefined
+          ? x.sources.some((p) => p.expected === tier)
+            ? 'no listed source of this tier admitted a block of 4 tokens or more'
+            : 'no source is listed in this tier, so its budget cannot be seen'
+          : assumed),
       d?.tier_fractions !== undefined,
     );
   }
   for (const p of x.sources) {
     const t = budgetOf.get(p.source);
     let detected: string | undefined;
-    let note = sourceNotes.get(p.source);
-    if (t !== undefined) {
+    let note = noSplit ?? sourceNotes.get(p.source);
+    if (t !== undefined && noSplit === undefined) {
       const tiers = TIERS.filter((x) => tierBudget.get(x) === t);
       if (tiers.length === 1) detected = tiers[0];
       else if (tiers.length === 0) detected = `a tier of budget ${t} of ${B}`;
@@ -325,11 +341,13 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   const unseen = TIERS.filter((t) => ![...x.listed.values()].includes(t));
   const known = TIERS.map((t) => tierBudget.get(t) ?? (unseen.includes(t) ? expectedBudget(t) : undefined));
   const working = known[TIERS.indexOf('working')];
-  const standIn = unseen.length > 0 ? `; assuming the expected budget of ${unseen.join(', ')}, which no listed source can show` : '';
+  const standIn = unseen.length > 0 && noSplit === undefined ? `; assuming the expected budget of ${unseen.join(', ')}, which no listed source can show` : '';
   let pool: string | undefined;
   let remainder: string | undefined;
   let poolNote: string | undefined;
-  if (working === undefined || known.some((x) => x === undefined)) {
+  if (noSplit !== undefined) {
+    poolNote = 'needs a tier split, and no tier split fits the readings of step 3';
+  } else if (working === undefined || known.some((x) => x === undefined)) {
     poolNote = 'needs every tier budget, which could not be detected';
   } else {
     const budgets = (b: number): number[] => known.map((t) => Math.floor((b * t!) / B));

@@ -89,6 +89,8 @@ export interface DiagnoseOptions {
   pairsOf?: number;
   /** What the diagnosis keeps of the model's answers (diagnosisMemo); default: a memo of its own, dropped when it returns. */
   memo?: DiagnosisMemo;
+  /** Catalogue entries and families not offered, by id: what the diagnosis says of a defect it has no model of (the catalogue's tests). */
+  leaveOut?: ReadonlySet<string>;
 }
 
 /**
@@ -193,7 +195,7 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
 
   // Every candidate on the failing answers first: most explain none and are never asked about the passing ones.
   const all: Scored[] = [];
-  for (const c of candidates(targets, memo)) {
+  for (const c of candidates(targets, memo, options.leaveOut)) {
     const readings = new Map<Seen, Reading>();
     for (const s of targets) if (c.shows(s)) readings.set(s, read(c, s, memo));
     all.push({ ...c, readings, explained: targets.filter((s) => readings.get(s)?.reproduced === true), settled: false, contradicted: [], disagrees: 0 });
@@ -284,17 +286,14 @@ const reaches =
     when === undefined || when.some((w) => s.features.has(w));
 
 /** Every catalogue entry, and the instances of each family that the failing answers suggest. */
-function candidates(targets: readonly Seen[], memo: DiagnosisMemo): Candidate[] {
-  const out: Candidate[] = CATALOGUE.map((e, order) => ({
-    ids: [e.id],
-    requirements: [...e.requirements],
-    summary: e.summary,
-    defects: e.defects,
-    order,
-    shows: reaches(reachOf(e)),
-  }));
+function candidates(targets: readonly Seen[], memo: DiagnosisMemo, leaveOut: ReadonlySet<string> = new Set()): Candidate[] {
+  const out: Candidate[] = [];
+  CATALOGUE.forEach((e, order) => {
+    if (!leaveOut.has(e.id)) out.push({ ids: [e.id], requirements: [...e.requirements], summary: e.summary, defects: e.defects, order, shows: reaches(reachOf(e)) });
+  });
   const evidence: Evidence[] = targets.map((s) => ({ request: s.o.request, config: s.config, outcome: s.o.outcome, base: s.base }));
   FAMILIES.forEach((f, k) => {
+    if (leaveOut.has(f.id)) return;
     const reach = reaches(f.when);
     for (const i of f.instances(evidence)) {
       const shows = i.shows;

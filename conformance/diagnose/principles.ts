@@ -6,11 +6,9 @@
  * principle at all are differences of design (ranking, tiers, render,
  * estimator), not defects a vendor of another design should chase.
  */
-import { validators } from '../../protocol/schemas.js';
 import { validateRequest } from '../../reference/index.js';
-import type { Manifest, Result } from '../../protocol/types.js';
-import { principleFindings } from '../principles/checks.js';
-import type { PrincipleRequest } from '../principles/checks.js';
+import type { Manifest } from '../../protocol/types.js';
+import { principleVerdict } from '../principles/verdict.js';
 import { designOf } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import type { Observation } from './diagnose.js';
@@ -26,9 +24,9 @@ export interface BrokenPrinciple {
 
 export interface PrincipleReading {
   broken: BrokenPrinciple[];
-  /** Failing results with a result answer that breaks no principle but the render's (ANY-10, ANY-11): a difference of design, or a defect the principles cannot see. */
+  /** Failing results whose answer breaks no principle but the render's (ANY-10, ANY-11): a difference of design, or a defect the principles cannot see. */
   designOnly: string[];
-  /** Failing results read (those with a result answer to a valid request). */
+  /** Failing results read: a result or an error answer to a valid request of profile tiered. */
   read: number;
 }
 
@@ -70,11 +68,12 @@ export function readPrinciples(observations: readonly Observation[], among?: Rea
   const designOnly: string[] = [];
   let read = 0;
   for (const o of failing) {
-    if (o.outcome.kind !== 'result' || validateRequest(o.request).length > 0) continue;
-    if ((o.request as { profile?: unknown }).profile === 'ranked') continue;
-    if (!validators.result('tiered', manifest.capabilities)(o.outcome.value)) continue;
+    if (validateRequest(o.request).length > 0 || (o.request as { profile?: unknown }).profile === 'ranked') continue;
+    // The level's own verdict (a refused valid request is ANY-13 there); an answer it calls error, timeout or crash is not read.
+    const v = principleVerdict(o.request, o.outcome, design, manifest.capabilities);
+    if (v.status !== 'pass' && v.status !== 'fail') continue;
     read++;
-    const ids = new Set(principleFindings(o.request as PrincipleRequest, o.outcome.value as Result, design, manifest.capabilities).map((f) => f.id));
+    const ids = new Set((v.findings ?? []).map((f) => f.id));
     if ([...ids].every((id) => RENDER.includes(id))) designOnly.push(o.id);
     for (const id of ids) byId.set(id, [...(byId.get(id) ?? []), o.id]);
   }

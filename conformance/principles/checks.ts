@@ -6,7 +6,7 @@
  */
 import { isExpired } from '../../reference/index.js';
 import type { Result } from '../../protocol/types.js';
-import { anyReasonClass } from '../reason-classes.js';
+import { anyReasonClass, reasonClass } from '../reason-classes.js';
 import { commonPrefixLength as commonPrefix, firstDifference } from '../first-difference.js';
 import type { Design } from './design.js';
 
@@ -25,12 +25,16 @@ export interface PrincipleBlock {
   created_at?: number;
   ttl_seconds?: number;
   pinned?: boolean;
+  /** Read for the lifecycle filters, which apply to pinned blocks too (PIN-5). */
+  status?: string;
 }
 
 export interface PrincipleRequest {
   now: number;
   budget: number;
   blocks: PrincipleBlock[];
+  /** Read for `exclude`, which applies to pinned blocks too (PIN-5). */
+  constraints?: { exclude?: readonly string[] };
 }
 
 /** Shorter than this, a piece of content found in the context may be there by chance. */
@@ -51,6 +55,18 @@ function longestPrefixIn(s: string, text: string): number {
 }
 
 const quote = (s: string, max = 40): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
+
+/**
+ * Whether a pinned block was omitted by a filter the request asks for, which applies to
+ * pinned blocks as to any (PIN-5): `exclude` names it, or its lifecycle status is the
+ * reason given. Such a drop is named and asked for: no silent drop of a pinned rule (ANY-6).
+ */
+function filteredOut(request: PrincipleRequest, b: PrincipleBlock, reason: unknown, capabilities: readonly string[]): boolean {
+  const c = reasonClass(reason);
+  if (c === 'excluded') return capabilities.includes('constraints') && (request.constraints?.exclude ?? []).includes(b.block_id);
+  if (c === 'superseded' || c === 'disputed') return capabilities.includes('lifecycle') && b.status === c;
+  return false;
+}
 
 /** Every principle `answer` breaks for `request`, under `design`; `capabilities` say whether pinned is owed (ANY-6). */
 export function principleFindings(request: PrincipleRequest, answer: Result, design: Design, capabilities: readonly string[]): Finding[] {
@@ -82,7 +98,7 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
   }
   if (capabilities.includes('pinned')) {
     for (const b of request.blocks) {
-      if (b.pinned === true && !expired(request, b) && !included.has(b.block_id)) {
+      if (b.pinned === true && !expired(request, b) && !included.has(b.block_id) && !filteredOut(request, b, omitted.get(b.block_id), capabilities)) {
         const why = omitted.has(b.block_id) ? `omitted as ${quote(String(omitted.get(b.block_id)))}` : 'dropped without a word';
         out.push({
           id: 'ANY-6',

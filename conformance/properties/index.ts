@@ -92,7 +92,7 @@ async function runProperty(
   const base = {
     id: `property/${def.name}`,
     kind: 'property' as const,
-    level: propertyLevel(def.name),
+    level: propertyLevel(def.name, manifest),
     requirements: def.requirements(gen),
     description: def.description,
   };

@@ -8,7 +8,7 @@
 import { visible } from '../../report/visible.js';
 import { terminalValue } from '../../report/terminal.js';
 import type { Report } from '../../protocol/types.js';
-import type { Cause, Diagnosis } from '../diagnose/diagnose.js';
+import type { Cause, Diagnosis, DiagnoseOptions, Observation } from '../diagnose/diagnose.js';
 import type { LogCounts, ObservationLog } from '../diagnose/log.js';
 
 /** Failures named in the "not explained" line, at most. */
@@ -25,11 +25,30 @@ export interface LikelyCause {
 }
 
 /** The diagnosis of what the log kept; undefined when nothing failed. */
-export async function likelyCause(report: Report, log: ObservationLog | undefined): Promise<LikelyCause | undefined> {
+export async function likelyCause(report: Report, log: ObservationLog | undefined, options: DiagnoseOptions = {}): Promise<LikelyCause | undefined> {
   if (!log || log.seen.failing === 0) return undefined;
-  const { diagnose, diagnosisEntry } = await import('../diagnose/diagnose.js');
-  const observations = log.observations();
-  const diagnosis = diagnose(observations);
+  const { diagnosisEntry } = await import('../diagnose/diagnose.js');
+  const read = await readCauses(log.observations(), report.implementation.profiles.includes('any'), options);
+  if (!read) return undefined;
+  const { diagnosis, principles } = read;
+  return {
+    report: { ...report, diagnosis: diagnosis.causes.map((c) => diagnosisEntry(c)) },
+    text: likelyCauseText(diagnosis, log.seen, principles),
+    diagnosis,
+  };
+}
+
+/**
+ * The catalogue's causes of the failing observations, and the lines of the
+ * principles broken by the failures no cause explains (all of them when none does).
+ */
+export async function readCauses(
+  observations: readonly Observation[],
+  atAnyLevel: boolean,
+  options: DiagnoseOptions = {},
+): Promise<{ diagnosis: Diagnosis; principles: string[] } | undefined> {
+  const { diagnose } = await import('../diagnose/diagnose.js');
+  const diagnosis = diagnose(observations, options);
   if (!diagnosis) return undefined;
   // What no catalogue model reproduces: the principles its answers break whatever the design are the causes that hold.
   let principles: string[] = [];
@@ -37,13 +56,9 @@ export async function likelyCause(report: Report, log: ObservationLog | undefine
     const { readPrinciples, principleLines } = await import('../diagnose/principles.js');
     const some = diagnosis.causes.length > 0;
     const reading = readPrinciples(observations, some ? new Set(diagnosis.unexplained) : undefined);
-    if (reading) principles = principleLines(reading, diagnosis.failing, report.implementation.profiles.includes('any'), some);
+    if (reading) principles = principleLines(reading, diagnosis.failing, atAnyLevel, some);
   }
-  return {
-    report: { ...report, diagnosis: diagnosis.causes.map((c) => diagnosisEntry(c)) },
-    text: likelyCauseText(diagnosis, log.seen, principles),
-    diagnosis,
-  };
+  return { diagnosis, principles };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -12,7 +12,7 @@
 import { applyBaseline } from '../baseline.js';
 import { reportOf } from '../runner/envelope.js';
 import { summarize } from '../../protocol/types.js';
-import type { AdapterName, CaseResult, Defect, DiagnosisEntry, Manifest, RecordResult, Report, Status, Summary } from '../../protocol/types.js';
+import type { AdapterName, Defect, DiagnosisEntry, Manifest, RecordResult, Report, Status, Summary } from '../../protocol/types.js';
 import { recordLevel } from '../levels.js';
 import type { JudgedMessage } from './judge-queue.js';
 import { MAX_KINDS } from './judging.js';

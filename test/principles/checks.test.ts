@@ -110,6 +110,23 @@ describe('the principles of the any level', () => {
     expect(ids(result(['a', 'b']), SPEC, pinned, [])).toEqual([]);
   });
 
+  it('a pinned block omitted by a filter the request asks for is no silent drop (PIN-5): exclude, or its own lifecycle status, each only where its capability is declared', () => {
+    const omit = (reason: string): Result => ({ ...result(['a', 'b']), omissions: [{ block_id: 'c', reason }] });
+    const excluded: PrincipleRequest = {
+      ...req,
+      blocks: [req.blocks[0]!, req.blocks[1]!, { ...req.blocks[2]!, pinned: true }],
+      constraints: { exclude: ['c'] },
+    };
+    expect(ids(omit('excluded'), SPEC, excluded, ['pinned', 'constraints'])).toEqual([]);
+    expect(ids(omit('excluded'), SPEC, excluded, ['pinned'])).toEqual(['ANY-6']);
+    // Omitted as excluded when the request does not exclude it: a pinned rule dropped under a reason that is not true.
+    expect(ids(omit('excluded'), SPEC, { ...excluded, constraints: { exclude: ['a'] } }, ['pinned', 'constraints'])).toEqual(['ANY-6']);
+    const superseded: PrincipleRequest = { ...req, blocks: [req.blocks[0]!, req.blocks[1]!, { ...req.blocks[2]!, pinned: true, status: 'superseded' }] };
+    expect(ids(omit('superseded'), SPEC, superseded, ['pinned', 'lifecycle'])).toEqual([]);
+    expect(ids(omit('disputed'), SPEC, superseded, ['pinned', 'lifecycle'])).toEqual(['ANY-6']);
+    expect(ids(omit('superseded'), SPEC, superseded, ['pinned'])).toEqual(['ANY-6']);
+  });
+
   it('content not under its own header breaks provenance (ANY-10)', () => {
     const r = result(['a', 'b'], { context: specContext(['a']) + `\n\n[notes · zz]\n${req.blocks[1]!.content}` });
     expect(ids(r)).toEqual(['ANY-10']);

@@ -13,16 +13,19 @@ import type { GreedyDefects } from '../fixtures/other-designs/greedy.js';
 
 const corpus = loadCorpus();
 
-async function run(defects: GreedyDefects, manifest: Manifest = greedyManifest()) {
-  const report = await runSuite({
+const judgeCorpus = (assemble: (request: unknown) => unknown, manifest: Manifest) =>
+  runSuite({
     cases: corpus.cases,
-    impl: fromFunctions(greedy(defects), undefined, manifest),
+    impl: fromFunctions(assemble, undefined, manifest),
     manifest,
     timeoutMs: 5000,
     concurrency: 4,
     properties: 0,
     seed: 1,
   });
+
+async function run(defects: GreedyDefects, manifest: Manifest = greedyManifest()) {
+  const report = await judgeCorpus(greedy(defects), manifest);
   const failing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip');
   // The principle ids each failure's message names first on its lines.
   const ids = new Set(failing.flatMap((c) => (c.message ?? '').split('\n').map((l) => /^(ANY-\d+)/.exec(l)?.[1] ?? `other: ${l.slice(0, 60)}`)));
@@ -68,4 +71,22 @@ describe('another design at the any level', () => {
       expect(ids).toEqual([id]);
     });
   }
+});
+
+describe('the reference judged as a design of its own', () => {
+  it('declaring only any, with every capability the principles read, it fails no case: the filters that apply to pinned blocks (PIN-5) are no silent drop', async () => {
+    const { assemble } = await import('../../reference/index.js');
+    const manifest: Manifest = {
+      name: 'reference-as-any',
+      version: '1',
+      profiles: ['any'],
+      capabilities: ['pinned', 'constraints', 'lifecycle', 'working_context'],
+      validates: true,
+    };
+    const report = await judgeCorpus((r) => assemble(r, { capabilities: manifest.capabilities }), manifest);
+    const failing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip');
+    expect(failing.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
+    // The cases of the filters on pinned blocks were judged, not skipped.
+    expect(report.cases.filter((c) => /^pinned\/(excluded|superseded)-pinned$/.test(c.id)).map((c) => c.status)).toEqual(['pass', 'pass']);
+  });
 });

@@ -22,15 +22,25 @@ const probeModel = (id: string, manifest: Manifest = CORE) =>
 
 describe('the probe cross-checks a drift against the catalogue', () => {
   it.each([
-    // The set-aside blocks offered the pool tier by tier, and priorities taken lowest first, both read as tier fractions of 0.996.
+    // The set-aside blocks offered the pool tier by tier, and priorities taken lowest first, both read as tier budgets of 996 of 1000
+    // each: no split of the budget, so the probe says so instead of a fraction, and the catalogue names what moved the readings.
     ['pool-tier-by-tier', 'TIER-7, TIER-3'],
     ['priority-ascending', 'TIER-3, RANK-1'],
   ])('%s: the readings fit it better than a changed tier fraction', async (id, requirements) => {
     const r = await probeModel(id);
-    expect(r.constants.find((c) => c.constant === 'tier_fraction.working')).toMatchObject({ status: 'drift' });
+    const working = r.constants.find((c) => c.constant === 'tier_fraction.working');
+    expect(working).toMatchObject({ status: 'undetermined', detected: 'undetermined' });
+    const read =
+      /^no tier split fits these readings: the tier budgets read \((\d+), (\d+), (\d+), (\d+) for working, episodic, longterm, knowledge\) add up to (\d+) of 1000;/.exec(
+        working?.note ?? '',
+      );
+    expect(read, working?.note).not.toBeNull();
+    const [w, e, l, k, sum] = read!.slice(1).map(Number);
+    expect([w, sum]).toEqual([996, w! + e! + l! + k!]);
+    expect(sum).toBeGreaterThan(1000);
     expect(r.likely_causes?.[0]).toMatchObject({ id, contradicts: 0 });
     expect(r.likely_causes![0]!.explains).toBe(r.likely_causes![0]!.failing);
-    expect(r.cross_check).toBe(`the readings fit ${id} [${requirements}] better than a changed tier fraction`);
+    expect(r.cross_check).toBe(`the readings fit ${id} [${requirements}] better than a changed tier fraction or a source moved to another tier`);
     expect(formatProbe(r)).toContain(`\n${r.cross_check}\n`);
   });
 

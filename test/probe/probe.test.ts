@@ -156,3 +156,22 @@ describe('ctxconform constants', () => {
     expect(await main(['constants', '--module', join(DIR, 'nope.ts')])).toBe(2);
   });
 });
+
+describe('an assembler without tiers', () => {
+  it('is told no tier split fits its readings: no fraction, no tier for a source, no pool, instead of numbers it does not have', async () => {
+    const { greedy, greedyManifest } = await import('../fixtures/other-designs/greedy.js');
+    const manifest = greedyManifest();
+    const r = await probeConstants(fromFunctions(greedy(), undefined, manifest), manifest, { timeoutMs: 5000 });
+    const tierRows = r.constants.filter((c) => c.constant.startsWith('tier_'));
+    expect(tierRows.length).toBeGreaterThan(4);
+    for (const c of tierRows) {
+      expect(c, c.constant).toMatchObject({ status: 'undetermined', detected: 'undetermined' });
+      expect(c.note, c.constant).toMatch(/^no tier split fits these readings: .+; an assembler without tiers reads so$/);
+    }
+    expect(r.constants.find((c) => c.constant === 'overflow_pool')).toMatchObject({
+      status: 'undetermined',
+      note: 'needs a tier split, and no tier split fits the readings of step 3',
+    });
+    expect(formatProbe(r)).toContain('no tier split fits these readings');
+  });
+});
