@@ -83,7 +83,8 @@ describe('the reference judged as a design of its own', () => {
       capabilities: ['pinned', 'constraints', 'lifecycle', 'working_context'],
       validates: true,
     };
-    const report = await judgeCorpus((r) => assemble(r, { capabilities: manifest.capabilities }), manifest);
+    const capabilities = ['pinned', 'constraints', 'lifecycle', 'working_context'] as const;
+    const report = await judgeCorpus((r) => assemble(r, { capabilities }), manifest);
     const failing = report.cases.filter((c) => c.status !== 'pass' && c.status !== 'skip');
     expect(failing.map((c) => `${c.id}: ${c.message}`)).toEqual([]);
     // The cases of the filters on pinned blocks were judged, not skipped.
