@@ -14,7 +14,7 @@ function testFiles(dir = 'test'): string[] {
  * the pack, type-check and browser tests, the ones that run the command line
  * (they import test/cli.ts), the ones that start implementations as processes
  * and wait out their faults, and the diagnosis of the whole catalogue over the
- * corpus (test/diagnose/catalogue.test.ts, stdio.test.ts).
+ * corpus (test/diagnose/catalogue.test.ts, principles-catalogue.test.ts, stdio.test.ts).
  */
 const SLOW = testFiles().filter(
   (f) =>
@@ -25,6 +25,7 @@ const SLOW = testFiles().filter(
       'test/adapters/module.test.ts',
       'test/memory-api/required-refs.test.ts',
       'test/diagnose/catalogue.test.ts',
+      'test/diagnose/principles-catalogue.test.ts',
       'test/diagnose/stdio.test.ts',
       'test/diagnose/run.test.ts',
     ].includes(f) ||
