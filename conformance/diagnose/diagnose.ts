@@ -289,7 +289,8 @@ const reaches =
 function candidates(targets: readonly Seen[], memo: DiagnosisMemo, leaveOut: ReadonlySet<string> = new Set()): Candidate[] {
   const out: Candidate[] = [];
   CATALOGUE.forEach((e, order) => {
-    if (!leaveOut.has(e.id)) out.push({ ids: [e.id], requirements: [...e.requirements], summary: e.summary, defects: e.defects, order, shows: reaches(reachOf(e)) });
+    if (!leaveOut.has(e.id))
+      out.push({ ids: [e.id], requirements: [...e.requirements], summary: e.summary, defects: e.defects, order, shows: reaches(reachOf(e)) });
   });
   const evidence: Evidence[] = targets.map((s) => ({ request: s.o.request, config: s.config, outcome: s.o.outcome, base: s.base }));
   FAMILIES.forEach((f, k) => {
