@@ -50,4 +50,10 @@ export interface Verdict {
   actual?: unknown;
   /** Judged with declared constants: the matchers whose expected values came from the reference computed with them. */
   derived?: string[];
+  /**
+   * The requirements the verdict speaks for when they are not the case's own: a tiered case
+   * judged by the principles (SPEC LVL-3) fails under the principles it breaks, not under
+   * tiered's rules, which the implementation does not claim.
+   */
+  requirements?: string[];
 }

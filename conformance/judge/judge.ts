@@ -15,7 +15,7 @@ import { anyMatcherMismatches, matcherMismatches, reasonClass } from './matchers
 import { designOf } from '../principles/design.js';
 import { anyOnlyFor, caseLevel } from '../levels.js';
 import type { Design } from '../principles/design.js';
-import { principleVerdict } from '../principles/verdict.js';
+import { PRINCIPLE_IDS, principleVerdict } from '../principles/verdict.js';
 import type { Mismatch } from './matchers.js';
 import { takeOutMarkers } from './markers.js';
 import { partitionBreaks } from './partition.js';
@@ -55,6 +55,9 @@ export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest, desig
   return { ...v, derived: expected.derived, ...(v.status === 'fail' ? { message: `${expected.note}\n${v.message}` } : {}) };
 }
 
+/** The principles an answer is held to: ANY-6 only where pinned is declared. */
+const principlesHeld = (capabilities: readonly string[]): string[] => PRINCIPLE_IDS.filter((id) => id !== 'ANY-6' || capabilities.includes('pinned'));
+
 /** A case at the any level: the principles, then the matchers the level allows; the omission markers taken out first when declared. */
 function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {
   const capabilities = manifest.capabilities;
@@ -64,9 +67,18 @@ function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, 
     if (marked.mismatches.length === 0) seen = { ...outcome, value: { ...(outcome.value as Result), context: marked.context } };
   }
   const v = principleVerdict(c.request, seen, design, capabilities);
-  if (v.status !== 'pass' || seen.kind !== 'result' || c.profile !== 'any') {
-    const { findings: _, ...verdict } = v;
-    return verdict;
+  if (c.profile !== 'any') {
+    // A tiered case's requirements are tiered's rules: its verdict here speaks for the principles (LVL-3).
+    const { findings, ...verdict } = v;
+    if (verdict.status === 'skip') return verdict;
+    const broken = [...new Set((findings ?? []).map((f) => f.id))];
+    return { ...verdict, requirements: broken.length > 0 ? broken : principlesHeld(capabilities) };
+  }
+  if (v.status !== 'pass' || seen.kind !== 'result') {
+    // A case of the any level fails under its own requirements and every principle the answer breaks besides.
+    const { findings, ...verdict } = v;
+    const besides = [...new Set((findings ?? []).map((f) => f.id))].filter((id) => !c.requirements.includes(id));
+    return besides.length > 0 ? { ...verdict, requirements: [...c.requirements, ...besides] } : verdict;
   }
   const mismatches = anyMatcherMismatches(c.expect, seen.value as Result);
   if (mismatches.length === 0) return { status: 'pass' };

@@ -87,7 +87,7 @@ export function toResult(
     kind: 'case',
     level: caseLevel(c, manifest),
     status: v.status,
-    requirements: v.status === 'flaky' ? withFlakyRequirement(c.requirements) : c.requirements,
+    requirements: v.status === 'flaky' ? withFlakyRequirement(v.requirements ?? c.requirements) : (v.requirements ?? c.requirements),
     description: c.description,
     tags: c.tags,
     ...(c.since !== undefined ? { since: c.since } : {}),
