@@ -16,6 +16,7 @@ import { designOf } from '../principles/design.js';
 import { anyOnlyFor, caseLevel } from '../levels.js';
 import type { Design } from '../principles/design.js';
 import { PRINCIPLE_IDS, principleVerdict } from '../principles/verdict.js';
+import { malformedErrorVerdict, nonAnswerVerdict } from '../outcome-verdict.js';
 import type { Mismatch } from './matchers.js';
 import { takeOutMarkers } from './markers.js';
 import { partitionBreaks } from './partition.js';
@@ -91,31 +92,14 @@ function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, 
 }
 
 function judgeOutcome(request: unknown, outcome: Outcome, expected: CaseExpectation): Verdict {
-  switch (outcome.kind) {
-    case 'timeout':
-      return { status: 'timeout', message: outcome.message };
-    case 'crash':
-      return { status: 'crash', message: outcome.message };
-    case 'protocol':
-      return { status: 'error', message: outcome.message, ...(outcome.raw !== undefined ? { actual: outcome.raw } : {}) };
-    case 'unsendable':
-      return { status: 'skip', message: `${outcome.message}; not tested on this transport` };
-    case 'error':
-      return judgeError(expected.matchers, outcome);
-    case 'result':
-      return judgeResult(request, outcome.value, expected);
-  }
+  if (outcome.kind === 'error') return judgeError(expected.matchers, outcome);
+  if (outcome.kind === 'result') return judgeResult(request, outcome.value, expected);
+  return nonAnswerVerdict(outcome)!;
 }
 
 function judgeError(expect: Expectation, outcome: Extract<Outcome, { kind: 'error' }>): Verdict {
-  const valid = validators.error();
-  if (!valid(outcome.value)) {
-    return {
-      status: 'error',
-      message: `error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`,
-      actual: outcome.value,
-    };
-  }
+  const malformed = malformedErrorVerdict(outcome);
+  if (malformed) return malformed;
   if (expect.error === undefined) {
     return {
       status: 'fail',

@@ -7,6 +7,7 @@
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Outcome, Result } from '../../protocol/types.js';
 import type { Verdict } from '../types.js';
+import { malformedErrorVerdict, nonAnswerVerdict } from '../outcome-verdict.js';
 import { isExpired } from '../../reference/index.js';
 import type { Design } from './design.js';
 import { principleFindings } from './checks.js';
@@ -24,22 +25,13 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
   const req = request as PrincipleRequest;
   switch (outcome.kind) {
     case 'timeout':
-      return { status: 'timeout', message: outcome.message };
     case 'crash':
-      return { status: 'crash', message: outcome.message };
     case 'protocol':
-      return { status: 'error', message: outcome.message, ...(outcome.raw !== undefined ? { actual: outcome.raw } : {}) };
     case 'unsendable':
-      return { status: 'skip', message: `${outcome.message}; not tested on this transport` };
+      return nonAnswerVerdict(outcome)!;
     case 'error': {
-      const valid = validators.error();
-      if (!valid(outcome.value)) {
-        return {
-          status: 'error',
-          message: `error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`,
-          actual: outcome.value,
-        };
-      }
+      const malformed = malformedErrorVerdict(outcome);
+      if (malformed) return malformed;
       if (outcome.code === 'pinned_overflow' && capabilities.includes('pinned') && hasLivePinned(req)) return { status: 'pass' };
       const finding: Finding = {
         id: 'ANY-13',
