@@ -10,6 +10,7 @@ import { reasonClass } from '../judge/matchers.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Implementation, Outcome, Result, Status } from '../../protocol/types.js';
 import { samePlainData } from './plain-data.js';
+import { malformedErrorVerdict } from '../outcome-verdict.js';
 
 export interface ResultAnswer {
   kind: 'result';
@@ -86,15 +87,8 @@ function readOutcome(outcome: Outcome, request: unknown, capabilities: readonly 
       fc.pre(false);
       throw new Error('unreachable');
     case 'error': {
-      const valid = validators.error();
-      if (!valid(outcome.value)) {
-        throw new PropertyFailure(
-          `error answer does not match the error schema (ERR-1): ${formatErrors(valid.errors).join('; ')}`,
-          'error',
-          undefined,
-          outcome.value,
-        );
-      }
+      const malformed = malformedErrorVerdict(outcome);
+      if (malformed) throw new PropertyFailure(malformed.message!, 'error', undefined, outcome.value);
       return { kind: 'error', code: String(outcome.code), message: String(outcome.message), value: outcome.value };
     }
     case 'result': {
