@@ -367,28 +367,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
     defects: { omissionOrder: 'expired-last' },
     when: ['tiered'],
   },
-  {
-    id: 'expired-omissions-dropped',
-    section: 'omissions',
-    requirements: ['RES-2', 'EXP-2'],
-    summary: 'expired blocks are left out of omissions; RES-2 lists every block in included or omissions',
-    defects: { expiredOmissionsDropped: true },
-  },
-  {
-    id: 'total-budget-as-spent',
-    section: 'omissions',
-    requirements: ['RES-3'],
-    summary: "total_budget reports the tokens spent; RES-3 says it is the request's budget",
-    defects: { totalBudgetAsSpent: true },
-  },
-  {
-    id: 'estimate-of-the-context',
-    section: 'omissions',
-    requirements: ['TIER-9'],
-    summary: 'estimated_tokens is the estimate of the whole context, headers included; TIER-9 sums the costs of the included blocks',
-    defects: { estimatedFromContext: true },
-    when: ['tiered'],
-  },
 
   // ------------------------------------------------------------ pinned (8.1)
   {

@@ -60,6 +60,12 @@ export interface ModelHooks {
   pastEnd(now: number, end: number): boolean;
   /** REN-4: a block's content as the context shows it. */
   body(content: string): string;
+  /** TIER-9: the answer's estimated_tokens, from the included blocks' costs and the context rendered. */
+  estimate(spent: number, context: string): number;
+  /** RES-2: whether an omission is listed in the answer. */
+  listsOmission(omission: { block_id: string; reason: string }): boolean;
+  /** RES-3: the answer's total_budget, from the request's budget and the answer's estimated_tokens. */
+  totalBudget(budget: number, estimated: number): number;
 }
 
 /** NUM-1: code points, a lone surrogate counted as one (the string iterator yields it alone). */
@@ -120,6 +126,9 @@ export const SPEC_HOOKS: ModelHooks = Object.freeze({
   expires: (ttl: number) => ttl > 0,
   pastEnd: (now: number, end: number) => now > end,
   body: (content: string) => content,
+  estimate: (spent: number) => spent,
+  listsOmission: () => true,
+  totalBudget: (budget: number) => budget,
 });
 
 const HOOK_NAMES = Object.keys(SPEC_HOOKS) as (keyof ModelHooks)[];

@@ -119,9 +119,6 @@ export interface Defects extends Partial<ModelHooks> {
   contextSuffix?: string;
   // Result members.
   omissionOrder?: 'by-id' | 'input' | 'expired-last';
-  expiredOmissionsDropped?: boolean;
-  totalBudgetAsSpent?: boolean;
-  estimatedFromContext?: boolean;
   extraMembers?: Readonly<Record<string, unknown>>;
   missingMembers?: readonly string[];
   // pinned (8.1).
@@ -720,7 +717,7 @@ function tieredAnswer(config: ModelConfig, d: Defects, f: Flags, s: Selected): A
   if (context === '') context = d.emptyPlaceholder ?? SPEC_RENDER.empty;
   else if (context !== '' && d.preamble !== undefined) context = d.preamble + context;
   if (d.contextSuffix !== undefined) context += d.contextSuffix;
-  if (d.estimatedFromContext) estimated = Math.max(1, Math.floor(context.length / 4));
+  estimated = s.h.estimate(estimated, context);
 
   let omitted = s.omitted;
   if (d.omissionOrder === 'input') omitted = omitted.slice().sort((x, y) => x.b.index - y.b.index);
@@ -891,14 +888,15 @@ function dateLabel(b: Record<string, unknown>, now: number, d: Defects): string 
 
 function resultHabits(a: Answer, d: Defects): Answer {
   let out = a;
+  const h = hooksOf(d);
   const omissions = out.omissions as { block_id: string; reason: string }[];
-  if (d.expiredOmissionsDropped || d.omissionOrder === 'by-id') {
-    let o = omissions;
-    if (d.expiredOmissionsDropped) o = o.filter((x) => x.reason !== SITE_REASONS.expired);
-    if (d.omissionOrder === 'by-id') o = [...o].sort((x, y) => (x.block_id < y.block_id ? -1 : 1));
+  const listed = omissions.filter(h.listsOmission);
+  if (listed.length !== omissions.length || d.omissionOrder === 'by-id') {
+    const o = d.omissionOrder === 'by-id' ? [...listed].sort((x, y) => (x.block_id < y.block_id ? -1 : 1)) : listed;
     out = { ...out, omissions: o };
   }
-  if (d.totalBudgetAsSpent) out = { ...out, total_budget: out.estimated_tokens };
+  const total = h.totalBudget(out.total_budget as number, out.estimated_tokens as number);
+  if (total !== out.total_budget) out = { ...out, total_budget: total };
   if (d.extraMembers) {
     out = { ...out };
     for (const [k, v] of Object.entries(d.extraMembers)) if (!Object.hasOwn(out, k)) out[k] = v;

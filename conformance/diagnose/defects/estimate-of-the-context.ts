@@ -1,0 +1,11 @@
+import { defineDefect } from '../defect.js';
+
+export default defineDefect({
+  id: 'estimate-of-the-context',
+  section: 'omissions',
+  requirements: ['TIER-9'],
+  summary: 'estimated_tokens is the estimate of the whole context, headers included; TIER-9 sums the costs of the included blocks',
+  // The whole context at NUM-2's 4 characters per token, at least 1.
+  defects: { estimate: (_spent, context) => Math.max(1, Math.floor(context.length / 4)) },
+  when: ['tiered'],
+});
