@@ -391,13 +391,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
     defects: { pinnedRenderOrder: 'with-rest' },
   },
   {
-    id: 'pinned-included-in-id-order',
-    section: 'pinned',
-    requirements: ['PIN-4'],
-    summary: 'included lists the pinned blocks in id order; PIN-4 lists them, as it renders them, in input order',
-    defects: { pinnedIncludedById: true },
-  },
-  {
     id: 'pinned-cost-not-subtracted',
     section: 'pinned',
     requirements: ['PIN-3', 'TIER-9'],
@@ -498,20 +491,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
     requirements: ['CON-3', 'TIER-8'],
     summary: 'required blocks that do not fit are listed after the tier budget omissions; CON-3 lists them before',
     defects: { requiredOmissionsAfterPool: true },
-  },
-  {
-    id: 'max-segments-ignored',
-    section: 'constraints',
-    requirements: ['CON-5'],
-    summary: 'max_segments is ignored; CON-5 caps the non-pinned included blocks',
-    defects: { maxSegmentsIgnored: true },
-  },
-  {
-    id: 'max-segments-off-by-one',
-    section: 'constraints',
-    requirements: ['CON-5'],
-    summary: 'max_segments keeps one block more than asked; CON-5 keeps exactly max_segments',
-    defects: { maxSegmentsOffByOne: true },
   },
   {
     id: 'max-segments-by-render-order',

@@ -66,6 +66,10 @@ export interface ModelHooks {
   listsOmission(omission: { block_id: string; reason: string }): boolean;
   /** RES-3: the answer's total_budget, from the request's budget and the answer's estimated_tokens. */
   totalBudget(budget: number, estimated: number): number;
+  /** CON-5: the cap on non-pinned included blocks, from the request's max_segments (null: none asked). */
+  maxSegments(asked: number | null): number | null;
+  /** PIN-4: the order of `included`, from the render order and the ids of the pinned blocks. */
+  includedOrder(rendered: readonly string[], pinned: ReadonlySet<string>): readonly string[];
 }
 
 /** NUM-1: code points, a lone surrogate counted as one (the string iterator yields it alone). */
@@ -129,6 +133,8 @@ export const SPEC_HOOKS: ModelHooks = Object.freeze({
   estimate: (spent: number) => spent,
   listsOmission: () => true,
   totalBudget: (budget: number) => budget,
+  maxSegments: (asked: number | null) => asked,
+  includedOrder: (rendered: readonly string[]) => rendered,
 });
 
 const HOOK_NAMES = Object.keys(SPEC_HOOKS) as (keyof ModelHooks)[];

@@ -124,7 +124,6 @@ export interface Defects extends Partial<ModelHooks> {
   // pinned (8.1).
   pinnedIgnored?: boolean;
   pinnedRenderOrder?: 'rank' | 'with-rest';
-  pinnedIncludedById?: boolean;
   pinnedCostNotSubtracted?: boolean;
   expiredPinnedKept?: boolean;
   expiredPinnedCounted?: boolean;
@@ -140,8 +139,6 @@ export interface Defects extends Partial<ModelHooks> {
   requiredPrefixCut?: boolean;
   requiredCostNotSubtracted?: boolean;
   requiredOmissionsAfterPool?: boolean;
-  maxSegmentsIgnored?: boolean;
-  maxSegmentsOffByOne?: boolean;
   maxSegmentsCountsPinned?: boolean;
   maxSegmentsByRenderOrder?: boolean;
   maxSegmentsBeforeSelection?: boolean;
@@ -386,13 +383,12 @@ function flagsOf(k: Record<string, unknown> | undefined, d: Defects): Flags {
   const f: Flags = {
     must_include: d.mustIncludeIgnored ? [] : get('must_include', []),
     exclude: d.excludeIgnored ? [] : get('exclude', []),
-    max_segments: d.maxSegmentsIgnored ? null : get<number | null>('max_segments', null),
+    max_segments: hooksOf(d).maxSegments(get<number | null>('max_segments', null)),
     include_disputed: get('include_disputed', !d.disputedOmittedByDefault),
     include_superseded: get('include_superseded', !!d.supersededIncludedByDefault),
     prefer_recency: d.preferencesIgnored ? false : get('prefer_recency', false),
     prefer_high_confidence: d.preferencesIgnored ? false : get('prefer_high_confidence', false),
   };
-  if (d.maxSegmentsOffByOne && f.max_segments !== null) f.max_segments += 1;
   if (d.preferencesSwapped) [f.prefer_recency, f.prefer_high_confidence] = [f.prefer_high_confidence, f.prefer_recency];
   return f;
 }
@@ -709,11 +705,9 @@ function tieredAnswer(config: ModelConfig, d: Defects, f: Flags, s: Selected): A
 
   let context = renderContext(rendered, s, caps, d, inOrder);
   let estimated = sum(rendered);
-  let included = rendered.map((b) => b.id);
-  if (d.pinnedIncludedById) {
-    const p = new Set(s.pinned.map((b) => b.id));
-    included = [...included.filter((id) => p.has(id)).sort(), ...included.filter((id) => !p.has(id))];
-  }
+  const ids = rendered.map((b) => b.id);
+  const included = s.pinned.length === 0 ? ids : [...s.h.includedOrder(ids, new Set(s.pinned.map((b) => b.id)))];
+
   if (context === '') context = d.emptyPlaceholder ?? SPEC_RENDER.empty;
   else if (context !== '' && d.preamble !== undefined) context = d.preamble + context;
   if (d.contextSuffix !== undefined) context += d.contextSuffix;
