@@ -428,13 +428,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
 
   // ------------------------------------------------------------ constraints (8.2)
   {
-    id: 'exclude-ignored',
-    section: 'constraints',
-    requirements: ['CON-1'],
-    summary: 'exclude is ignored; CON-1 omits the listed blocks as excluded',
-    defects: { excludeIgnored: true },
-  },
-  {
     id: 'exclude-before-expiry',
     section: 'constraints',
     requirements: ['CON-1', 'TIER-8'],
@@ -449,13 +442,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
       'expired, excluded and lifecycle omissions are listed together in input order; TIER-8 lists the expired first, then the excluded, then the lifecycle ones',
     defects: { filtersInOnePass: true },
     when: ['constraints', 'status'],
-  },
-  {
-    id: 'must-include-ignored',
-    section: 'constraints',
-    requirements: ['CON-2', 'CON-4'],
-    summary: 'must_include is ignored; CON-2 admits the listed blocks before the tiers',
-    defects: { mustIncludeIgnored: true },
   },
   {
     id: 'required-in-listed-order',
@@ -516,20 +502,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
     defects: { maxSegmentsDuringSelection: true },
   },
   {
-    id: 'preferences-ignored',
-    section: 'constraints',
-    requirements: ['CON-6'],
-    summary: 'prefer_high_confidence and prefer_recency are ignored; CON-6 adds them to the ranking key',
-    defects: { preferencesIgnored: true },
-  },
-  {
-    id: 'preferences-swapped',
-    section: 'constraints',
-    requirements: ['CON-6'],
-    summary: 'prefer_recency and prefer_high_confidence are read for each other; CON-6 ranks by confidence for the one and by created_at for the other',
-    defects: { preferencesSwapped: true },
-  },
-  {
     id: 'recency-prefers-older',
     section: 'constraints',
     requirements: ['CON-6'],
@@ -579,20 +551,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
     requirements: ['LIF-1', 'LIF-2', 'LIF-4'],
     summary: 'block statuses are ignored (every block treated as active); LIF-1 .. LIF-4 filter and warn by status',
     defects: { lifecycleIgnored: true },
-  },
-  {
-    id: 'superseded-included-by-default',
-    section: 'lifecycle',
-    requirements: ['LIF-1', 'CON-7'],
-    summary: 'superseded blocks are included unless asked otherwise; CON-7 defaults include_superseded to false',
-    defects: { supersededIncludedByDefault: true },
-  },
-  {
-    id: 'disputed-omitted-by-default',
-    section: 'lifecycle',
-    requirements: ['LIF-2', 'CON-7'],
-    summary: 'disputed blocks are omitted unless asked otherwise; CON-7 defaults include_disputed to true',
-    defects: { disputedOmittedByDefault: true },
   },
   {
     id: 'stale-treated-as-superseded',

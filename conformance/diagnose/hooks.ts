@@ -35,6 +35,12 @@ export interface ModelBlock {
   shown: string;
 }
 
+/** The two preferences of CON-6. */
+export interface Preferences {
+  prefer_recency: boolean;
+  prefer_high_confidence: boolean;
+}
+
 export interface ModelHooks {
   /** NUM-1: the length of a text, in the units the estimate divides. */
   length(text: string): number;
@@ -68,6 +74,16 @@ export interface ModelHooks {
   totalBudget(budget: number, estimated: number): number;
   /** CON-5: the cap on non-pinned included blocks, from the request's max_segments (null: none asked). */
   maxSegments(asked: number | null): number | null;
+  /** CON-1: the block ids the request's exclude omits. */
+  exclude(asked: readonly string[]): readonly string[];
+  /** CON-2: the block ids the request's must_include requires. */
+  mustInclude(asked: readonly string[]): readonly string[];
+  /** CON-6: the preferences the ranking key reads, from the request's. */
+  preferences(asked: Preferences): Preferences;
+  /** CON-7: include_disputed when the request does not say. */
+  includeDisputedByDefault: boolean;
+  /** CON-7: include_superseded when the request does not say. */
+  includeSupersededByDefault: boolean;
   /** PIN-4: the order of `included`, from the render order and the ids of the pinned blocks. */
   includedOrder(rendered: readonly string[], pinned: ReadonlySet<string>): readonly string[];
 }
@@ -134,6 +150,11 @@ export const SPEC_HOOKS: ModelHooks = Object.freeze({
   listsOmission: () => true,
   totalBudget: (budget: number) => budget,
   maxSegments: (asked: number | null) => asked,
+  exclude: (asked: readonly string[]) => asked,
+  mustInclude: (asked: readonly string[]) => asked,
+  preferences: (asked: Preferences) => asked,
+  includeDisputedByDefault: true,
+  includeSupersededByDefault: false,
   includedOrder: (rendered: readonly string[]) => rendered,
 });
 

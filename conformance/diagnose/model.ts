@@ -129,10 +129,8 @@ export interface Defects extends Partial<ModelHooks> {
   expiredPinnedCounted?: boolean;
   filtersSparePinned?: boolean;
   // constraints (8.2).
-  excludeIgnored?: boolean;
   excludeBeforeExpiry?: boolean;
   filtersInOnePass?: boolean;
-  mustIncludeIgnored?: boolean;
   expiredRequiredKept?: boolean;
   requiredInListedOrder?: boolean;
   requiredForced?: boolean;
@@ -143,8 +141,6 @@ export interface Defects extends Partial<ModelHooks> {
   maxSegmentsByRenderOrder?: boolean;
   maxSegmentsBeforeSelection?: boolean;
   maxSegmentsDuringSelection?: boolean;
-  preferencesIgnored?: boolean;
-  preferencesSwapped?: boolean;
   recencyAscending?: boolean;
   preferencesBeforePriority?: boolean;
   preferencesInRender?: boolean;
@@ -152,8 +148,6 @@ export interface Defects extends Partial<ModelHooks> {
   requiredWarningNeedsBlock?: boolean;
   // lifecycle (8.3).
   lifecycleIgnored?: boolean;
-  supersededIncludedByDefault?: boolean;
-  disputedOmittedByDefault?: boolean;
   staleAsSuperseded?: boolean;
   lifecycleBeforeExclude?: boolean;
   // working_context (8.4).
@@ -379,17 +373,16 @@ interface Flags {
 
 /** CON-7's defaults, and what the constraint defects read instead. */
 function flagsOf(k: Record<string, unknown> | undefined, d: Defects): Flags {
+  const h = hooksOf(d);
   const get = <T>(name: string, dflt: T): T => (k !== undefined && has(k, name) && k[name] !== null && k[name] !== undefined ? (k[name] as T) : dflt);
   const f: Flags = {
-    must_include: d.mustIncludeIgnored ? [] : get('must_include', []),
-    exclude: d.excludeIgnored ? [] : get('exclude', []),
-    max_segments: hooksOf(d).maxSegments(get<number | null>('max_segments', null)),
-    include_disputed: get('include_disputed', !d.disputedOmittedByDefault),
-    include_superseded: get('include_superseded', !!d.supersededIncludedByDefault),
-    prefer_recency: d.preferencesIgnored ? false : get('prefer_recency', false),
-    prefer_high_confidence: d.preferencesIgnored ? false : get('prefer_high_confidence', false),
+    must_include: [...h.mustInclude(get<string[]>('must_include', []))],
+    exclude: [...h.exclude(get<string[]>('exclude', []))],
+    max_segments: h.maxSegments(get<number | null>('max_segments', null)),
+    include_disputed: get('include_disputed', h.includeDisputedByDefault),
+    include_superseded: get('include_superseded', h.includeSupersededByDefault),
+    ...h.preferences({ prefer_recency: get('prefer_recency', false), prefer_high_confidence: get('prefer_high_confidence', false) }),
   };
-  if (d.preferencesSwapped) [f.prefer_recency, f.prefer_high_confidence] = [f.prefer_high_confidence, f.prefer_recency];
   return f;
 }
 
