@@ -720,20 +720,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
 
   // ------------------------------------------------------------ profile ranked (section 6)
   {
-    id: 'ranked-ties-by-id',
-    section: 'ranked',
-    requirements: ['RANK-1'],
-    summary: 'in ranked, equal priorities are ordered by block_id; RANK-1 keeps their input order (a stable sort)',
-    defects: { rankedTiesById: true },
-  },
-  {
-    id: 'ranked-tries-smaller-lines',
-    section: 'ranked',
-    requirements: ['RANK-4'],
-    summary: 'in ranked, packing goes on past a line that does not fit; RANK-4 stops at the first that does not fit',
-    defects: { rankedSkipsToSmaller: true },
-  },
-  {
     id: 'ranked-header-not-counted',
     section: 'ranked',
     requirements: ['RANK-4', 'RANK-5'],
@@ -767,20 +753,6 @@ const SWITCH_ENTRIES: readonly CatalogueEntry[] = [
     requirements: ['RANK-3'],
     summary: 'in ranked, a negative or fractional created_at is dated by truncating toward zero; RANK-3 takes the UTC day containing the instant (floor)',
     defects: { rankedDateTruncated: true },
-  },
-  {
-    id: 'ranked-line-cost-of-content',
-    section: 'ranked',
-    requirements: ['RANK-3'],
-    summary: 'in ranked, a line costs the estimate of its content; RANK-3 costs the whole line, "- [date] " included',
-    defects: { rankedLineCostContentOnly: true },
-  },
-  {
-    id: 'ranked-undated-never-expires',
-    section: 'ranked',
-    requirements: ['RANK-6'],
-    summary: 'in ranked, an undated block never expires; RANK-6 expires it as if created_at were 0',
-    defects: { rankedUndatedNeverExpires: true },
   },
   {
     id: 'ranked-with-capability-members',

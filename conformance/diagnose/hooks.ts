@@ -84,6 +84,14 @@ export interface ModelHooks {
   includeDisputedByDefault: boolean;
   /** CON-7: include_superseded when the request does not say. */
   includeSupersededByDefault: boolean;
+  /** RANK-1: the order of two equal-priority ranked lines, from their block ids and input places. */
+  rankedTie(x: { id: string; index: number }, y: { id: string; index: number }): number;
+  /** RANK-4: whether ranked packing stops at the first line that does not fit. */
+  rankedStopsAtMisfit: boolean;
+  /** RANK-3: the text a ranked line's cost counts, from the line and the block's content. */
+  rankedCostedText(line: string, content: string): string;
+  /** RANK-6: the ttl_seconds a ranked block lives by, from its own and whether it is dated. */
+  rankedTtl(ttl: number, dated: boolean): number;
   /** PIN-4: the order of `included`, from the render order and the ids of the pinned blocks. */
   includedOrder(rendered: readonly string[], pinned: ReadonlySet<string>): readonly string[];
 }
@@ -156,6 +164,10 @@ export const SPEC_HOOKS: ModelHooks = Object.freeze({
   includeDisputedByDefault: true,
   includeSupersededByDefault: false,
   includedOrder: (rendered: readonly string[]) => rendered,
+  rankedTie: (x: { index: number }, y: { index: number }) => x.index - y.index,
+  rankedStopsAtMisfit: true,
+  rankedCostedText: (line: string) => line,
+  rankedTtl: (ttl: number) => ttl,
 });
 
 const HOOK_NAMES = Object.keys(SPEC_HOOKS) as (keyof ModelHooks)[];

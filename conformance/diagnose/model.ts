@@ -174,15 +174,11 @@ export interface Defects extends Partial<ModelHooks> {
   noMarkerForMaxSegments?: boolean;
   budgetMarkerForSegments?: boolean;
   // Profile ranked (section 6).
-  rankedTiesById?: boolean;
-  rankedSkipsToSmaller?: boolean;
   rankedHeaderNotCounted?: boolean;
   rankedHeaderAlways?: boolean;
   rankedDateFromNow?: boolean;
   rankedUndatedAsEpoch?: boolean;
   rankedDateTruncated?: boolean;
-  rankedLineCostContentOnly?: boolean;
-  rankedUndatedNeverExpires?: boolean;
   rankedCapabilityMembers?: boolean;
 }
 
@@ -818,7 +814,7 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   const live: Line[] = [];
   (r.blocks as Record<string, unknown>[]).forEach((b, index) => {
     const dated = b.created_at !== undefined;
-    const ttl = d.rankedUndatedNeverExpires && !dated ? 0 : ((b.ttl_seconds as number | undefined) ?? 0);
+    const ttl = h.rankedTtl((b.ttl_seconds as number | undefined) ?? 0, dated);
     if (expired(now, (b.created_at as number | undefined) ?? 0, ttl, h)) omissions.push({ block_id: b.block_id as string, reason: expiredReason });
     else live.push({ b, index });
   });
@@ -826,7 +822,7 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   live.sort(
     (x, y) =>
       byPriority(x.b.priority as number, y.b.priority as number, d) ||
-      (d.rankedTiesById ? byCodePoint(x.b.block_id as string, y.b.block_id as string) : x.index - y.index),
+      h.rankedTie({ id: x.b.block_id as string, index: x.index }, { id: y.b.block_id as string, index: y.index }),
   );
   const header = cost(RANKED_HEADER);
   let used = d.rankedHeaderNotCounted ? 0 : header;
@@ -836,9 +832,9 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   const segments: Answer[] = [];
   for (const { b } of live) {
     const line = '- [' + dateLabel(b, now, d) + '] ' + (b.content as string);
-    const c = d.rankedLineCostContentOnly ? cost(b.content as string) : cost(line);
+    const c = cost(h.rankedCostedText(line, b.content as string));
     if (stopped || used + c > budget) {
-      if (!d.rankedSkipsToSmaller) stopped = true;
+      if (h.rankedStopsAtMisfit) stopped = true;
       omissions.push({ block_id: b.block_id as string, reason });
       continue;
     }
