@@ -8,8 +8,11 @@ import { formatErrors, validators } from '../protocol/schemas.js';
 import type { Outcome } from '../protocol/types.js';
 import type { Verdict } from './types.js';
 
-/** The verdict of an outcome that carries no answer to judge, or undefined for a result or an error answer. */
-export function nonAnswerVerdict(outcome: Outcome): Verdict | undefined {
+/** An outcome that carries no answer to judge. */
+export type NonAnswer = Exclude<Outcome, { kind: 'result' | 'error' }>;
+
+/** The verdict of an outcome that carries no answer to judge. */
+export function nonAnswerVerdict(outcome: NonAnswer): Verdict {
   switch (outcome.kind) {
     case 'timeout':
       return { status: 'timeout', message: outcome.message };
@@ -19,8 +22,6 @@ export function nonAnswerVerdict(outcome: Outcome): Verdict | undefined {
       return { status: 'error', message: outcome.message, ...(outcome.raw !== undefined ? { actual: outcome.raw } : {}) };
     case 'unsendable':
       return { status: 'skip', message: `${outcome.message}; not tested on this transport` };
-    default:
-      return undefined;
   }
 }
 

@@ -44,8 +44,6 @@ export interface ProbeReport {
   cross_check?: string;
 }
 
-/** What step 3 notes for a source whose tier admitted nothing it could measure. */
-const REFUSED = "no block of 4 tokens or more was admitted by this source's tier";
 /** The budget at which tier budgets are measured: every spec percentage is exact there. */
 const TIER_PROBE_BUDGET = 1000;
 /** Large enough that one small block always fits, whatever the split. */
@@ -252,6 +250,8 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   const unknown = x.sources.find((p) => p.label.endsWith('(unknown)'))!.source;
   const budgetOf = new Map<string, number | undefined>();
   const sourceNotes = new Map<string, string>();
+  /** Sources whose tier admitted no block of 4 tokens or more beside G. */
+  const refused = new Set<string>();
   for (const p of x.sources) {
     try {
       const taker = poolTaker(x, p.expected, expectedPool - 3, expectedBudget, unknown);
@@ -264,7 +264,10 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
       // A declared share of 0: a 1-token block refused while G takes the whole pool shows a tier budget of exactly 0.
       if (t === undefined && expectedBudget(p.expected) < 4 && !(await admits(1, { ...g, content: text(e, expectedPool, 'g') }))) t = 0;
       budgetOf.set(p.source, t);
-      if (t === undefined) sourceNotes.set(p.source, REFUSED);
+      if (t === undefined) {
+        refused.add(p.source);
+        sourceNotes.set(p.source, "no block of 4 tokens or more was admitted by this source's tier");
+      }
     } catch (x) {
       budgetOf.set(p.source, undefined);
       sourceNotes.set(p.source, failed(x));
@@ -289,7 +292,7 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   // mechanism that is not in its code (SPEC section 15).
   const readSum = TIERS.reduce((n, t) => n + (tierBudget.get(t) ?? 0), 0);
   // Every source refusing a block of 4 tokens is no split either: tier budgets under 4 of 1000 each share out less than 2% of it.
-  const everyRefused = x.sources.length > 0 && x.sources.every((p) => sourceNotes.get(p.source) === REFUSED);
+  const everyRefused = x.sources.length > 0 && x.sources.every((p) => refused.has(p.source));
   const noSplit =
     readSum > B
       ? `no tier split fits these readings: the tier budgets read (${TIERS.map((t) => tierBudget.get(t) ?? '?').join(', ')} for ${TIERS.join(', ')}) add up to ${readSum} of ${B}; an assembler without tiers reads so`

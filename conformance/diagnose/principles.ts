@@ -8,7 +8,7 @@
  */
 import { validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
-import { principleVerdict } from '../principles/verdict.js';
+import { brokenPrinciples, principleVerdict } from '../principles/verdict.js';
 import { designOf } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import type { Observation } from './diagnose.js';
@@ -73,8 +73,8 @@ export function readPrinciples(observations: readonly Observation[], among?: Rea
     const v = principleVerdict(o.request, o.outcome, design, manifest.capabilities);
     if (v.status !== 'pass' && v.status !== 'fail') continue;
     read++;
-    const ids = new Set((v.findings ?? []).map((f) => f.id));
-    if ([...ids].every((id) => RENDER.includes(id))) designOnly.push(o.id);
+    const ids = brokenPrinciples(v.findings);
+    if (ids.every((id) => RENDER.includes(id))) designOnly.push(o.id);
     for (const id of ids) byId.set(id, [...(byId.get(id) ?? []), o.id]);
   }
   const broken = [...byId]

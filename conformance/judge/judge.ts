@@ -15,7 +15,7 @@ import { anyMatcherMismatches, matcherMismatches, reasonClass } from './matchers
 import { designOf } from '../principles/design.js';
 import { anyOnlyFor, caseLevel } from '../levels.js';
 import type { Design } from '../principles/design.js';
-import { PRINCIPLE_IDS, principleVerdict } from '../principles/verdict.js';
+import { brokenPrinciples, PRINCIPLE_IDS, principleVerdict } from '../principles/verdict.js';
 import { malformedErrorVerdict, nonAnswerVerdict } from '../outcome-verdict.js';
 import type { Mismatch } from './matchers.js';
 import { takeOutMarkers } from './markers.js';
@@ -72,13 +72,13 @@ function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, 
     // A tiered case's requirements are tiered's rules: its verdict here speaks for the principles (LVL-3).
     const { findings, ...verdict } = v;
     if (verdict.status === 'skip') return verdict;
-    const broken = [...new Set((findings ?? []).map((f) => f.id))];
+    const broken = brokenPrinciples(findings);
     return { ...verdict, requirements: broken.length > 0 ? broken : principlesHeld(capabilities) };
   }
   if (v.status !== 'pass' || seen.kind !== 'result') {
     // A case of the any level fails under its own requirements and every principle the answer breaks besides.
     const { findings, ...verdict } = v;
-    const besides = [...new Set((findings ?? []).map((f) => f.id))].filter((id) => !c.requirements.includes(id));
+    const besides = brokenPrinciples(findings).filter((id) => !c.requirements.includes(id));
     return besides.length > 0 ? { ...verdict, requirements: [...c.requirements, ...besides] } : verdict;
   }
   const mismatches = anyMatcherMismatches(c.expect, seen.value as Result);
@@ -94,7 +94,7 @@ function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, 
 function judgeOutcome(request: unknown, outcome: Outcome, expected: CaseExpectation): Verdict {
   if (outcome.kind === 'error') return judgeError(expected.matchers, outcome);
   if (outcome.kind === 'result') return judgeResult(request, outcome.value, expected);
-  return nonAnswerVerdict(outcome)!;
+  return nonAnswerVerdict(outcome);
 }
 
 function judgeError(expect: Expectation, outcome: Extract<Outcome, { kind: 'error' }>): Verdict {

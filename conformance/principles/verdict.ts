@@ -28,7 +28,7 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
     case 'crash':
     case 'protocol':
     case 'unsendable':
-      return nonAnswerVerdict(outcome)!;
+      return nonAnswerVerdict(outcome);
     case 'error': {
       const malformed = malformedErrorVerdict(outcome);
       if (malformed) return malformed;
@@ -54,6 +54,11 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
       return findings.length === 0 ? { status: 'pass' } : failed(findings);
     }
   }
+}
+
+/** The principles findings break, each once, in the order first found. */
+export function brokenPrinciples(findings: readonly Finding[] | undefined): string[] {
+  return [...new Set((findings ?? []).map((f) => f.id))];
 }
 
 /** A failing verdict: one line per finding, its id first; expected and actual keyed by the id and a count. */

@@ -25,10 +25,10 @@ export interface LikelyCause {
 }
 
 /** The diagnosis of what the log kept; undefined when nothing failed. */
-export async function likelyCause(report: Report, log: ObservationLog | undefined, options: DiagnoseOptions = {}): Promise<LikelyCause | undefined> {
+export async function likelyCause(report: Report, log: ObservationLog | undefined): Promise<LikelyCause | undefined> {
   if (!log || log.seen.failing === 0) return undefined;
   const { diagnosisEntry } = await import('../diagnose/diagnose.js');
-  const read = await readCauses(log.observations(), report.implementation.profiles.includes('any'), options);
+  const read = await readCauses(log.observations(), report.implementation.profiles.includes('any'));
   if (!read) return undefined;
   const { diagnosis, principles } = read;
   return {
