@@ -47,6 +47,30 @@ export interface Request {
   constraints?: Constraints;
 }
 
+/** The members of each kind the specification defines (REQ-3), every one of its type (a record of them is complete or does not compile). */
+const membersOf = <T>(all: Record<keyof T, true>): readonly string[] => Object.keys(all);
+export const REQUEST_MEMBERS = membersOf<Request>({ profile: true, now: true, budget: true, blocks: true, constraints: true });
+export const BLOCK_MEMBERS = membersOf<Block>({
+  block_id: true,
+  source: true,
+  content: true,
+  priority: true,
+  created_at: true,
+  ttl_seconds: true,
+  pinned: true,
+  status: true,
+  confidence: true,
+});
+export const CONSTRAINT_MEMBERS = membersOf<Constraints>({
+  must_include: true,
+  exclude: true,
+  max_segments: true,
+  include_disputed: true,
+  include_superseded: true,
+  prefer_recency: true,
+  prefer_high_confidence: true,
+});
+
 export interface Omission {
   block_id: string;
   reason: string;

@@ -3,8 +3,8 @@
  * entry whose `defects` override named hooks of the model (hooks.ts); each is
  * one module in defects/, found there when the catalogue loads (no list
  * names them), so a new defect is its module: its hook override and its
- * entry. The catalogue's older entries set switches of the model instead,
- * and are registered first (catalogue.ts).
+ * entry. The catalogue generates its entries for undeclared constants after
+ * them (catalogue.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { entryModules } from '../../protocol/entries.js';
@@ -79,14 +79,6 @@ export function registerDefect(e: CatalogueEntry): void {
   let at = entries.findLastIndex((x) => x.section === e.section);
   if (at < 0) at = entries.findLastIndex((x) => SECTIONS.indexOf(x.section) < rank);
   entries.splice(at + 1, 0, e);
-}
-
-/** Add entries already in catalogue order (catalogue.ts, the switch entries) after those registered so far. */
-export function registerInOrder(list: readonly CatalogueEntry[]): void {
-  for (const e of list) {
-    if (entries.some((x) => x.id === e.id)) throw new Error(`a defect named ${e.id} is registered already`);
-    entries.push(e);
-  }
 }
 
 export function unregisterDefect(id: string): void {

@@ -4,7 +4,7 @@
  * Pure: it sees only the observations it is given.
  *
  * A candidate (one defect, or two together) is the model with those
- * switches on, under each observation's own capabilities, declared
+ * defects' hooks, under each observation's own capabilities, declared
  * constants and the implementation's spelling of reasons. Everything is
  * measured against the model without defects (the *base*), so a request a
  * defect cannot change counts neither for nor against it:

@@ -3,10 +3,15 @@
  * varies (reference/design.ts), each with the specification's reading as its
  * default. A defect overrides the hooks it changes: its entry's `defects`
  * name them (defects/*.ts), so two defects that override the same hook
- * conflict, like two that set the same switch.
+ * conflict: no implementation has both.
  */
-import { RANKING_POOL_ORDER, SPEC_COUNT, SPEC_RENDER } from '../../reference/index.js';
-import type { Rounding, Tier } from '../../reference/index.js';
+import { HEADER_SEPARATOR, invalidRequest, RANKING_POOL_ORDER, SPEC_COUNT, SPEC_RENDER, SPEC_TIERS } from '../../reference/index.js';
+import type { Problem, Rounding, Tier } from '../../reference/index.js';
+
+/** A request or an answer as the model reads it. */
+export type Rec = Record<string, unknown>;
+
+const same = (r: Rec): Rec => r;
 
 /** Where an omission comes from (model.ts Site). */
 export type Site = 'expired' | 'excluded' | 'superseded' | 'disputed' | 'pool' | 'required' | 'max_segments' | 'ranked';
@@ -94,6 +99,202 @@ export interface ModelHooks {
   rankedTtl(ttl: number, dated: boolean): number;
   /** PIN-4: the order of `included`, from the render order and the ids of the pinned blocks. */
   includedOrder(rendered: readonly string[], pinned: ReadonlySet<string>): readonly string[];
+
+  // ---------------------------------------------------------------- reading the request (section 3, errors)
+  /** REQ-4: the request as read before validation, for members given as null (default: as it is; so for each read below). */
+  readNulls(r: Rec): Rec;
+  /** VAL-8: the request as read, for numbers that are not finite. */
+  readNonFinite(r: Rec): Rec;
+  /** VAL-4: the request as read, for block ids given twice. */
+  readDuplicates(r: Rec): Rec;
+  /** VAL-2: the request as read, for a budget that is not a whole number. */
+  readBudget(r: Rec): Rec;
+  /** VAL-5: the request as read, for a negative ttl_seconds. */
+  readTtl(r: Rec): Rec;
+  /** VAL-5: the request as read, for a block status written in another case. */
+  readStatus(r: Rec): Rec;
+  /** VAL-9: the ranked request as read, for members the profile cannot honour. */
+  readRanked(r: Rec): Rec;
+  /** REQ-3: whether the implementation refuses a request it has read before validating it (the specification refuses only what validation finds). */
+  refuses(r: Rec): boolean;
+  /** ERR-1: the answer to a request validation refuses. */
+  invalidAnswer(problems: readonly Problem[]): Rec;
+
+  // ---------------------------------------------------------------- counting and constants (sections 4, 17)
+  /** NUM-2: an undeclared divisor, over the declared and the specification's (undefined: none). */
+  charsPerToken: number | undefined;
+  /** DECL-2: whether a declared chars_per_token is read. */
+  readsDeclaredCharsPerToken: boolean;
+  /** DECL-3: whether the ranked profile takes a declared chars_per_token too. */
+  rankedTakesDeclaredCharsPerToken: boolean;
+  /** TIER-2: an undeclared split of the budget, over the declared and the specification's (undefined: none). */
+  tierPercent: Readonly<Record<Tier, number>> | undefined;
+  /** DECL-2: whether declared tier_fractions are read. */
+  readsDeclaredSplit: boolean;
+  /** DECL-2: whether a declared source_to_tier is read. */
+  readsDeclaredSources: boolean;
+  /** TIER-1: sources moved to another tier without declaring it, over the declared map (undefined: none). */
+  sourceToTier: Readonly<Record<string, Tier>> | undefined;
+  /** TIER-1: the tier of a source the map does not list. */
+  unlistedTier: Tier;
+  /** TIER-1: whether sources are looked up without regard to case. */
+  caseInsensitiveSources: boolean;
+  /** TIER-1: whether a hyphen in a source is looked up as an underscore. */
+  hyphensAsUnderscores: boolean;
+
+  // ---------------------------------------------------------------- selection (sections 5, 7)
+  /** TIER-4: whether a tier stops admitting at its first block that does not fit. */
+  prefixCut: boolean;
+  /** TIER-5: whether the pool cuts a block that does not fit to what it has left. */
+  truncatingFit: boolean;
+  /** NUM-5: whether -0 ranks below 0. */
+  signedZeroOrder: boolean;
+  /** TIER-3: whether selection ranks lower priority first. */
+  priorityAscending: boolean;
+  /** REN-4, RES-2: whether a block whose first 8 characters repeat an earlier one's of its source is dropped. */
+  dropsNearDuplicates: boolean;
+  /** TIER-6: whether the pool exists. */
+  overflowPool: boolean;
+  /** TIER-7: whether the tier budgets' rounding remainder goes to the pool. */
+  remainderInPool: boolean;
+  /** TIER-7: whether the pool stops at its first block that does not fit. */
+  poolPrefixCut: boolean;
+
+  // ---------------------------------------------------------------- pinned (8.1)
+  /** PIN-1: whether the pinned member is read. */
+  readsPinned: boolean;
+  /** PIN-2: what pinned blocks that cost more than B bring: the error, the error of an invalid request, or the pinned blocks that fit. */
+  pinnedOverflow: 'pinned_overflow' | 'invalid_request' | 'trim';
+  /** PIN-5, PIN-2: whether the cost compared with B counts expired pinned blocks too. */
+  expiredPinnedCounted: boolean;
+  /** PIN-3: whether the pinned cost is taken from B before selection. */
+  pinnedCostSubtracted: boolean;
+  /** PIN-4: the order pinned blocks render in: input order first, by the ranking key first, or with the rest by REN-1. */
+  pinnedRenderOrder: 'input' | 'rank' | 'with-rest';
+  /** PIN-5: whether an expired pinned block is kept. */
+  expiredPinnedKept: boolean;
+  /** PIN-5: whether exclude and the lifecycle filters spare pinned blocks. */
+  filtersSparePinned: boolean;
+
+  // ---------------------------------------------------------------- constraints (8.2)
+  /** CON-1: whether exclude runs before expiry. */
+  excludeBeforeExpiry: boolean;
+  /** TIER-8: whether the filters run in one pass over the blocks instead of one pass each. */
+  filtersInOnePass: boolean;
+  /** CON-2: whether an expired required block is kept. */
+  expiredRequiredKept: boolean;
+  /** CON-2: whether required blocks are admitted in the order must_include lists them. */
+  requiredInListedOrder: boolean;
+  /** CON-3: whether required blocks are admitted whether they fit or not. */
+  requiredForced: boolean;
+  /** CON-2: whether required admission stops at its first block that does not fit. */
+  requiredPrefixCut: boolean;
+  /** CON-2: whether the required cost is taken from what the tiers split. */
+  requiredCostSubtracted: boolean;
+  /** CON-3, TIER-8: whether required omissions are listed after the pool's. */
+  requiredOmissionsAfterPool: boolean;
+  /** CON-5: whether max_segments counts the pinned blocks. */
+  maxSegmentsCountsPinned: boolean;
+  /** CON-5: when max_segments cuts: after selection by the ranking key, after selection by render order, before selection, or during it. */
+  maxSegmentsCut: 'after' | 'render-order' | 'before' | 'during';
+  /** CON-6: whether prefer_recency ranks older first. */
+  recencyAscending: boolean;
+  /** CON-6: whether the preferences rank before priority. */
+  preferencesBeforePriority: boolean;
+  /** CON-6: whether the preferences order the render too. */
+  preferencesInRender: boolean;
+
+  // ---------------------------------------------------------------- lifecycle (8.3)
+  /** LIF-1: whether the status member is read. */
+  readsStatus: boolean;
+  /** LIF-3: whether a stale block is read as superseded. */
+  staleAsSuperseded: boolean;
+  /** LIF-3: whether the lifecycle filter runs before exclude. */
+  lifecycleBeforeExclude: boolean;
+
+  // ---------------------------------------------------------------- rendering and the answer (sections 7, 9)
+  /** REN-1: the order the non-pinned blocks render in: by REN-1's key, by priority, in input order, or in selection order. */
+  renderOrder: 'key' | 'priority' | 'input' | 'selection';
+  /** REN-2: what separates a block's source from its id in its header. */
+  headerSeparator: string;
+  /** REN-2: sources written otherwise in a block's header, as the request's source to the text written (undefined: none). */
+  headerSources: Readonly<Record<string, string>> | undefined;
+  /** REN-3: what joins two rendered blocks. */
+  joiner: string;
+  /** REN-3: text before the first block. */
+  preamble: string;
+  /** REN-5: the context when no block renders. */
+  emptyPlaceholder: string;
+  /** REN-3: text after the context. */
+  contextSuffix: string;
+  /** TIER-8: the order of omissions: as selection found them, by block id, in input order, or with the expired last. */
+  omissionOrder: 'selection' | 'by-id' | 'input' | 'expired-last';
+  /** RES-1: members the answer carries that the specification does not define (undefined: none). */
+  extraMembers: Readonly<Record<string, unknown>> | undefined;
+  /** RES-1: members the answer leaves out (undefined: none). */
+  missingMembers: readonly string[] | undefined;
+
+  // ---------------------------------------------------------------- working_context (8.4)
+  /** WC-5: generated_at, when it is not the request's now (undefined: now). */
+  generatedAt: number | undefined;
+  /** WC-3: which omissions set truncated: those for room, or any. */
+  truncatedBy: 'room' | 'any';
+  /** WC-4: whether the truncated warning follows truncated when truncatedBy is any (else it follows omissions for room). */
+  truncatedWarningFollowsFlag: boolean;
+  /** WC-3: whether a max_segments omission sets truncated. */
+  truncatedCountsMaxSegments: boolean;
+  /** WC-4: whether the truncated warning is written. */
+  truncatedWarning: boolean;
+  /** WC-4: whether the empty_context warning is written. */
+  emptyContextWarning: boolean;
+  /** WC-4: whether the required_ref_omitted warnings are written. */
+  requiredWarning: boolean;
+  /** WC-4: whether a required block listed twice is warned about twice. */
+  requiredWarningPerListing: boolean;
+  /** WC-4: whether a required id no block has goes unwarned. */
+  requiredWarningNeedsBlock: boolean;
+  /** WC-4: whether the lifecycle warnings are written. */
+  lifecycleWarnings: boolean;
+  /** WC-4: whether an included stale block is warned about. */
+  staleWarning: boolean;
+  /** WC-4: whether a warning the specification does not define is written. */
+  retrievalWarning: boolean;
+  /** WC-2: what a segment's score is: the block's priority or its tokens. */
+  segmentScore: 'priority' | 'tokens';
+  /** WC-2: how a segment's reason is read: its state, always tier, overflow as tier, or required over pinned. */
+  segmentReasons: 'state' | 'all-tier' | 'overflow-as-tier' | 'required-over-pinned';
+  /** WC-2: whether segments follow selection order rather than render order. */
+  segmentsInSelectionOrder: boolean;
+
+  // ---------------------------------------------------------------- omission_markers (8.5)
+  /** MRK-1: whether markers are written. */
+  markers: boolean;
+  /** MRK-3: where markers go: where each block would have rendered, all first, or all last. */
+  markerPlacement: 'in-place' | 'first' | 'last';
+  /** MRK-2: whether a marker shows the start of the omitted content. */
+  contentInMarker: boolean;
+  /** MRK-1: whether an expired block leaves a marker. */
+  markerForExpired: boolean;
+  /** MRK-1: whether a block exclude or the lifecycle filters omit leaves a marker. */
+  markerForFiltered: boolean;
+  /** MRK-1: whether a max_segments omission leaves a marker. */
+  markerForMaxSegments: boolean;
+  /** MRK-2: whether a max_segments marker says over budget. */
+  budgetMarkerForSegments: boolean;
+
+  // ---------------------------------------------------------------- profile ranked (section 6)
+  /** RANK-4, RANK-5: whether the header's cost is counted. */
+  rankedHeaderCounted: boolean;
+  /** RANK-5: whether the header is written when no line is. */
+  rankedHeaderAlways: boolean;
+  /** RANK-3: whether a line's date is the request's now instead of created_at. */
+  rankedDateFromNow: boolean;
+  /** RANK-3: whether an undated line shows 1970-01-01. */
+  rankedUndatedAsEpoch: boolean;
+  /** RANK-3: whether a day before 1970 is truncated toward zero. */
+  rankedDateTruncated: boolean;
+  /** RANK-7: whether a ranked answer carries the working_context members. */
+  rankedCapabilityMembers: boolean;
 }
 
 /** NUM-1: code points, a lone surrogate counted as one (the string iterator yields it alone). */
@@ -168,21 +369,114 @@ export const SPEC_HOOKS: ModelHooks = Object.freeze({
   rankedStopsAtMisfit: true,
   rankedCostedText: (line: string) => line,
   rankedTtl: (ttl: number) => ttl,
+  readNulls: same,
+  readNonFinite: same,
+  readDuplicates: same,
+  readBudget: same,
+  readTtl: same,
+  readStatus: same,
+  readRanked: same,
+  refuses: () => false,
+  invalidAnswer: (problems: readonly Problem[]) => invalidRequest([...problems]) as unknown as Rec,
+  charsPerToken: undefined,
+  readsDeclaredCharsPerToken: true,
+  rankedTakesDeclaredCharsPerToken: false,
+  tierPercent: undefined,
+  readsDeclaredSplit: true,
+  readsDeclaredSources: true,
+  sourceToTier: undefined,
+  unlistedTier: SPEC_TIERS.unlisted,
+  caseInsensitiveSources: false,
+  hyphensAsUnderscores: false,
+  prefixCut: false,
+  truncatingFit: false,
+  signedZeroOrder: false,
+  priorityAscending: false,
+  dropsNearDuplicates: false,
+  overflowPool: true,
+  remainderInPool: false,
+  poolPrefixCut: false,
+  readsPinned: true,
+  pinnedOverflow: 'pinned_overflow',
+  expiredPinnedCounted: false,
+  pinnedCostSubtracted: true,
+  pinnedRenderOrder: 'input',
+  expiredPinnedKept: false,
+  filtersSparePinned: false,
+  excludeBeforeExpiry: false,
+  filtersInOnePass: false,
+  expiredRequiredKept: false,
+  requiredInListedOrder: false,
+  requiredForced: false,
+  requiredPrefixCut: false,
+  requiredCostSubtracted: true,
+  requiredOmissionsAfterPool: false,
+  maxSegmentsCountsPinned: false,
+  maxSegmentsCut: 'after',
+  recencyAscending: false,
+  preferencesBeforePriority: false,
+  preferencesInRender: false,
+  readsStatus: true,
+  staleAsSuperseded: false,
+  lifecycleBeforeExclude: false,
+  renderOrder: 'key',
+  headerSeparator: HEADER_SEPARATOR,
+  headerSources: undefined,
+  joiner: SPEC_RENDER.separator,
+  preamble: '',
+  emptyPlaceholder: SPEC_RENDER.empty,
+  contextSuffix: '',
+  omissionOrder: 'selection',
+  extraMembers: undefined,
+  missingMembers: undefined,
+  generatedAt: undefined,
+  truncatedBy: 'room',
+  truncatedWarningFollowsFlag: false,
+  truncatedCountsMaxSegments: true,
+  truncatedWarning: true,
+  emptyContextWarning: true,
+  requiredWarning: true,
+  requiredWarningPerListing: false,
+  requiredWarningNeedsBlock: false,
+  lifecycleWarnings: true,
+  staleWarning: true,
+  retrievalWarning: false,
+  segmentScore: 'priority',
+  segmentReasons: 'state',
+  segmentsInSelectionOrder: false,
+  markers: true,
+  markerPlacement: 'in-place',
+  contentInMarker: false,
+  markerForExpired: false,
+  markerForFiltered: false,
+  markerForMaxSegments: true,
+  budgetMarkerForSegments: false,
+  rankedHeaderCounted: true,
+  rankedHeaderAlways: false,
+  rankedDateFromNow: false,
+  rankedUndatedAsEpoch: false,
+  rankedDateTruncated: false,
+  rankedCapabilityMembers: false,
 });
-
-const HOOK_NAMES = Object.keys(SPEC_HOOKS) as (keyof ModelHooks)[];
 
 /** The hooks in force under a set of overrides: each override, or the specification's reading. */
 export function hooksOf(overrides: Partial<ModelHooks>): ModelHooks {
   let out: ModelHooks | undefined;
-  for (const name of HOOK_NAMES) {
-    const h = overrides[name];
-    if (h === undefined) continue;
+  for (const name in overrides) {
+    const h = overrides[name as keyof ModelHooks];
+    if (h === undefined || !Object.hasOwn(SPEC_HOOKS, name)) continue;
     out ??= { ...SPEC_HOOKS };
     (out as unknown as Record<string, unknown>)[name] = h;
   }
   return out ?? SPEC_HOOKS;
 }
+
+/** The request with each of its blocks that is an object as `f` reads it (a copy; the request itself when it has no blocks array). */
+export function withBlocks(r: Rec, f: (b: Rec) => Rec): Rec {
+  return Array.isArray(r.blocks) ? { ...r, blocks: r.blocks.map((b: unknown) => (isRec(b) ? f(b) : b)) } : r;
+}
+
+export const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The header the specification writes for a block (REN-2), as the model's default. */
 export const specHeader = (b: Pick<ModelBlock, 'source' | 'id'>): string => SPEC_RENDER.header({ source: b.source, block_id: b.id });

@@ -1,17 +1,17 @@
 /**
  * The defect model: a second assembler of both profiles, every capability of
  * SPEC section 8 and declared constants (section 17), written from the spec
- * in plain code, with one switch per way of getting the spec wrong. With no
- * switch on it answers exactly as reference/ does (test/diagnose/model.test.ts
- * holds it to that over random requests and the corpus); with switches on it
- * answers as an implementation with those defects would, so two switches
- * together are an implementation with both.
+ * in plain code, with a named hook (hooks.ts) at each point where an
+ * implementation can read the spec otherwise. With every hook at the
+ * specification's reading it answers exactly as reference/ does
+ * (test/diagnose/model.test.ts holds it to that over random requests and the
+ * corpus); with a defect's hooks (defects/) it answers as an implementation
+ * with that defect would, so two defects together are an implementation with
+ * both.
  *
  * It is a model, not the oracle: reference/ stays pure and reads as the spec,
  * and nothing here is a hook in it. The model is the specification's design
- * (reference/design.ts) read plainly, with named hooks (hooks.ts) where a
- * design varies: a defect of defects/ overrides hooks, an older entry of the
- * catalogue sets a switch below. Validation is borrowed from the reference
+ * (reference/design.ts) read plainly. Validation is borrowed from the reference
  * (a lenient validator is modelled as a rewrite of the request before it, a
  * wrong error as a rewrite of its answer); the tiered and ranked algorithms
  * are the model's own.
@@ -19,7 +19,6 @@
 import {
   countTokens,
   HEADER_SEPARATOR,
-  invalidRequest,
   MARKER_OVER_BUDGET,
   MARKER_OVER_SEGMENTS,
   RANKED_HEADER,
@@ -31,13 +30,12 @@ import {
   REASON_SUPERSEDED,
   REASON_TIER_BUDGET,
   SPEC_COUNT,
-  SPEC_RENDER,
   SPEC_TIERS,
   TIERS,
   validateRequest,
 } from '../../reference/index.js';
 import type { DeclaredConstants, Tier } from '../../protocol/types.js';
-import { byCodePoint, hooksOf, specHeader } from './hooks.js';
+import { byCodePoint, hooksOf, SPEC_HOOKS, specHeader } from './hooks.js';
 import type { ModelBlock as Blk, ModelHooks, Site } from './hooks.js';
 
 export type { Site };
@@ -68,119 +66,11 @@ export interface ModelConfig {
 }
 
 /**
- * A defect set: the hooks it overrides (hooks.ts; the defects of defects/),
- * and the switches the catalogue's older entries set. The catalogue
- * (catalogue.ts) names them, with the requirement each breaks.
+ * A defect set: the hooks it overrides (hooks.ts), each of the others the
+ * specification's reading. The catalogue (catalogue.ts, defects/) names
+ * them, with the requirement each breaks.
  */
-export interface Defects extends Partial<ModelHooks> {
-  // Validation (section 3) and errors (section 9): what the implementation reads of a request.
-  nullAsAbsent?: boolean;
-  nonFiniteAsZero?: boolean;
-  duplicateIdsKeepFirst?: boolean;
-  fractionalBudgetFloored?: boolean;
-  negativeTtlAsZero?: boolean;
-  statusCaseInsensitive?: boolean;
-  unknownMembersRefused?: boolean;
-  rankedDropsWhatItCannotHonour?: boolean;
-  invalidAnsweredEmpty?: boolean;
-  invalidAsPinnedOverflow?: boolean;
-  pinnedOverflowAsInvalid?: boolean;
-  pinnedOverflowTrimmed?: boolean;
-  // Counting (section 4).
-  charsPerToken?: number;
-  ignoreDeclaredCharsPerToken?: boolean;
-  rankedTakesDeclaredCharsPerToken?: boolean;
-  // Tiers (section 5).
-  tierPercent?: Readonly<Record<Tier, number>>;
-  ignoreDeclaredSplit?: boolean;
-  caseInsensitiveSources?: boolean;
-  hyphensAsUnderscores?: boolean;
-  sourceToTier?: Readonly<Record<string, Tier>>;
-  ignoreDeclaredSources?: boolean;
-  unlistedTier?: Tier;
-  prefixCut?: boolean;
-  truncatingFit?: boolean;
-  signedZeroOrder?: boolean;
-  priorityAscending?: boolean;
-  dropsNearDuplicates?: boolean;
-  // The overflow pool.
-  noOverflowPool?: boolean;
-  remainderInPool?: boolean;
-  poolPrefixCut?: boolean;
-  // Expiry.
-  // Rendering.
-  renderOrder?: 'priority' | 'input' | 'selection';
-  headerSeparator?: string;
-  /** Sources written otherwise in a block's header, as the request's source to the text written. */
-  headerSources?: Readonly<Record<string, string>>;
-  joiner?: string;
-  preamble?: string;
-  emptyPlaceholder?: string;
-  contextSuffix?: string;
-  // Result members.
-  omissionOrder?: 'by-id' | 'input' | 'expired-last';
-  extraMembers?: Readonly<Record<string, unknown>>;
-  missingMembers?: readonly string[];
-  // pinned (8.1).
-  pinnedIgnored?: boolean;
-  pinnedRenderOrder?: 'rank' | 'with-rest';
-  pinnedCostNotSubtracted?: boolean;
-  expiredPinnedKept?: boolean;
-  expiredPinnedCounted?: boolean;
-  filtersSparePinned?: boolean;
-  // constraints (8.2).
-  excludeBeforeExpiry?: boolean;
-  filtersInOnePass?: boolean;
-  expiredRequiredKept?: boolean;
-  requiredInListedOrder?: boolean;
-  requiredForced?: boolean;
-  requiredPrefixCut?: boolean;
-  requiredCostNotSubtracted?: boolean;
-  requiredOmissionsAfterPool?: boolean;
-  maxSegmentsCountsPinned?: boolean;
-  maxSegmentsByRenderOrder?: boolean;
-  maxSegmentsBeforeSelection?: boolean;
-  maxSegmentsDuringSelection?: boolean;
-  recencyAscending?: boolean;
-  preferencesBeforePriority?: boolean;
-  preferencesInRender?: boolean;
-  requiredWarningPerListing?: boolean;
-  requiredWarningNeedsBlock?: boolean;
-  // lifecycle (8.3).
-  lifecycleIgnored?: boolean;
-  staleAsSuperseded?: boolean;
-  lifecycleBeforeExclude?: boolean;
-  // working_context (8.4).
-  generatedAt?: number;
-  truncatedForAnyOmission?: boolean;
-  /** With truncatedForAnyOmission: the truncated warning follows the flag. */
-  truncatedWarningForAnyOmission?: boolean;
-  truncatedIgnoresMaxSegments?: boolean;
-  noTruncatedWarning?: boolean;
-  noEmptyContextWarning?: boolean;
-  noRequiredWarning?: boolean;
-  noLifecycleWarnings?: boolean;
-  staleNoWarning?: boolean;
-  retrievalWarning?: boolean;
-  segmentScoreIsTokens?: boolean;
-  segmentReasons?: 'all-tier' | 'overflow-as-tier' | 'required-over-pinned';
-  segmentsInSelectionOrder?: boolean;
-  // omission_markers (8.5).
-  noMarkers?: boolean;
-  markerPlacement?: 'first' | 'last';
-  contentInMarker?: boolean;
-  markerForExpired?: boolean;
-  markerForFiltered?: boolean;
-  noMarkerForMaxSegments?: boolean;
-  budgetMarkerForSegments?: boolean;
-  // Profile ranked (section 6).
-  rankedHeaderNotCounted?: boolean;
-  rankedHeaderAlways?: boolean;
-  rankedDateFromNow?: boolean;
-  rankedUndatedAsEpoch?: boolean;
-  rankedDateTruncated?: boolean;
-  rankedCapabilityMembers?: boolean;
-}
+export type Defects = Partial<ModelHooks>;
 
 export type Answer = Record<string, unknown>;
 
@@ -227,85 +117,21 @@ function problemsOf(req: unknown, memo: ValidationMemo | undefined): ReturnType<
 
 /** The answer of an implementation with these defects under this configuration: a result or an error answer. */
 export function modelAssemble(request: unknown, config: ModelConfig, d: Defects = NO_DEFECTS, memo?: ValidationMemo): Answer {
-  const req = readLeniently(request, d);
-  if (d.unknownMembersRefused && isObject(req) && hasUnknownMember(req)) {
+  const h = hooksOf(d);
+  const req = isObject(request) ? readRequest(request, h) : request;
+  if (isObject(req) && h.refuses(req)) {
     return { error: { code: 'invalid_request', message: 'the request has a member the specification does not define' } };
   }
   const problems = problemsOf(req, memo);
-  if (problems.length > 0) {
-    if (d.invalidAnsweredEmpty) return { context: '', included: [], estimated_tokens: 0, total_budget: 0, omissions: [] };
-    if (d.invalidAsPinnedOverflow) return { error: { code: 'pinned_overflow', message: 'no' } };
-    return invalidRequest(problems) as unknown as Answer;
-  }
+  if (problems.length > 0) return h.invalidAnswer(problems);
   const r = req as Record<string, unknown>;
-  const answer = r.profile === 'ranked' ? ranked(r, config, d) : tiered(r, config, d);
-  return 'error' in answer ? answer : resultHabits(answer, d);
+  const answer = r.profile === 'ranked' ? ranked(r, config, h) : tiered(r, config, h);
+  return 'error' in answer ? answer : resultHabits(answer, h);
 }
 
-// ---------------------------------------------------------------- reading the request
-
-const REQUEST_MEMBERS = new Set(['profile', 'now', 'budget', 'blocks', 'constraints']);
-const BLOCK_MEMBERS = new Set(['block_id', 'source', 'content', 'priority', 'created_at', 'ttl_seconds', 'pinned', 'status', 'confidence']);
-const CONSTRAINT_MEMBERS = new Set([
-  'must_include',
-  'exclude',
-  'max_segments',
-  'include_disputed',
-  'include_superseded',
-  'prefer_recency',
-  'prefer_high_confidence',
-]);
-
-function hasUnknownMember(r: Record<string, unknown>): boolean {
-  if (Object.keys(r).some((k) => !REQUEST_MEMBERS.has(k))) return true;
-  if (Array.isArray(r.blocks) && r.blocks.some((b) => isObject(b) && Object.keys(b).some((k) => !BLOCK_MEMBERS.has(k)))) return true;
-  return isObject(r.constraints) && Object.keys(r.constraints).some((k) => !CONSTRAINT_MEMBERS.has(k));
-}
-
-const dropNulls = (o: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(o).filter(([k, v]) => v !== null || k === 'max_segments'));
-
-function zeroNonFinite(x: unknown): unknown {
-  if (typeof x === 'number') return Number.isFinite(x) ? x : 0;
-  if (Array.isArray(x)) return x.map(zeroNonFinite);
-  if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, zeroNonFinite(v)]));
-  return x;
-}
-
-/** A lenient reader: the request as such an implementation sees it (a copy when anything changes). */
-function readLeniently(request: unknown, d: Defects): unknown {
-  if (!isObject(request)) return request;
-  let r = request;
-  const blocks = (f: (b: Record<string, unknown>) => Record<string, unknown>): void => {
-    if (Array.isArray(r.blocks)) r = { ...r, blocks: r.blocks.map((b) => (isObject(b) ? f(b) : b)) };
-  };
-  if (d.nonFiniteAsZero) r = zeroNonFinite(r) as Record<string, unknown>;
-  if (d.nullAsAbsent) {
-    r = dropNulls(r);
-    if (isObject(r.constraints)) r = { ...r, constraints: dropNulls(r.constraints) };
-    blocks(dropNulls);
-  }
-  if (d.fractionalBudgetFloored && typeof r.budget === 'number' && Number.isFinite(r.budget) && r.budget >= 0) r = { ...r, budget: Math.floor(r.budget) };
-  if (d.negativeTtlAsZero) blocks((b) => (typeof b.ttl_seconds === 'number' && b.ttl_seconds < 0 ? { ...b, ttl_seconds: 0 } : b));
-  if (d.statusCaseInsensitive) blocks((b) => (typeof b.status === 'string' ? { ...b, status: b.status.toLowerCase() } : b));
-  if (d.duplicateIdsKeepFirst && Array.isArray(r.blocks)) {
-    const seen = new Set<unknown>();
-    r = {
-      ...r,
-      blocks: r.blocks.filter((b) => {
-        if (!isObject(b) || !('block_id' in b)) return true;
-        if (seen.has(b.block_id)) return false;
-        seen.add(b.block_id);
-        return true;
-      }),
-    };
-  }
-  if (d.rankedDropsWhatItCannotHonour && r.profile === 'ranked') {
-    const { constraints: _k, ...rest } = r;
-    r = rest;
-    blocks(({ pinned: _p, status: _s, ...b }) => b);
-  }
-  return r;
+/** The request as the implementation reads it before validating it: each reading a hook, the specification's leaving it as it is. */
+function readRequest(r: Record<string, unknown>, h: ModelHooks): Record<string, unknown> {
+  return h.readRanked(h.readDuplicates(h.readStatus(h.readTtl(h.readBudget(h.readNulls(h.readNonFinite(r)))))));
 }
 
 // ---------------------------------------------------------------- constants
@@ -316,41 +142,21 @@ interface Tuning {
   tierOf: (source: string) => Tier;
 }
 
-/** Tunings already made, by defect set and declaration (both are the caller's long-lived objects). */
-const tunings = new WeakMap<Defects, { spec?: Tuning; declared: WeakMap<DeclaredConstants, Tuning> }>();
-
 /** The constants the implementation uses: the declared ones (section 17), with the defects' own values over them. */
-function tuning(config: ModelConfig, d: Defects): Tuning {
-  let made = tunings.get(d);
-  if (made === undefined) {
-    made = { declared: new WeakMap() };
-    tunings.set(d, made);
-  }
+function tuning(config: ModelConfig, h: ModelHooks): Tuning {
   const c = config.constants;
-  if (c === undefined) {
-    made.spec ??= makeTuning(config, d);
-    return made.spec;
-  }
-  let t = made.declared.get(c);
-  if (t === undefined) {
-    t = makeTuning(config, d);
-    made.declared.set(c, t);
-  }
-  return t;
-}
-
-function makeTuning(config: ModelConfig, d: Defects): Tuning {
-  const c = config.constants;
-  const cpt = d.charsPerToken ?? (d.ignoreDeclaredCharsPerToken ? undefined : c?.chars_per_token) ?? SPEC_COUNT.charsPerToken;
-  const percent = d.tierPercent ?? (d.ignoreDeclaredSplit ? undefined : c?.tier_fractions) ?? SPEC_TIERS.percent;
-  const map = new Map<string, Tier>(Object.entries(SPEC_TIERS.sourceToTier));
-  if (c?.source_to_tier && !d.ignoreDeclaredSources) for (const [s, t] of Object.entries(c.source_to_tier)) map.set(s, t);
-  if (d.sourceToTier) for (const [s, t] of Object.entries(d.sourceToTier)) map.set(s, t);
-  const unlisted = d.unlistedTier ?? SPEC_TIERS.unlisted;
+  const cpt = h.charsPerToken ?? (h.readsDeclaredCharsPerToken ? c?.chars_per_token : undefined) ?? SPEC_COUNT.charsPerToken;
+  const percent = h.tierPercent ?? (h.readsDeclaredSplit ? c?.tier_fractions : undefined) ?? SPEC_TIERS.percent;
+  const declared = h.readsDeclaredSources ? c?.source_to_tier : undefined;
+  const moved = h.sourceToTier;
+  const table = SPEC_TIERS.sourceToTier;
+  const unlisted = h.unlistedTier;
   const tierOf = (source: string): Tier => {
-    let key = d.caseInsensitiveSources ? source.toLowerCase() : source;
-    if (d.hyphensAsUnderscores) key = key.replace(/-/g, '_');
-    return map.get(key) ?? unlisted;
+    let key = h.caseInsensitiveSources ? source.toLowerCase() : source;
+    if (h.hyphensAsUnderscores) key = key.replace(/-/g, '_');
+    if (moved !== undefined && has(moved, key)) return moved[key]!;
+    if (declared !== undefined && has(declared, key)) return declared[key]!;
+    return has(table, key) ? table[key]! : unlisted;
   };
   return { cpt, percent, tierOf };
 }
@@ -368,10 +174,9 @@ interface Flags {
 }
 
 /** CON-7's defaults, and what the constraint defects read instead. */
-function flagsOf(k: Record<string, unknown> | undefined, d: Defects): Flags {
-  const h = hooksOf(d);
+function flagsOf(k: Record<string, unknown> | undefined, h: ModelHooks): Flags {
   const get = <T>(name: string, dflt: T): T => (k !== undefined && has(k, name) && k[name] !== null && k[name] !== undefined ? (k[name] as T) : dflt);
-  const f: Flags = {
+  return {
     must_include: [...h.mustInclude(get<string[]>('must_include', []))],
     exclude: [...h.exclude(get<string[]>('exclude', []))],
     max_segments: h.maxSegments(get<number | null>('max_segments', null)),
@@ -379,7 +184,6 @@ function flagsOf(k: Record<string, unknown> | undefined, d: Defects): Flags {
     include_superseded: get('include_superseded', h.includeSupersededByDefault),
     ...h.preferences({ prefer_recency: get('prefer_recency', false), prefer_high_confidence: get('prefer_high_confidence', false) }),
   };
-  return f;
 }
 
 /** EXP-1: a block expires when its ttl applies and now is past created_at + ttl. */
@@ -387,15 +191,14 @@ function expired(now: number, createdAt: number, ttl: number, h: ModelHooks): bo
   return h.expires(ttl) && h.pastEnd(now, createdAt + ttl);
 }
 
-function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects, h: ModelHooks): Blk[] {
+function blocksOf(r: Record<string, unknown>, t: Tuning, h: ModelHooks): Blk[] {
   return (r.blocks as Record<string, unknown>[]).map((b, index) => {
     const content = b.content as string;
     const priority = b.priority as number;
     const source = b.source as string;
     const id = b.block_id as string;
-    let status = (b.status as string | undefined) ?? 'active';
-    if (d.lifecycleIgnored) status = 'active';
-    if (d.staleAsSuperseded && status === 'stale') status = 'superseded';
+    let status = h.readsStatus ? ((b.status as string | undefined) ?? 'active') : 'active';
+    if (h.staleAsSuperseded && status === 'stale') status = 'superseded';
     const counted = h.costedText({ source, id, content });
     return {
       index,
@@ -408,7 +211,7 @@ function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects, h: ModelHoo
       createdAt: (b.created_at as number | undefined) ?? 0,
       dated: b.created_at !== undefined,
       ttl: (b.ttl_seconds as number | undefined) ?? 0,
-      pinned: b.pinned === true && !d.pinnedIgnored,
+      pinned: b.pinned === true && h.readsPinned,
       status,
       confidence: (b.confidence as number | undefined) ?? 1,
       cost: estimateOf(counted, t.cpt, h),
@@ -419,31 +222,41 @@ function blocksOf(r: Record<string, unknown>, t: Tuning, d: Defects, h: ModelHoo
 }
 
 /** Higher priority first (NUM-5: -0 equals 0, unless the defect orders them); `selection` is the ranking sort, which a defect may run ascending. */
-function byPriority(p: number, q: number, d: Defects, selection = false): number {
-  if (p !== q) return (p > q ? -1 : 1) * (selection && d.priorityAscending ? -1 : 1);
-  if (d.signedZeroOrder && !Object.is(p, q)) return Object.is(p, -0) ? 1 : -1;
+function byPriority(p: number, q: number, h: ModelHooks, selection = false): number {
+  if (p !== q) return (p > q ? -1 : 1) * (selection && h.priorityAscending ? -1 : 1);
+  if (h.signedZeroOrder && !Object.is(p, q)) return Object.is(p, -0) ? 1 : -1;
   return 0;
 }
 
-/** TIER-3 with CON-6: (-priority, [-confidence], [-created_at], block_id), as the defects read it. */
-function rankComparator(f: Flags, d: Defects): (x: Blk, y: Blk) => number {
-  const { tieBreak, compareIds: idCmp } = hooksOf(d);
-  const prefs = (x: Blk, y: Blk): number => {
+/** CON-6: the preferences' part of the ranking key, [-confidence], [-created_at]. */
+function preferenceOrder(f: Flags, h: ModelHooks): (x: Blk, y: Blk) => number {
+  return (x, y) => {
     if (f.prefer_high_confidence && x.confidence !== y.confidence) return x.confidence > y.confidence ? -1 : 1;
-    if (f.prefer_recency && x.createdAt !== y.createdAt) return (x.createdAt > y.createdAt ? -1 : 1) * (d.recencyAscending ? -1 : 1);
+    if (f.prefer_recency && x.createdAt !== y.createdAt) return (x.createdAt > y.createdAt ? -1 : 1) * (h.recencyAscending ? -1 : 1);
     return 0;
   };
-  const ties = (x: Blk, y: Blk): number => tieBreak(x, y, idCmp);
-  if (d.preferencesBeforePriority) return (x, y) => prefs(x, y) || byPriority(x.rank, y.rank, d, true) || ties(x, y);
-  return (x, y) => byPriority(x.rank, y.rank, d, true) || prefs(x, y) || ties(x, y);
+}
+
+/** TIER-3 with CON-6: (-priority, [-confidence], [-created_at], block_id), as the defects read it. */
+function rankComparator(f: Flags, h: ModelHooks): (x: Blk, y: Blk) => number {
+  const prefs = preferenceOrder(f, h);
+  const ties = (x: Blk, y: Blk): number => h.tieBreak(x, y, h.compareIds);
+  if (h.preferencesBeforePriority) return (x, y) => prefs(x, y) || byPriority(x.rank, y.rank, h, true) || ties(x, y);
+  return (x, y) => byPriority(x.rank, y.rank, h, true) || prefs(x, y) || ties(x, y);
 }
 
 /** REN-1: (source, -priority, block_id), strings by code points, as the defects read it. */
-function renderComparator(f: Flags, d: Defects): (x: Blk, y: Blk) => number {
-  const idCmp = hooksOf(d).compareIds;
-  const prefs = d.preferencesInRender ? rankComparator(f, { ...d, preferencesBeforePriority: false, tieBreak: undefined }) : undefined;
-  if (d.renderOrder === 'priority') return (x, y) => byPriority(x.priority, y.priority, d) || idCmp(x.id, y.id);
-  return (x, y) => byCodePoint(x.source, y.source) || (prefs ? prefs(x, y) : byPriority(x.priority, y.priority, d) || idCmp(x.id, y.id));
+function renderComparator(f: Flags, h: ModelHooks): (x: Blk, y: Blk) => number {
+  const idCmp = h.compareIds;
+  if (h.renderOrder === 'priority') return (x, y) => byPriority(x.priority, y.priority, h) || idCmp(x.id, y.id);
+  // A design that lets the preferences order the render too ranks within a source by the whole ranking key, ties by id.
+  const within = h.preferencesInRender
+    ? (
+        (prefs) => (x: Blk, y: Blk) =>
+          byPriority(x.rank, y.rank, h, true) || prefs(x, y) || idCmp(x.id, y.id)
+      )(preferenceOrder(f, h))
+    : (x: Blk, y: Blk) => byPriority(x.priority, y.priority, h) || idCmp(x.id, y.id);
+  return (x, y) => byCodePoint(x.source, y.source) || within(x, y);
 }
 
 function twinHead(s: string): string | undefined {
@@ -451,79 +264,128 @@ function twinHead(s: string): string | undefined {
   return cps.length >= 8 ? cps.slice(0, 8).join('') : undefined;
 }
 
-function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): Answer {
-  const t = tuning(config, d);
-  const h = hooksOf(d);
-  const f = flagsOf(r.constraints as Record<string, unknown> | undefined, d);
+/** One tiered assembly's blocks and omissions as selection moves them. */
+interface Selection {
+  all: Blk[];
+  omitted: Omission[];
+  omit(b: Blk, site: Site, into?: Omission[]): void;
+}
+
+function tiered(r: Record<string, unknown>, config: ModelConfig, h: ModelHooks): Answer {
+  const t = tuning(config, h);
+  const f = flagsOf(r.constraints as Record<string, unknown> | undefined, h);
   const now = r.now as number;
   const budget = r.budget as number;
-  const all = blocksOf(r, t, d, h);
+  const all = blocksOf(r, t, h);
   const omitted: Omission[] = [];
-  const omit = (b: Blk, site: Site, into: Omission[] = omitted): void => {
-    b.state = 'omitted';
-    b.site = site;
-    into.push({ b, site });
+  const sel: Selection = {
+    all,
+    omitted,
+    omit(b, site, into = omitted) {
+      b.state = 'omitted';
+      b.site = site;
+      into.push({ b, site });
+    },
   };
 
-  filter(all, f, now, d, h, omit);
-
-  // PIN-1, PIN-2: the live pinned blocks, in input order, whole or not at all.
-  let pinned = all.filter((b) => b.state === 'live' && b.pinned);
-  for (const b of pinned) b.state = 'pinned';
-  const pinnedCost = sum(pinned);
-  const overflowCost = d.expiredPinnedCounted ? sum(all.filter((b) => b.pinned)) : pinnedCost;
-  if (overflowCost > budget) {
-    if (d.pinnedOverflowAsInvalid)
-      return { error: { code: 'invalid_request', message: `pinned blocks cost ${overflowCost} tokens, more than the budget of ${budget}` } };
-    if (!d.pinnedOverflowTrimmed)
-      return { error: { code: 'pinned_overflow', message: `pinned blocks cost ${pinnedCost} tokens, more than the budget of ${budget}` } };
-    let left = budget;
-    const kept: Blk[] = [];
-    for (const b of pinned) {
-      if (b.cost <= left) {
-        left -= b.cost;
-        kept.push(b);
-      } else omit(b, 'pool');
-    }
-    pinned = kept;
-  }
-  let remaining = d.pinnedCostNotSubtracted ? budget : budget - sum(pinned);
+  filter(all, f, now, h, sel.omit);
+  const pinned = pinnedOf(sel, budget, h);
+  if (!Array.isArray(pinned)) return pinned;
+  const remaining = h.pinnedCostSubtracted ? budget - sum(pinned) : budget;
 
   // TIER-3, CON-6: the other live blocks by the ranking key.
-  const rank = rankComparator(f, d);
+  const rank = rankComparator(f, h);
   let order = all.filter((b) => b.state === 'live').sort(rank);
-  if (d.dropsNearDuplicates) {
-    const kept: Blk[] = [];
-    for (const b of order) {
-      const head = twinHead(b.content);
-      if (head !== undefined && kept.some((k) => k.source === b.source && twinHead(k.content) === head)) omit(b, 'pool');
-      else kept.push(b);
-    }
-    order = kept;
-  }
-  const cap = f.max_segments === null ? null : Math.max(0, f.max_segments - (d.maxSegmentsCountsPinned ? pinned.length : 0));
-  if (d.maxSegmentsBeforeSelection && cap !== null) {
-    for (const b of order.slice(cap)) omit(b, 'max_segments');
+  if (h.dropsNearDuplicates) order = withoutTwins(order, sel);
+  const cap = f.max_segments === null ? null : Math.max(0, f.max_segments - (h.maxSegmentsCountsPinned ? pinned.length : 0));
+  if (h.maxSegmentsCut === 'before' && cap !== null) {
+    for (const b of order.slice(cap)) sel.omit(b, 'max_segments');
     order = order.slice(0, cap);
   }
 
   const admitted: Blk[] = [];
   const late: Omission[] = [];
-  remaining = admitRequired(order, f, remaining, d, admitted, (b) => omit(b, 'required', d.requiredOmissionsAfterPool ? late : omitted));
+  const left = admitRequired(order, f, remaining, h, admitted, (b) => sel.omit(b, 'required', h.requiredOmissionsAfterPool ? late : omitted));
   /** False when a cap counted during selection turns the block away (it then costs nothing). */
   const admit = (b: Blk, state: Blk['state']): boolean => {
-    if (d.maxSegmentsDuringSelection && cap !== null && admitted.length >= cap) {
-      omit(b, 'max_segments');
+    if (h.maxSegmentsCut === 'during' && cap !== null && admitted.length >= cap) {
+      sel.omit(b, 'max_segments');
       return false;
     }
     b.state = state;
     admitted.push(b);
     return true;
   };
+  const setAside = admitByTier(order, left, t, h, admit, (budgets, unspent) => {
+    // TIER-6, TIER-7: the pool is what the tiers left, without the rounding remainder.
+    if (!h.overflowPool) return 0;
+    return unspent + (h.remainderInPool ? Math.max(0, left) - budgets.reduce((s, x) => s + x, 0) : 0);
+  });
+  admitFromPool(setAside, t, h, admit, sel);
+  omitted.push(...late);
 
-  // TIER-2, TIER-4: each tier admits, by the ranking key, every block that fits what it has left.
-  const tierBudgets = TIERS.map((tier) => tierBudget(remaining, t.percent[tier], h));
-  const left = tierBudgets.slice();
+  // CON-5: the first max_segments admitted blocks by the ranking key are kept.
+  let kept = admitted.filter((b) => b.state !== 'omitted');
+  if (cap !== null && (h.maxSegmentsCut === 'after' || h.maxSegmentsCut === 'render-order')) {
+    const byKey =
+      h.maxSegmentsCut === 'render-order'
+        ? kept.slice().sort(renderComparator(f, h))
+        : order.filter((b) => b.state === 'required' || b.state === 'tier' || b.state === 'overflow');
+    for (const b of byKey.slice(cap)) sel.omit(b, 'max_segments');
+    kept = kept.filter((b) => b.state !== 'omitted');
+  }
+
+  return tieredAnswer(config, h, f, { all, pinned, kept, omitted, budget, now });
+}
+
+/** PIN-1, PIN-2: the live pinned blocks, in input order, whole or not at all; or the answer to pinned blocks that cost more than B. */
+function pinnedOf(sel: Selection, budget: number, h: ModelHooks): Blk[] | Answer {
+  const pinned = sel.all.filter((b) => b.state === 'live' && b.pinned);
+  for (const b of pinned) b.state = 'pinned';
+  const pinnedCost = sum(pinned);
+  const overflowCost = h.expiredPinnedCounted ? sum(sel.all.filter((b) => b.pinned)) : pinnedCost;
+  if (overflowCost <= budget) return pinned;
+  if (h.pinnedOverflow === 'invalid_request')
+    return { error: { code: 'invalid_request', message: `pinned blocks cost ${overflowCost} tokens, more than the budget of ${budget}` } };
+  if (h.pinnedOverflow === 'pinned_overflow')
+    return { error: { code: 'pinned_overflow', message: `pinned blocks cost ${pinnedCost} tokens, more than the budget of ${budget}` } };
+  let left = budget;
+  const kept: Blk[] = [];
+  for (const b of pinned) {
+    if (b.cost <= left) {
+      left -= b.cost;
+      kept.push(b);
+    } else sel.omit(b, 'pool');
+  }
+  return kept;
+}
+
+/** The ranked blocks without those whose first 8 characters repeat an earlier kept one's of the same source. */
+function withoutTwins(order: Blk[], sel: Selection): Blk[] {
+  const kept: Blk[] = [];
+  for (const b of order) {
+    const head = twinHead(b.content);
+    if (head !== undefined && kept.some((k) => k.source === b.source && twinHead(k.content) === head)) sel.omit(b, 'pool');
+    else kept.push(b);
+  }
+  return kept;
+}
+
+/**
+ * TIER-2, TIER-4: each tier admits, by the ranking key, every block that fits
+ * what it has left; returns the blocks set aside, in ranking order, after
+ * handing the pool's size (from the tier budgets and what they left) to `pool`.
+ */
+function admitByTier(
+  order: readonly Blk[],
+  remaining: number,
+  t: Tuning,
+  h: ModelHooks,
+  admit: (b: Blk, state: Blk['state']) => boolean,
+  poolSize: (budgets: readonly number[], unspent: number) => number,
+): { aside: Blk[]; pool: number } {
+  const budgets = TIERS.map((tier) => tierBudget(remaining, t.percent[tier], h));
+  const left = budgets.slice();
   const stopped = [false, false, false, false];
   const aside: Blk[] = [];
   for (const b of order) {
@@ -532,21 +394,28 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
     if (!stopped[k] && b.cost <= left[k]!) {
       if (admit(b, 'tier')) left[k]! -= b.cost;
     } else {
-      if (d.prefixCut) stopped[k] = true;
+      if (h.prefixCut) stopped[k] = true;
       aside.push(b);
     }
   }
+  return { aside, pool: poolSize(budgets, left[0]! + left[1]! + left[2]! + left[3]!) };
+}
 
-  // TIER-6, TIER-7: the pool is what the tiers left, without the rounding remainder.
-  const unspent = left[0]! + left[1]! + left[2]! + left[3]!;
-  let pool = d.noOverflowPool ? 0 : unspent + (d.remainderInPool ? Math.max(0, remaining) - tierBudgets.reduce((s, x) => s + x, 0) : 0);
-  const pooled = h.poolOrder(aside);
+/** TIER-7: the pool admits what the tiers set aside, in the pool's order, each while it fits. */
+function admitFromPool(
+  { aside, pool: size }: { aside: Blk[]; pool: number },
+  t: Tuning,
+  h: ModelHooks,
+  admit: (b: Blk, state: Blk['state']) => boolean,
+  sel: Selection,
+): void {
+  let pool = size;
   let closed = false;
-  for (const b of pooled) {
+  for (const b of h.poolOrder(aside)) {
     if (b.state !== 'live') continue;
     if (!closed && b.cost <= pool) {
       if (admit(b, 'overflow')) pool -= b.cost;
-    } else if (!closed && d.truncatingFit && pool > 0) {
+    } else if (!closed && h.truncatingFit && pool > 0) {
       if (admit(b, 'overflow')) {
         b.shown = Array.from(b.content)
           .slice(0, pool * t.cpt)
@@ -555,23 +424,10 @@ function tiered(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
         pool = 0;
       }
     } else {
-      if (d.poolPrefixCut) closed = true;
-      omit(b, 'pool');
+      if (h.poolPrefixCut) closed = true;
+      sel.omit(b, 'pool');
     }
   }
-  omitted.push(...late);
-
-  // CON-5: the first max_segments admitted blocks by the ranking key are kept.
-  let kept = admitted.filter((b) => b.state !== 'omitted');
-  if (cap !== null && !d.maxSegmentsBeforeSelection && !d.maxSegmentsDuringSelection) {
-    const byKey = d.maxSegmentsByRenderOrder
-      ? kept.slice().sort(renderComparator(f, d))
-      : order.filter((b) => b.state === 'required' || b.state === 'tier' || b.state === 'overflow');
-    for (const b of byKey.slice(cap)) omit(b, 'max_segments');
-    kept = kept.filter((b) => b.state !== 'omitted');
-  }
-
-  return tieredAnswer(config, d, f, { all, pinned, kept, omitted, budget, now, h });
 }
 
 function sum(bs: readonly Blk[]): number {
@@ -588,7 +444,6 @@ const LIFECYCLE_FIRST: readonly Pass[] = ['expiry', 'lifecycle', 'exclusion'];
 interface FilterContext {
   f: Flags;
   now: number;
-  d: Defects;
   h: ModelHooks;
   required: ReadonlySet<string> | undefined;
   excluded: ReadonlySet<string> | undefined;
@@ -596,12 +451,12 @@ interface FilterContext {
 
 /** The omission one filter pass gives a block, if any. */
 function passSite(pass: Pass, b: Blk, c: FilterContext): Site | undefined {
-  const { f, d } = c;
-  const spared = d.filtersSparePinned === true && b.pinned;
+  const { f, h } = c;
+  const spared = h.filtersSparePinned && b.pinned;
   switch (pass) {
     case 'expiry':
-      if ((d.expiredPinnedKept && b.pinned) || (d.expiredRequiredKept && c.required?.has(b.id))) return undefined;
-      return expired(c.now, b.createdAt, b.ttl, c.h) ? 'expired' : undefined;
+      if ((h.expiredPinnedKept && b.pinned) || (h.expiredRequiredKept && c.required?.has(b.id))) return undefined;
+      return expired(c.now, b.createdAt, b.ttl, h) ? 'expired' : undefined;
     case 'exclusion':
       return c.excluded?.has(b.id) && !spared ? 'excluded' : undefined;
     case 'lifecycle':
@@ -613,17 +468,16 @@ function passSite(pass: Pass, b: Blk, c: FilterContext): Site | undefined {
 }
 
 /** EXP-2, CON-1, LIF-1..3: the filter passes, each in input order, in the order the defects run them. */
-function filter(all: Blk[], f: Flags, now: number, d: Defects, h: ModelHooks, omit: (b: Blk, site: Site) => void): void {
+function filter(all: Blk[], f: Flags, now: number, h: ModelHooks, omit: (b: Blk, site: Site) => void): void {
   const c: FilterContext = {
     f,
     now,
-    d,
     h,
     required: f.must_include.length > 0 ? new Set(f.must_include) : undefined,
     excluded: f.exclude.length > 0 ? new Set(f.exclude) : undefined,
   };
-  const passes = d.excludeBeforeExpiry ? EXCLUDE_FIRST : d.lifecycleBeforeExclude ? LIFECYCLE_FIRST : IN_ORDER;
-  if (d.filtersInOnePass) {
+  const passes = h.excludeBeforeExpiry ? EXCLUDE_FIRST : h.lifecycleBeforeExclude ? LIFECYCLE_FIRST : IN_ORDER;
+  if (h.filtersInOnePass) {
     for (const b of all) {
       for (const pass of passes) {
         const site = passSite(pass, b, c);
@@ -645,11 +499,11 @@ function filter(all: Blk[], f: Flags, now: number, d: Defects, h: ModelHooks, om
 }
 
 /** CON-2, CON-3: the live required blocks, by the ranking key, each while it fits; returns what is left of B. */
-function admitRequired(order: Blk[], f: Flags, remaining: number, d: Defects, admitted: Blk[], omit: (b: Blk) => void): number {
+function admitRequired(order: Blk[], f: Flags, remaining: number, h: ModelHooks, admitted: Blk[], omit: (b: Blk) => void): number {
   if (f.must_include.length === 0) return remaining;
   const listed = new Set(f.must_include);
   let candidates = order.filter((b) => listed.has(b.id));
-  if (d.requiredInListedOrder) {
+  if (h.requiredInListedOrder) {
     const byId = new Map(candidates.map((b) => [b.id, b]));
     candidates = [...new Set(f.must_include)].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
@@ -657,17 +511,17 @@ function admitRequired(order: Blk[], f: Flags, remaining: number, d: Defects, ad
   let spent = 0;
   let closed = false;
   for (const b of candidates) {
-    if (d.requiredForced || (!closed && b.cost <= left)) {
+    if (h.requiredForced || (!closed && b.cost <= left)) {
       left -= b.cost;
       spent += b.cost;
       b.state = 'required';
       admitted.push(b);
     } else {
-      if (d.requiredPrefixCut) closed = true;
+      if (h.requiredPrefixCut) closed = true;
       omit(b);
     }
   }
-  return d.requiredCostNotSubtracted ? remaining : remaining - spent;
+  return h.requiredCostSubtracted ? remaining - spent : remaining;
 }
 
 interface Selected {
@@ -677,119 +531,115 @@ interface Selected {
   omitted: Omission[];
   budget: number;
   now: number;
-  h: ModelHooks;
 }
 
-function tieredAnswer(config: ModelConfig, d: Defects, f: Flags, s: Selected): Answer {
+function tieredAnswer(config: ModelConfig, h: ModelHooks, f: Flags, s: Selected): Answer {
   const caps = config.capabilities;
-  const render = renderComparator(f, d);
-  const pinnedFirst = d.pinnedRenderOrder === 'rank' ? s.pinned.slice().sort(rankComparator(f, d)) : s.pinned;
+  const render = renderComparator(f, h);
+  const pinnedFirst = h.pinnedRenderOrder === 'rank' ? s.pinned.slice().sort(rankComparator(f, h)) : s.pinned;
   const inOrder = (bs: Blk[]): Blk[] => {
-    if (d.pinnedRenderOrder === 'with-rest') return [...s.pinned, ...bs].sort(render);
-    const rest = d.renderOrder === 'input' ? bs.slice().sort((x, y) => x.index - y.index) : d.renderOrder === 'selection' ? bs : bs.slice().sort(render);
+    if (h.pinnedRenderOrder === 'with-rest') return [...s.pinned, ...bs].sort(render);
+    const rest = h.renderOrder === 'input' ? bs.slice().sort((x, y) => x.index - y.index) : h.renderOrder === 'selection' ? bs : bs.slice().sort(render);
     return [...pinnedFirst, ...rest];
   };
   const rendered = inOrder(s.kept);
   const reason = (site: Site): string => config.reasons?.[site] ?? SITE_REASONS[site];
 
-  let context = renderContext(rendered, s, caps, d, inOrder);
-  let estimated = sum(rendered);
+  let context = renderContext(rendered, s, caps, h, inOrder);
   const ids = rendered.map((b) => b.id);
-  const included = s.pinned.length === 0 ? ids : [...s.h.includedOrder(ids, new Set(s.pinned.map((b) => b.id)))];
+  const included = s.pinned.length === 0 ? ids : [...h.includedOrder(ids, new Set(s.pinned.map((b) => b.id)))];
 
-  if (context === '') context = d.emptyPlaceholder ?? SPEC_RENDER.empty;
-  else if (context !== '' && d.preamble !== undefined) context = d.preamble + context;
-  if (d.contextSuffix !== undefined) context += d.contextSuffix;
-  estimated = s.h.estimate(estimated, context);
+  context = context === '' ? h.emptyPlaceholder : h.preamble + context;
+  context += h.contextSuffix;
+  const estimated = h.estimate(sum(rendered), context);
 
   let omitted = s.omitted;
-  if (d.omissionOrder === 'input') omitted = omitted.slice().sort((x, y) => x.b.index - y.b.index);
-  else if (d.omissionOrder === 'expired-last') omitted = [...omitted.filter((o) => o.site !== 'expired'), ...omitted.filter((o) => o.site === 'expired')];
+  if (h.omissionOrder === 'input') omitted = omitted.slice().sort((x, y) => x.b.index - y.b.index);
+  else if (h.omissionOrder === 'expired-last') omitted = [...omitted.filter((o) => o.site !== 'expired'), ...omitted.filter((o) => o.site === 'expired')];
   const omissions = omitted.map((o) => ({ block_id: o.b.id, reason: reason(o.site) }));
   const result: Answer = { context, included, estimated_tokens: estimated, total_budget: s.budget, omissions };
-  if (caps.includes('working_context')) Object.assign(result, workingContext(s, rendered, included, f, d));
+  if (caps.includes('working_context')) Object.assign(result, workingContext(s, rendered, included, f, h));
   return result;
 }
 
-function renderContext(rendered: Blk[], s: Selected, caps: readonly string[], d: Defects, inOrder: (bs: Blk[]) => Blk[]): string {
-  const joiner = d.joiner ?? SPEC_RENDER.separator;
-  const written = d.headerSources;
-  const sep = d.headerSeparator;
+function renderContext(rendered: Blk[], s: Selected, caps: readonly string[], h: ModelHooks, inOrder: (bs: Blk[]) => Blk[]): string {
+  const written = h.headerSources;
+  const sep = h.headerSeparator;
   const header =
-    sep === undefined && written === undefined
+    sep === HEADER_SEPARATOR && written === undefined
       ? specHeader
-      : (b: Blk): string => '[' + (written && Object.hasOwn(written, b.source) ? written[b.source] : b.source) + (sep ?? HEADER_SEPARATOR) + b.id + ']\n';
-  const body = (b: Blk): string => s.h.body(b.shown);
+      : (b: Blk): string => '[' + (written && has(written, b.source) ? written[b.source] : b.source) + sep + b.id + ']\n';
+  const body = (b: Blk): string => h.body(b.shown);
   const marker = (b: Blk): string => {
-    const line = b.site === 'max_segments' && !d.budgetMarkerForSegments ? MARKER_OVER_SEGMENTS : MARKER_OVER_BUDGET;
-    return header(b) + line + (d.contentInMarker ? ' ' + b.content.slice(0, 12) : '');
+    const line = b.site === 'max_segments' && !h.budgetMarkerForSegments ? MARKER_OVER_SEGMENTS : MARKER_OVER_BUDGET;
+    return header(b) + line + (h.contentInMarker ? ' ' + b.content.slice(0, 12) : '');
   };
-  if (!caps.includes('omission_markers') || d.noMarkers) return rendered.map((b) => header(b) + body(b)).join(joiner);
+  if (!caps.includes('omission_markers') || !h.markers) return rendered.map((b) => header(b) + body(b)).join(h.joiner);
 
   // MRK-1..3: every block omitted for room leaves a marker where it would have rendered.
   const filtered = (b: Blk): boolean => b.site === 'excluded' || b.site === 'superseded' || b.site === 'disputed';
   const marks = (b: Blk): boolean =>
     b.state === 'omitted' &&
-    (b.site === 'pool' || b.site === 'required' || (b.site === 'max_segments' && !d.noMarkerForMaxSegments) || (d.markerForFiltered === true && filtered(b)));
+    (b.site === 'pool' || b.site === 'required' || (b.site === 'max_segments' && h.markerForMaxSegments) || (h.markerForFiltered && filtered(b)));
   const withMarkers = s.kept.concat(s.all.filter(marks));
   let pieces: string[];
   if (withMarkers.length === s.kept.length) pieces = rendered.map((b) => header(b) + body(b));
-  else if (d.markerPlacement !== undefined) {
+  else if (h.markerPlacement !== 'in-place') {
     const markers = inOrder(s.all.filter(marks))
       .filter((b) => b.state === 'omitted')
       .map(marker);
     const blocks = rendered.map((b) => header(b) + body(b));
-    pieces = d.markerPlacement === 'first' ? [...markers, ...blocks] : [...blocks, ...markers];
+    pieces = h.markerPlacement === 'first' ? [...markers, ...blocks] : [...blocks, ...markers];
   } else pieces = inOrder(withMarkers).map((b) => (b.state === 'omitted' ? marker(b) : header(b) + body(b)));
-  if (d.markerForExpired) pieces.push(...s.all.filter((b) => b.state === 'omitted' && b.site === 'expired').map((b) => header(b) + MARKER_OVER_BUDGET));
-  return pieces.join(joiner);
+  if (h.markerForExpired) pieces.push(...s.all.filter((b) => b.state === 'omitted' && b.site === 'expired').map((b) => header(b) + MARKER_OVER_BUDGET));
+  return pieces.join(h.joiner);
 }
 
 /** WC-1..5: segments, truncated, warnings and generated_at. */
-function workingContext(s: Selected, rendered: Blk[], included: string[], f: Flags, d: Defects): Answer {
-  const room = s.omitted.filter((o) => o.site === 'pool' || o.site === 'required' || (o.site === 'max_segments' && !d.truncatedIgnoresMaxSegments));
-  const truncated = d.truncatedForAnyOmission ? s.omitted.length > 0 : room.length > 0;
+function workingContext(s: Selected, rendered: Blk[], included: string[], f: Flags, h: ModelHooks): Answer {
+  const room = s.omitted.filter((o) => o.site === 'pool' || o.site === 'required' || (o.site === 'max_segments' && h.truncatedCountsMaxSegments));
+  const truncated = h.truncatedBy === 'any' ? s.omitted.length > 0 : room.length > 0;
   // The warning follows the flag (WC-4), unless only the flag is wrong.
-  const warnTruncated = d.truncatedForAnyOmission && !d.truncatedWarningForAnyOmission ? room.length > 0 : truncated;
+  const warnTruncated = h.truncatedBy === 'any' && !h.truncatedWarningFollowsFlag ? room.length > 0 : truncated;
   const required = f.must_include;
-  const segmentOrder = d.segmentsInSelectionOrder ? [...s.pinned, ...s.kept] : rendered;
+  const segmentOrder = h.segmentsInSelectionOrder ? [...s.pinned, ...s.kept] : rendered;
   const segments = segmentOrder.map((b) => ({
     block_id: b.id,
     source: b.source,
     tier: b.tier,
     tokens: b.cost,
-    score: d.segmentScoreIsTokens ? b.cost : b.priority,
-    reason: segmentReason(b, required, d),
+    score: h.segmentScore === 'tokens' ? b.cost : b.priority,
+    reason: segmentReason(b, required, h),
   }));
   const warnings: Answer[] = [];
-  if (rendered.length === 0 && !d.noEmptyContextWarning) warnings.push({ code: 'empty_context', message: 'no block was included' });
-  if (warnTruncated && !d.noTruncatedWarning) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
-  if (!d.noRequiredWarning && f.must_include.length > 0) {
+  if (rendered.length === 0 && h.emptyContextWarning) warnings.push({ code: 'empty_context', message: 'no block was included' });
+  if (warnTruncated && h.truncatedWarning) warnings.push({ code: 'truncated', message: 'some blocks were left out for budget or segment count' });
+  if (h.requiredWarning && f.must_include.length > 0) {
     const inContext = new Set(included);
     const known = new Set(s.all.map((b) => b.id));
     const done = new Set<string>();
     for (const id of f.must_include) {
-      if (inContext.has(id) || (!d.requiredWarningPerListing && done.has(id))) continue;
-      if (d.requiredWarningNeedsBlock && !known.has(id)) continue;
+      if (inContext.has(id) || (!h.requiredWarningPerListing && done.has(id))) continue;
+      if (h.requiredWarningNeedsBlock && !known.has(id)) continue;
       done.add(id);
       warnings.push({ code: 'required_ref_omitted', block_id: id, message: 'a required block is not in the context' });
     }
   }
-  if (!d.noLifecycleWarnings) {
+  if (h.lifecycleWarnings) {
     for (const b of rendered) {
       if (b.status === 'disputed') warnings.push({ code: 'disputed_memory_included', block_id: b.id, message: 'included block is disputed' });
       else if (b.status === 'superseded') warnings.push({ code: 'superseded_memory_included', block_id: b.id, message: 'included block is superseded' });
-      else if (b.status === 'stale' && !d.staleNoWarning) warnings.push({ code: 'stale_consolidation', block_id: b.id, message: 'included block is stale' });
+      else if (b.status === 'stale' && h.staleWarning) warnings.push({ code: 'stale_consolidation', block_id: b.id, message: 'included block is stale' });
     }
   }
-  if (d.retrievalWarning) warnings.push({ code: 'eventual_consistency' });
-  return { segments, truncated, warnings, generated_at: d.generatedAt ?? s.now };
+  if (h.retrievalWarning) warnings.push({ code: 'eventual_consistency' });
+  return { segments, truncated, warnings, generated_at: h.generatedAt ?? s.now };
 }
 
-function segmentReason(b: Blk, required: readonly string[], d: Defects): string {
-  if (d.segmentReasons === 'all-tier') return 'tier';
-  if (d.segmentReasons === 'required-over-pinned' && b.state === 'pinned' && required.includes(b.id)) return 'required';
-  if (d.segmentReasons === 'overflow-as-tier' && b.state === 'overflow') return 'tier';
+function segmentReason(b: Blk, required: readonly string[], h: ModelHooks): string {
+  if (h.segmentReasons === 'all-tier') return 'tier';
+  if (h.segmentReasons === 'required-over-pinned' && b.state === 'pinned' && required.includes(b.id)) return 'required';
+  if (h.segmentReasons === 'overflow-as-tier' && b.state === 'overflow') return 'tier';
   return b.state;
 }
 
@@ -800,10 +650,9 @@ function dateOfDay(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
 
-function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): Answer {
+function ranked(r: Record<string, unknown>, config: ModelConfig, h: ModelHooks): Answer {
   // DECL-3: ranked is not parameterized; only an undeclared change of the estimate reaches it.
-  const cpt = d.charsPerToken ?? (d.rankedTakesDeclaredCharsPerToken ? config.constants?.chars_per_token : undefined) ?? SPEC_COUNT.charsPerToken;
-  const h = hooksOf(d);
+  const cpt = h.charsPerToken ?? (h.rankedTakesDeclaredCharsPerToken ? config.constants?.chars_per_token : undefined) ?? SPEC_COUNT.charsPerToken;
   const cost = (s: string): number => estimateOf(s, cpt, h);
   const now = r.now as number;
   const budget = r.budget as number;
@@ -821,17 +670,16 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   // RANK-1: by -priority, ties in input order (a stable sort).
   live.sort(
     (x, y) =>
-      byPriority(x.b.priority as number, y.b.priority as number, d) ||
+      byPriority(x.b.priority as number, y.b.priority as number, h) ||
       h.rankedTie({ id: x.b.block_id as string, index: x.index }, { id: y.b.block_id as string, index: y.index }),
   );
-  const header = cost(RANKED_HEADER);
-  let used = d.rankedHeaderNotCounted ? 0 : header;
+  let used = h.rankedHeaderCounted ? cost(RANKED_HEADER) : 0;
   const lines: string[] = [];
   const included: string[] = [];
   let stopped = false;
   const segments: Answer[] = [];
   for (const { b } of live) {
-    const line = '- [' + dateLabel(b, now, d) + '] ' + (b.content as string);
+    const line = '- [' + dateLabel(b, now, h) + '] ' + (b.content as string);
     const c = cost(h.rankedCostedText(line, b.content as string));
     if (stopped || used + c > budget) {
       if (h.rankedStopsAtMisfit) stopped = true;
@@ -845,13 +693,13 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   }
   const any = lines.length > 0;
   const result: Answer = {
-    context: any ? RANKED_HEADER + '\n' + lines.join('\n') : d.rankedHeaderAlways ? RANKED_HEADER : '',
+    context: any ? RANKED_HEADER + '\n' + lines.join('\n') : h.rankedHeaderAlways ? RANKED_HEADER : '',
     included,
-    estimated_tokens: any ? used : d.rankedHeaderAlways ? used : 0,
+    estimated_tokens: any || h.rankedHeaderAlways ? used : 0,
     total_budget: budget,
     omissions,
   };
-  if (d.rankedCapabilityMembers && config.capabilities.includes('working_context')) {
+  if (h.rankedCapabilityMembers && config.capabilities.includes('working_context')) {
     const truncated = included.length < live.length;
     const warnings: Answer[] = [];
     if (!any) warnings.push({ code: 'empty_context', message: 'no block was included' });
@@ -861,37 +709,36 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, d: Defects): An
   return result;
 }
 
-function dateLabel(b: Record<string, unknown>, now: number, d: Defects): string {
-  if (b.created_at === undefined && !d.rankedUndatedAsEpoch) return 'undated';
-  const at = d.rankedDateFromNow ? now : ((b.created_at as number | undefined) ?? 0);
-  return dateOfDay((d.rankedDateTruncated ? Math.trunc : Math.floor)(at / 86400));
+function dateLabel(b: Record<string, unknown>, now: number, h: ModelHooks): string {
+  if (b.created_at === undefined && !h.rankedUndatedAsEpoch) return 'undated';
+  const at = h.rankedDateFromNow ? now : ((b.created_at as number | undefined) ?? 0);
+  return dateOfDay((h.rankedDateTruncated ? Math.trunc : Math.floor)(at / 86400));
 }
 
 // ---------------------------------------------------------------- habits of the whole answer
 
-function resultHabits(a: Answer, d: Defects): Answer {
+function resultHabits(a: Answer, h: ModelHooks): Answer {
   let out = a;
-  const h = hooksOf(d);
   const omissions = out.omissions as { block_id: string; reason: string }[];
   const listed = omissions.filter(h.listsOmission);
-  if (listed.length !== omissions.length || d.omissionOrder === 'by-id') {
-    const o = d.omissionOrder === 'by-id' ? [...listed].sort((x, y) => (x.block_id < y.block_id ? -1 : 1)) : listed;
+  if (listed.length !== omissions.length || h.omissionOrder === 'by-id') {
+    const o = h.omissionOrder === 'by-id' ? [...listed].sort((x, y) => (x.block_id < y.block_id ? -1 : 1)) : listed;
     out = { ...out, omissions: o };
   }
   const total = h.totalBudget(out.total_budget as number, out.estimated_tokens as number);
   if (total !== out.total_budget) out = { ...out, total_budget: total };
-  if (d.extraMembers) {
+  if (h.extraMembers) {
     out = { ...out };
-    for (const [k, v] of Object.entries(d.extraMembers)) if (!Object.hasOwn(out, k)) out[k] = v;
+    for (const [k, v] of Object.entries(h.extraMembers)) if (!has(out, k)) out[k] = v;
   }
-  if (d.missingMembers) {
+  if (h.missingMembers) {
     out = { ...out };
-    for (const m of d.missingMembers) delete out[m];
+    for (const m of h.missingMembers) delete out[m];
   }
   return out;
 }
 
 /** The tier of a source under the specification's map and the declared one (TIER-1, DECL-2). */
 export function tierUnder(source: string, constants?: DeclaredConstants): Tier {
-  return tuning({ capabilities: [], constants }, NO_DEFECTS).tierOf(source);
+  return tuning({ capabilities: [], constants }, SPEC_HOOKS).tierOf(source);
 }

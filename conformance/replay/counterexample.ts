@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { compact } from '../judge/judge.js';
 import { saveIfFailing } from '../properties/counterexample.js';
 import type { Implementation, Manifest, Status } from '../../protocol/types.js';
-import { judgeRecorded } from './judge.js';
+import { judgeRecorded, RecordedJudge } from './judge.js';
 import type { RecordedVerdict } from './judge.js';
 import { shrinkRecorded } from './shrink.js';
 
@@ -48,7 +48,8 @@ export interface ShrinkAndSave {
  * was saved) for the result's message.
  */
 export async function shrinkAndSave(o: ShrinkAndSave): Promise<{ request: unknown; note: string; verdict?: RecordedVerdict }> {
-  const judgeOf = (r: unknown) => judgeRecorded(o.impl, o.manifest, r, { timeoutMs: o.timeoutMs, twice: o.twice });
+  const judge = new RecordedJudge(o.manifest);
+  const judgeOf = (r: unknown) => judgeRecorded(o.impl, judge, r, { timeoutMs: o.timeoutMs, twice: o.twice });
   // fast-check keeps the last candidate that still failed: its verdict is the shrunk request's.
   let last: { request: unknown; verdict: RecordedVerdict } | undefined;
   const s = await shrinkRecorded(

@@ -139,17 +139,6 @@ function verified(def: Verifying, env: PropertyEnv, request: unknown, answers: r
   }
 }
 
-/** Each manifest's declared design, prepared once (a tokenizer is loaded for it). */
-const designs = new WeakMap<Manifest, Promise<Design>>();
-function designFor(manifest: Manifest): Promise<Design> {
-  let d = designs.get(manifest);
-  if (d === undefined) {
-    d = prepareDesign(manifest);
-    designs.set(manifest, d);
-  }
-  return d;
-}
-
 /** A valid request of a manifest of the any level alone: the principles on the answer, no reference (SPEC section 18). */
 function principleFailures(request: unknown, first: Outcome, design: Design, manifest: Manifest): Failure[] {
   const v = principleVerdict(request, first, design, manifest.capabilities);
@@ -165,19 +154,28 @@ function principleFailures(request: unknown, first: Outcome, design: Design, man
   }));
 }
 
-/** Each manifest's generation context, worked out once: with declared constants it validates them. */
-const contexts = new WeakMap<Manifest, GenContext>();
-function contextOf(manifest: Manifest): GenContext {
-  let gen = contexts.get(manifest);
-  if (gen === undefined) {
-    gen = genContext(manifest);
-    contexts.set(manifest, gen);
+/**
+ * What judging one manifest's requests needs, worked out once for a run (a
+ * replay, a sweep, a shadow's judge): its generation context, which validates
+ * declared constants, and, for a manifest of the any level alone, its
+ * declared design, prepared when first needed (a tokenizer is loaded for it).
+ */
+export class RecordedJudge {
+  readonly gen: GenContext;
+  #design: Promise<Design> | undefined;
+  constructor(readonly manifest: Manifest) {
+    this.gen = genContext(manifest);
   }
-  return gen;
+  design(): Promise<Design> {
+    this.#design ??= prepareDesign(this.manifest);
+    return this.#design;
+  }
 }
 
-export async function judgeRecorded(impl: Implementation, manifest: Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
-  const gen = contextOf(manifest);
+/** One request judged for a manifest: a RecordedJudge a run keeps, or a manifest judged afresh. */
+export async function judgeRecorded(impl: Implementation, judge: RecordedJudge | Manifest, request: unknown, o: JudgeOptions): Promise<Judged> {
+  const j = judge instanceof RecordedJudge ? judge : new RecordedJudge(judge);
+  const { gen, manifest } = j;
   // Every check of this request reads its contents' lengths from one table: each is counted once.
   const lengths = new ContentLengths();
   // The reference's answer first: it tells a valid request (the declared constants are valid: genContext
@@ -210,7 +208,7 @@ export async function judgeRecorded(impl: Implementation, manifest: Manifest, re
   const answers = [answer];
   // A manifest of the any level alone: its valid requests are judged by the principles, its invalid ones (validation declared) as ever.
   const principled = valid && anyOnly(gen);
-  if (principled) failures.push(...principleFailures(request, first, await designFor(manifest), manifest));
+  if (principled) failures.push(...principleFailures(request, first, await j.design(), manifest));
   const differs = principled ? undefined : verified(DIFFERENTIAL, env, request, answers);
   if (differs) failures.push(differs);
   // The invariants read a result; a refusal of a valid request is already the differential failure.

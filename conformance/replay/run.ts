@@ -8,7 +8,7 @@
  */
 import { FAILING, summarize } from '../../protocol/types.js';
 import type { AdapterName, CaseResult, Implementation, Manifest, ReplayInfo, Report, Status, Summary } from '../../protocol/types.js';
-import { judgeRecorded } from './judge.js';
+import { judgeRecorded, RecordedJudge } from './judge.js';
 import { caseName, shrinkAndSave } from './counterexample.js';
 import { readRecorded } from './read.js';
 import type { ReplaySource } from './read.js';
@@ -194,8 +194,9 @@ export async function replay(o: ReplayOptions): Promise<Report> {
     });
 
     const judging = { timeoutMs: o.timeoutMs, twice: o.twice };
+    const judge = new RecordedJudge(o.manifest);
     const one = async (line: number, request: unknown): Promise<void> => {
-      const judged = await judgeRecorded(o.impl, o.manifest, request, judging);
+      const judged = await judgeRecorded(o.impl, judge, request, judging);
       // An answer after the signal is not kept (the stdio adapter kills its processes on it): the request was not judged.
       if (stopped()) return;
       const v = judged.verdict;

@@ -7,6 +7,7 @@ import type { Manifest } from '../../protocol/types.js';
 import { ObservationLog, STREAM_LIMITS } from '../diagnose/log.js';
 import { recordedObservation } from '../diagnose/recorded.js';
 import { diagnosisEntry } from '../diagnose/diagnose.js';
+import { RecordedJudge } from '../replay/judge.js';
 import { MAX_KINDS, judgeSample, kindOf } from './judging.js';
 import type { Sample } from './judging.js';
 import { RecordsKeeper, scrubMessage } from './records.js';
@@ -15,6 +16,8 @@ import type { FromJudge, JudgeSetup, ToJudge } from './judge-protocol.js';
 const port = parentPort!;
 const setup = workerData as JudgeSetup;
 const manifest: Manifest = setup.manifest;
+/** Made at the first sample, as every judged sample reads it (invalid declared constants fail that sample's judging, not the worker). */
+let recorded: RecordedJudge | undefined;
 const keeper = setup.records ? new RecordsKeeper(setup.records.dir, setup.records.perKind) : undefined;
 const observations = new ObservationLog(STREAM_LIMITS);
 /** Kinds whose first message was sent: the report shows one message per kind (as many kinds as the tally lists, MAX_KINDS). */
@@ -33,7 +36,8 @@ async function diagnoseNow(): Promise<void> {
 }
 
 async function judge(s: Sample): Promise<void> {
-  const e = await judgeSample(manifest, s);
+  recorded ??= new RecordedJudge(manifest);
+  const e = await judgeSample(recorded, s);
   const v = e.verdict;
   const out: Extract<FromJudge, { kind: 'judged' }> = {
     kind: 'judged',

@@ -7,10 +7,11 @@
  * the observer's.
  */
 import { judgeRecorded } from '../replay/judge.js';
+import type { RecordedJudge } from '../replay/judge.js';
 import type { RecordedVerdict } from '../replay/judge.js';
 import { defectFrom } from '../defect.js';
 import { httpAnswerOutcome } from '../../adapters/http-answer.js';
-import type { Defect, Implementation, Manifest, Outcome, Status } from '../../protocol/types.js';
+import type { Defect, Implementation, Outcome, Status } from '../../protocol/types.js';
 
 /** A sampled exchange as it crosses to the judge: the proxy's bytes (an http answer), or the observer's values. */
 export type Sample =
@@ -65,10 +66,10 @@ export function readSample(s: Sample): { request: unknown; outcome: Outcome } | 
   return { request, outcome: httpAnswerOutcome(s.status, decoder.decode(s.answer)) };
 }
 
-export async function judgeSample(manifest: Manifest, s: Sample): Promise<ExchangeVerdict> {
+export async function judgeSample(judge: RecordedJudge, s: Sample): Promise<ExchangeVerdict> {
   const read = readSample(s);
   if ('skip' in read) return { verdict: { status: 'skip', message: read.skip, requirements: [] }, figures: { pinnedOverflow: false } };
-  const judged = await judgeRecorded(answering(read.outcome), manifest, read.request, { timeoutMs: 0, twice: false });
+  const judged = await judgeRecorded(answering(read.outcome), judge, read.request, { timeoutMs: 0, twice: false });
   return { verdict: judged.verdict, request: read.request, outcome: read.outcome, figures: figuresOf(read.outcome) };
 }
 

@@ -13,7 +13,7 @@ import { declaredConstants } from '../judge/expectation.js';
 import { summarize } from '../../protocol/types.js';
 import type { AdapterName, BudgetIntervals, CaseResult, DeclaredConstants, Implementation, Manifest, Report, SweepInfo } from '../../protocol/types.js';
 import { caseName, shrinkAndSave } from '../replay/counterexample.js';
-import { judgeRecorded } from '../replay/judge.js';
+import { judgeRecorded, RecordedJudge } from '../replay/judge.js';
 import { reportOf } from '../runner/envelope.js';
 import type { Judged } from '../replay/judge.js';
 import { breather, stopReason, untilStopped } from '../stopping.js';
@@ -140,6 +140,7 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
   let done = 0;
   let stalled = 0;
   const breathe = breather();
+  const judge = new RecordedJudge(o.manifest);
   const worker = async (): Promise<void> => {
     while (next < budgets.length && !o.signal?.aborted) {
       const i = next++;
@@ -153,7 +154,7 @@ async function judgeAll(o: SweepOptions, budgets: number[], progress?: (done: nu
           reference,
         };
       } else {
-        const judged = await judgeRecorded(o.impl, o.manifest, request, { timeoutMs: o.timeoutMs, twice: false });
+        const judged = await judgeRecorded(o.impl, judge, request, { timeoutMs: o.timeoutMs, twice: false });
         // An answer after the signal is not kept (the stdio adapter kills its processes on it).
         if (o.signal?.aborted) return;
         out[i] = { ...judged, reference };

@@ -150,9 +150,9 @@ function prng(seed: number): () => number {
   };
 }
 
-/** Pairs of entries that set different switches, drawn with a fixed seed. */
+/** Pairs of entries that override different hooks, drawn with a fixed seed from the entries by id (where a defect is registered does not move the draw). */
 function drawPairs(count: number, seed: number): [CatalogueEntry, CatalogueEntry][] {
-  const pool = CATALOGUE.filter((e) => !e.declaredOnly);
+  const pool = CATALOGUE.filter((e) => !e.declaredOnly).sort((x, y) => (x.id < y.id ? -1 : 1));
   const next = prng(seed);
   const out: [CatalogueEntry, CatalogueEntry][] = [];
   while (out.length < count) {
