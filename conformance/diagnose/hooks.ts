@@ -459,16 +459,21 @@ export const SPEC_HOOKS: ModelHooks = Object.freeze({
   rankedCapabilityMembers: false,
 });
 
-/** The hooks in force under a set of overrides: each override, or the specification's reading. */
+/**
+ * The hooks in force under a set of overrides: each override, or the
+ * specification's reading (inherited from SPEC_HOOKS, so making them costs
+ * the overrides only).
+ */
 export function hooksOf(overrides: Partial<ModelHooks>): ModelHooks {
-  let out: ModelHooks | undefined;
+  let own: PropertyDescriptorMap | undefined;
   for (const name in overrides) {
     const h = overrides[name as keyof ModelHooks];
     if (h === undefined || !Object.hasOwn(SPEC_HOOKS, name)) continue;
-    out ??= { ...SPEC_HOOKS };
-    (out as unknown as Record<string, unknown>)[name] = h;
+    own ??= {};
+    own[name] = { value: h, enumerable: true };
   }
-  return out ?? SPEC_HOOKS;
+  // Defined, not assigned: SPEC_HOOKS is frozen, and a frozen prototype's members cannot be assigned over.
+  return own === undefined ? SPEC_HOOKS : (Object.create(SPEC_HOOKS, own) as ModelHooks);
 }
 
 /** The request with each of its blocks that is an object as `f` reads it (a copy; the request itself when it has no blocks array). */
