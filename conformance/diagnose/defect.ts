@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { entryModules } from '../../protocol/entries.js';
+import { SPEC_HOOKS } from './hooks.js';
 import type { Defects } from './model.js';
 
 /** The catalogue's sections, in the order a section without entries takes its place. */
@@ -75,6 +76,10 @@ export function defineDefect(e: CatalogueEntry): CatalogueEntry {
 export function registerDefect(e: CatalogueEntry): void {
   if (entries.some((x) => x.id === e.id)) throw new Error(`a defect named ${e.id} is registered already`);
   if (!SECTIONS.includes(e.section)) throw new Error(`the defect ${e.id} names no section of the catalogue (${e.section})`);
+  // A misspelt hook would be a defect that changes nothing, and the diagnosis would never name it.
+  const unknown = Object.keys(e.defects).filter((k) => !Object.hasOwn(SPEC_HOOKS, k));
+  if (unknown.length > 0) throw new Error(`the defect ${e.id} overrides no hook of the model named ${unknown.join(', ')} (hooks.ts ModelHooks)`);
+  if (Object.keys(e.defects).length === 0) throw new Error(`the defect ${e.id} overrides no hook`);
   const rank = SECTIONS.indexOf(e.section);
   let at = entries.findLastIndex((x) => x.section === e.section);
   if (at < 0) at = entries.findLastIndex((x) => SECTIONS.indexOf(x.section) < rank);

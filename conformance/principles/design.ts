@@ -6,7 +6,7 @@
  * specification's: NUM-2's estimate, REN-2's header, REN-3's separator and
  * empty context, omissions reported.
  */
-import { codePointLength } from '../../reference/index.js';
+import { codePointLength, HEADER_SEPARATOR, SPEC_RENDER } from '../../reference/index.js';
 import type { DeclaredDesign, DeclaredEstimator, EncodingName, Manifest } from '../../protocol/types.js';
 import { loadEncoding } from '../encodings.js';
 
@@ -25,8 +25,8 @@ export interface Design {
   twinsCostAlike: boolean;
 }
 
-export const SPEC_HEADER = '[{source} \u00b7 {block_id}]\n';
-export const SPEC_SEPARATOR = '\n\n';
+export const SPEC_HEADER = '[{source}' + HEADER_SEPARATOR + '{block_id}]\n';
+export const SPEC_SEPARATOR = SPEC_RENDER.separator;
 
 const utf8 = new TextEncoder();
 

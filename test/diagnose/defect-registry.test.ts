@@ -4,16 +4,17 @@
  * content-upper-cased.ts, nothing else) is registered by the loader that
  * registers the built-in defect modules of conformance/diagnose/defects/,
  * from its folder alone; the diagnosis then names it for an implementation
- * that has it, alone and beside a defect of the catalogue's switches.
+ * that has it, alone and beside another defect of the catalogue.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, diagnose, modelAssemble } from '../../conformance/diagnose/index.js';
+import { CATALOGUE, diagnose, FAMILIES, modelAssemble } from '../../conformance/diagnose/index.js';
+import { SPEC_HOOKS } from '../../conformance/diagnose/hooks.js';
 import { DEFECTS_DIR, registerDefect, registerDefectsIn, unregisterDefect } from '../../conformance/diagnose/defect.js';
-import { CORE, MEMO, modelImplementation, observe } from './helpers.js';
+import { CORE, FAMILY_EXAMPLES, MEMO, modelImplementation, observe } from './helpers.js';
 
 const FAKE = fileURLToPath(new URL('./fake-defect/', import.meta.url));
 const ID = 'content-upper-cased';
@@ -51,7 +52,7 @@ describe('a defect added as its module', () => {
     expect(d.unexplained).toEqual([]);
   });
 
-  it('composes with a switch defect: an implementation with both gets both named', async () => {
+  it('composes with another defect: an implementation with both gets both named', async () => {
     const both = { ...fake().defects, ...CATALOGUE.find((e) => e.id === 'no-overflow-pool')!.defects };
     const d = diagnose(await observe(modelImplementation(both, CORE), CORE), { memo: MEMO })!;
     expect(d.causes.flatMap((c) => c.defects)).toEqual(expect.arrayContaining([ID, 'no-overflow-pool']));
@@ -67,6 +68,21 @@ describe('a defect added as its module', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('is refused when it overrides a hook the model does not have, or none', () => {
+    const entry = { id: 'misspelt-hook', section: 'rendering' as const, requirements: ['REN-4'], summary: 'x', defects: {} };
+    expect(() => registerDefect({ ...entry, defects: { boddy: (c: string) => c } as never })).toThrow(
+      /misspelt-hook overrides no hook of the model named boddy/,
+    );
+    expect(() => registerDefect(entry)).toThrow(/misspelt-hook overrides no hook$/);
+    expect(CATALOGUE.some((e) => e.id === 'misspelt-hook')).toBe(false);
+  });
+
+  it('every hook of the model is overridden by some defect of the catalogue or some family (no hook is dead)', () => {
+    const used = new Set([...CATALOGUE, ...Object.values(FAMILY_EXAMPLES).map((defects) => ({ defects }))].flatMap((e) => Object.keys(e.defects)));
+    expect(Object.keys(SPEC_HOOKS).filter((k) => !used.has(k))).toEqual([]);
+    expect(Object.keys(FAMILY_EXAMPLES).sort()).toEqual(FAMILIES.map((f) => f.id).sort());
   });
 
   it('the built-in defect modules are the files of their folder, each in the catalogue', () => {
