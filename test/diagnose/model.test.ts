@@ -2,12 +2,15 @@
  * The defect model with no defect switched on is the reference, answer for
  * answer: for every capability set and both profiles, with and without
  * declared constants, over random requests and over the corpus. Equal means
- * the same JSON text and deep-equal values (so -0 stays -0).
+ * the same JSON text and deep-equal values (so -0 stays -0); a difference is
+ * reported where it is (the members that differ, and each side's first one),
+ * so a spec change that reached one of the two says which part it missed.
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../conformance/cases/load.js';
+import { differingPaths } from '../../conformance/defect.js';
 import { modelAssemble } from '../../conformance/diagnose/index.js';
 import { request } from '../../conformance/properties/arbitraries.js';
 import type { DeclaredConstants } from '../../protocol/types.js';
@@ -23,10 +26,34 @@ const CAPABILITY_SETS: Capability[][] = [
   [...CAPABILITIES],
 ];
 
-function same(req: unknown, capabilities: readonly Capability[], constants?: DeclaredConstants): boolean {
+/** Where the model's answer differs from the reference's; undefined when they are the same. */
+function difference(req: unknown, capabilities: readonly Capability[], constants?: DeclaredConstants): string | undefined {
   const reference = assemble(req, { capabilities, ...(constants ? { constants } : {}) });
   const model = modelAssemble(req, { capabilities, constants });
-  return JSON.stringify(model) === JSON.stringify(reference) && isDeepStrictEqual(model, reference);
+  if (JSON.stringify(model) === JSON.stringify(reference) && isDeepStrictEqual(model, reference)) return undefined;
+  const paths = differingPaths(reference, model);
+  const at = paths[0];
+  // -0 against 0 is the one difference differingPaths does not see: JSON writes both as 0.
+  if (at === undefined) return 'they differ in the sign of a zero';
+  const read = (v: unknown): string => JSON.stringify(at === '/' ? v : valueAt(v, at)) ?? 'nothing';
+  return `they differ at ${paths.join(', ')}; at ${at} the reference has ${read(reference)}, the model ${read(model)}`;
+}
+
+/** The value at a JSON Pointer of differingPaths. */
+function valueAt(v: unknown, pointer: string): unknown {
+  let x = v;
+  for (const token of pointer.slice(1).split('/')) {
+    const k = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    x = typeof x === 'object' && x !== null && Object.hasOwn(x, k) ? (x as Record<string, unknown>)[k] : undefined;
+  }
+  return x;
+}
+
+/** For fast-check: true, or the difference as the error it reports with the counterexample. */
+function same(req: unknown, capabilities: readonly Capability[], constants?: DeclaredConstants): boolean {
+  const d = difference(req, capabilities, constants);
+  if (d !== undefined) throw new Error(d);
+  return true;
 }
 
 const TIERS: Tier[] = ['working', 'episodic', 'longterm', 'knowledge'];
@@ -51,7 +78,10 @@ describe('the defect model without defects is the reference', () => {
   it.each(CAPABILITY_SETS.map((caps) => [caps.join(', ') || 'no capability', caps] as const))(
     'on every corpus request, %s, with and without the tuned constants',
     (_label, caps) => {
-      const differ = cases.filter((c) => !same(c.request, caps) || !same(c.request, caps, TUNED)).map((c) => c.id);
+      const differ = cases.flatMap((c) => {
+        const d = difference(c.request, caps) ?? difference(c.request, caps, TUNED);
+        return d === undefined ? [] : [`${c.id}: ${d}`];
+      });
       expect(differ).toEqual([]);
     },
   );
@@ -81,6 +111,6 @@ describe('the defect model without defects is the reference', () => {
       { now: 1, budget: Number.MAX_SAFE_INTEGER, blocks: [{ block_id: 'a', source: 'memory', content: 'x', priority: 1 }] },
       { profile: 'ranked', now: 1, budget: 40, blocks: [{ block_id: 'a', source: 'memory', content: 'x', priority: 1, created_at: -1 }] },
     ];
-    for (const req of requests) for (const caps of CAPABILITY_SETS) expect(same(req, caps), JSON.stringify(req)).toBe(true);
+    for (const req of requests) for (const caps of CAPABILITY_SETS) expect(difference(req, caps), JSON.stringify(req)).toBeUndefined();
   });
 });
