@@ -35,8 +35,8 @@ import {
   validateRequest,
 } from '../../reference/index.js';
 import type { DeclaredConstants, Tier } from '../../protocol/types.js';
-import { byCodePoint, hooksOf, SPEC_HOOKS, specHeader } from './hooks.js';
-import type { ModelBlock as Blk, ModelHooks, Site } from './hooks.js';
+import { byCodePoint, hooksOf, isRec, SPEC_HOOKS, specHeader } from './hooks.js';
+import type { ModelBlock as Blk, ModelHooks, Rec, Site } from './hooks.js';
 
 export type { Site };
 
@@ -72,7 +72,7 @@ export interface ModelConfig {
  */
 export type Defects = Partial<ModelHooks>;
 
-export type Answer = Record<string, unknown>;
+export type Answer = Rec;
 
 const NO_DEFECTS: Defects = Object.freeze({});
 
@@ -82,7 +82,6 @@ interface Omission {
 }
 
 const has = Object.hasOwn;
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // ---------------------------------------------------------------- text and numbers
 
@@ -118,19 +117,19 @@ function problemsOf(req: unknown, memo: ValidationMemo | undefined): ReturnType<
 /** The answer of an implementation with these defects under this configuration: a result or an error answer. */
 export function modelAssemble(request: unknown, config: ModelConfig, d: Defects = NO_DEFECTS, memo?: ValidationMemo): Answer {
   const h = hooksOf(d);
-  const req = isObject(request) ? readRequest(request, h) : request;
-  if (isObject(req) && h.refuses(req)) {
+  const req = isRec(request) ? readRequest(request, h) : request;
+  if (isRec(req) && h.refuses(req)) {
     return { error: { code: 'invalid_request', message: 'the request has a member the specification does not define' } };
   }
   const problems = problemsOf(req, memo);
   if (problems.length > 0) return h.invalidAnswer(problems);
-  const r = req as Record<string, unknown>;
+  const r = req as Rec;
   const answer = r.profile === 'ranked' ? ranked(r, config, h) : tiered(r, config, h);
   return 'error' in answer ? answer : resultHabits(answer, h);
 }
 
 /** The request as the implementation reads it before validating it: each reading a hook, the specification's leaving it as it is. */
-function readRequest(r: Record<string, unknown>, h: ModelHooks): Record<string, unknown> {
+function readRequest(r: Rec, h: ModelHooks): Rec {
   return h.readRanked(h.readDuplicates(h.readStatus(h.readTtl(h.readBudget(h.readNulls(h.readNonFinite(r)))))));
 }
 
@@ -174,7 +173,7 @@ interface Flags {
 }
 
 /** CON-7's defaults, and what the constraint defects read instead. */
-function flagsOf(k: Record<string, unknown> | undefined, h: ModelHooks): Flags {
+function flagsOf(k: Rec | undefined, h: ModelHooks): Flags {
   const get = <T>(name: string, dflt: T): T => (k !== undefined && has(k, name) && k[name] !== null && k[name] !== undefined ? (k[name] as T) : dflt);
   return {
     must_include: [...h.mustInclude(get<string[]>('must_include', []))],
@@ -191,8 +190,8 @@ function expired(now: number, createdAt: number, ttl: number, h: ModelHooks): bo
   return h.expires(ttl) && h.pastEnd(now, createdAt + ttl);
 }
 
-function blocksOf(r: Record<string, unknown>, t: Tuning, h: ModelHooks): Blk[] {
-  return (r.blocks as Record<string, unknown>[]).map((b, index) => {
+function blocksOf(r: Rec, t: Tuning, h: ModelHooks): Blk[] {
+  return (r.blocks as Rec[]).map((b, index) => {
     const content = b.content as string;
     const priority = b.priority as number;
     const source = b.source as string;
@@ -271,9 +270,9 @@ interface Selection {
   omit(b: Blk, site: Site, into?: Omission[]): void;
 }
 
-function tiered(r: Record<string, unknown>, config: ModelConfig, h: ModelHooks): Answer {
+function tiered(r: Rec, config: ModelConfig, h: ModelHooks): Answer {
   const t = tuning(config, h);
-  const f = flagsOf(r.constraints as Record<string, unknown> | undefined, h);
+  const f = flagsOf(r.constraints as Rec | undefined, h);
   const now = r.now as number;
   const budget = r.budget as number;
   const all = blocksOf(r, t, h);
@@ -650,7 +649,7 @@ function dateOfDay(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
 
-function ranked(r: Record<string, unknown>, config: ModelConfig, h: ModelHooks): Answer {
+function ranked(r: Rec, config: ModelConfig, h: ModelHooks): Answer {
   // DECL-3: ranked is not parameterized; only an undeclared change of the estimate reaches it.
   const cpt = h.charsPerToken ?? (h.rankedTakesDeclaredCharsPerToken ? config.constants?.chars_per_token : undefined) ?? SPEC_COUNT.charsPerToken;
   const cost = (s: string): number => estimateOf(s, cpt, h);
@@ -659,9 +658,9 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, h: ModelHooks):
   const omissions: { block_id: string; reason: string }[] = [];
   const reason = config.reasons?.ranked ?? SITE_REASONS.ranked;
   const expiredReason = config.reasons?.expired ?? SITE_REASONS.expired;
-  type Line = { b: Record<string, unknown>; index: number };
+  type Line = { b: Rec; index: number };
   const live: Line[] = [];
-  (r.blocks as Record<string, unknown>[]).forEach((b, index) => {
+  (r.blocks as Rec[]).forEach((b, index) => {
     const dated = b.created_at !== undefined;
     const ttl = h.rankedTtl((b.ttl_seconds as number | undefined) ?? 0, dated);
     if (expired(now, (b.created_at as number | undefined) ?? 0, ttl, h)) omissions.push({ block_id: b.block_id as string, reason: expiredReason });
@@ -709,7 +708,7 @@ function ranked(r: Record<string, unknown>, config: ModelConfig, h: ModelHooks):
   return result;
 }
 
-function dateLabel(b: Record<string, unknown>, now: number, h: ModelHooks): string {
+function dateLabel(b: Rec, now: number, h: ModelHooks): string {
   if (b.created_at === undefined && !h.rankedUndatedAsEpoch) return 'undated';
   const at = h.rankedDateFromNow ? now : ((b.created_at as number | undefined) ?? 0);
   return dateOfDay((h.rankedDateTruncated ? Math.trunc : Math.floor)(at / 86400));
