@@ -438,16 +438,19 @@ function settle(c: Scored, passing: readonly Seen[], memo: DiagnosisMemo): void 
 
 /**
  * Pairs, for the failures no single explains: an implementation with both
- * defects. One defect of the pair is among the best singles (partners); the
- * other is any candidate that, like it, changes such a failure's answer (a
- * defect whose every failure the first one also touches explains none
- * alone). A pair is kept when it explains one of those failures.
+ * defects. One defect of the pair is among the best singles (partners) and
+ * changes such a failure's answer; the other is any candidate that can show
+ * there and changes some failure's answer: there, or only together with the
+ * first (another split of the tiers may change nothing at 4 characters per
+ * token and change the answer at 2). A pair is kept when it explains one of
+ * those failures.
  */
 function pairs(singles: readonly Scored[], all: readonly Scored[], targets: readonly Seen[], count: number, memo: DiagnosisMemo): Scored[] {
   const bySingles = new Set(singles.flatMap((c) => c.explained));
   const left = targets.filter((s) => !bySingles.has(s));
   if (left.length === 0) return [];
   const changes = (c: Scored, s: Seen): boolean => c.readings.get(s)?.changed === true;
+  const changesSome = new Set(all.filter((c) => targets.some((s) => changes(c, s))));
   const best = partners(singles.length > 0 ? singles : all.filter((c) => left.some((s) => changes(c, s))), count, left);
   const out: Scored[] = [];
   const tried = new Set<string>();
@@ -455,7 +458,7 @@ function pairs(singles: readonly Scored[], all: readonly Scored[], targets: read
     for (const a of best) {
       if (!changes(a, s)) continue;
       for (const b of all) {
-        if (b === a || !changes(b, s) || Object.keys(a.defects).some((k) => Object.hasOwn(b.defects, k))) continue;
+        if (b === a || !changesSome.has(b) || !b.shows(s) || Object.keys(a.defects).some((k) => Object.hasOwn(b.defects, k))) continue;
         const [x, y] = a.order <= b.order ? [a, b] : [b, a];
         const key = JSON.stringify([x.ids, x.defects, y.ids, y.defects]);
         if (tried.has(key)) continue;
@@ -480,7 +483,7 @@ function pair(a: Scored, b: Scored, targets: readonly Seen[], left: readonly See
   };
   const both = (s: Seen): boolean => a.shows(s) && b.shows(s);
   const readings = new Map<Seen, Reading>();
-  for (const s of left) if (both(s) && a.readings.get(s)?.changed && b.readings.get(s)?.changed) readings.set(s, read(c, s, memo));
+  for (const s of left) if (both(s) && (a.readings.get(s)?.changed || b.readings.get(s)?.changed)) readings.set(s, read(c, s, memo));
   if (![...readings.values()].some((r) => r.reproduced)) return undefined;
   for (const s of targets) {
     if (readings.has(s) || !c.shows(s)) continue;
