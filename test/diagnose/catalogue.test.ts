@@ -1,7 +1,7 @@
 /**
  * The diagnosis's acceptance test, in process: for every defect of the catalogue, an
- * implementation with exactly that defect (the defect model with it switched
- * on), run over the whole corpus and judged as the runner judges, gets that
+ * implementation with exactly that defect (the defect model with its hooks),
+ * run over the whole corpus and judged as the runner judges, gets that
  * defect as its one diagnosis, explaining every failure and contradicting no
  * pass; for pairs drawn at random (seeded), an implementation with both gets
  * both named in its top two causes; a correct implementation gets none.

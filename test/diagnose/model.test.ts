@@ -1,5 +1,5 @@
 /**
- * The defect model with no defect switched on is the reference, answer for
+ * The defect model with no defect (every hook at the spec's reading) is the reference, answer for
  * answer: for every capability set and both profiles, with and without
  * declared constants, over random requests and over the corpus. Equal means
  * the same JSON text and deep-equal values (so -0 stays -0); a difference is
