@@ -8,7 +8,8 @@ import { readReport, ReportFileError } from '../conformance/baseline.js';
 import { byId } from '../protocol/types.js';
 import type { Report, Status } from '../protocol/types.js';
 import { UsageError } from './usage.js';
-import { constantsText, DECLARED_PROFILE, stripAnsi } from '../report/text.js';
+import { constantsText, stripAnsi } from '../report/text.js';
+import { DECLARED_PROFILE } from '../protocol/verdict.js';
 import { terminalValue } from '../report/terminal.js';
 import { out } from './output.js';
 

@@ -4,7 +4,8 @@
  * (withImplementation), and the one ending of a judging command (failures,
  * baseline, summary, reports, the verdict line, the exit status).
  */
-import { DECLARED_PROFILE, levelsLine, stripAnsi, verdict, verdictWord } from '../report/text.js';
+import { levelsLine, stripAnsi } from '../report/text.js';
+import { DECLARED_PROFILE, verdict, verdictWord } from '../protocol/verdict.js';
 import { clauseTable } from '../conformance/contract/table.js';
 import { formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
 import { describeDefect } from '../conformance/defect.js';

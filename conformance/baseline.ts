@@ -13,7 +13,7 @@
  * of a kit before keys) still matches by status alone, with a warning.
  */
 import { readFileSync } from 'node:fs';
-import { FAILING } from '../report/text.js';
+import { FAILING } from '../protocol/types.js';
 import { formatErrors, validators } from '../protocol/schemas.js';
 import { STATUSES } from '../protocol/types.js';
 import type { BaselineNote, BaselineSummary, CaseResult, Defect, Report, ResultKind, Status } from '../protocol/types.js';

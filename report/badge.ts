@@ -4,7 +4,8 @@
  */
 import { anyOnly } from '../protocol/levels.js';
 import type { Report } from '../protocol/types.js';
-import { DECLARED_PROFILE, declaredConstants, percent, score, wholePercent } from './text.js';
+import { percent, score, wholePercent } from './text.js';
+import { DECLARED_PROFILE, declaredConstants } from '../protocol/verdict.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 export const BADGE_COLOURS = {

@@ -10,25 +10,8 @@ import { STATUSES, summarize } from '../protocol/types.js';
 import type { TokenTable } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
 import { explainsText, unexplainedFailures } from './diagnosis.js';
-import {
-  areaOf,
-  byArea,
-  clip,
-  constantsText,
-  coverage,
-  declaredConstants,
-  formatRatio,
-  isFailing,
-  percent,
-  profileNames,
-  score,
-  show,
-  shownStatuses,
-  stripAnsi,
-  verdict,
-  verdictLine,
-  levelsLine,
-} from './text.js';
+import { areaOf, byArea, clip, constantsText, coverage, formatRatio, percent, score, show, shownStatuses, stripAnsi, verdictLine, levelsLine } from './text.js';
+import { declaredConstants, isFailing, profileNames, verdict } from '../protocol/verdict.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { sweepFinding } from './sweep-text.js';
 import { diffable, sideBySide } from './textdiff.js';

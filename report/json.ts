@@ -1,7 +1,7 @@
 /** The JSON report: the single source every other format is rendered from. */
 import type { Report } from '../protocol/types.js';
 import { stringifyJson } from '../protocol/deep-json.js';
-import { levelsReached } from './text.js';
+import { levelsReached } from '../protocol/verdict.js';
 
 /**
  * At any depth: a recorded request in a result may nest deeper than JSON.stringify goes.

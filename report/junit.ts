@@ -5,7 +5,8 @@
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
-import { byArea, clip, constantsText, isFailing, levelsLine, profileNames, show, verdict, verdictLine } from './text.js';
+import { byArea, clip, constantsText, levelsLine, show, verdictLine } from './text.js';
+import { isFailing, profileNames, verdict } from '../protocol/verdict.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 // Big answers (a whole context) stay readable in CI viewers and keep the file small.

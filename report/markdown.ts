@@ -10,22 +10,8 @@ import { shownOf, stderrShown } from './shown.js';
 import { span } from './sweep-chart.js';
 import { sweepFinding } from './sweep-text.js';
 import { explainsText, unexplainedFailures } from './diagnosis.js';
-import {
-  byArea,
-  clip,
-  constantsText,
-  declaredConstants,
-  isFailing,
-  percent,
-  profileNames,
-  score,
-  show,
-  shownStatuses,
-  stripAnsi,
-  verdict,
-  verdictLine,
-  levelsLine,
-} from './text.js';
+import { byArea, clip, constantsText, percent, score, show, shownStatuses, stripAnsi, verdictLine, levelsLine } from './text.js';
+import { declaredConstants, isFailing, profileNames, verdict } from '../protocol/verdict.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
 // full, each value cut, and fewer in full when the whole would still be too large.

@@ -11,7 +11,8 @@ import { shownOf } from './shown.js';
 import { diffTable, FILTER_GROUP, h, htmlPage, STYLE, visible } from './html.js';
 import { CELL_STATUSES, columnLabels, disagrees, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, Tally } from './matrix.js';
-import { clip, constantsText, isFailing, show } from './text.js';
+import { clip, constantsText, show } from './text.js';
+import { isFailing } from '../protocol/verdict.js';
 
 const MAX_MESSAGE = 2_000;
 const MAX_VALUE = 4_000;

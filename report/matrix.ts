@@ -7,7 +7,8 @@
  */
 import { byId } from '../protocol/types.js';
 import type { CaseResult, DeclaredConstants, Report, Status, Summary } from '../protocol/types.js';
-import { areaOf, compareIds, DECLARED_PROFILE, declaredConstants, isFailing, wholePercent } from './text.js';
+import { areaOf, compareIds, wholePercent } from './text.js';
+import { DECLARED_PROFILE, declaredConstants, isFailing } from '../protocol/verdict.js';
 
 export const NOT_RUN = 'not run';
 export type CellStatus = Status | typeof NOT_RUN;

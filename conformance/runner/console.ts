@@ -3,7 +3,8 @@
  * lines in CI logs), every failure with what it takes to act on it, and a
  * summary table. Text from implementations is hostile: escapes are stripped.
  */
-import { constantsText, profileNames, shownStatuses, stripAnsi } from '../../report/text.js';
+import { constantsText, shownStatuses, stripAnsi } from '../../report/text.js';
+import { profileNames } from '../../protocol/verdict.js';
 import { textTable } from '../../report/text-table.js';
 import { visible } from '../../report/visible.js';
 import { inFlightNote, shownOf } from '../../report/shown.js';

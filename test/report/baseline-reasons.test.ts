@@ -19,7 +19,8 @@ import { badgeData } from '../../report/badge.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJunit } from '../../report/junit.js';
 import { renderMarkdown } from '../../report/markdown.js';
-import { verdict, verdictLine } from '../../report/text.js';
+import { verdictLine } from '../../report/text.js';
+import { verdict } from '../../protocol/verdict.js';
 import { cli, ROOT } from '../cli.js';
 import { brokenRun, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
 

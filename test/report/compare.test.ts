@@ -11,7 +11,7 @@ import { mergeReports, MergeError } from '../../cli/merge.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { GoldenCase } from '../../conformance/types.js';
 import type { Report } from '../../protocol/types.js';
-import { verdict } from '../../report/text.js';
+import { verdict } from '../../protocol/verdict.js';
 import { cli } from '../cli.js';
 import { assemble as brokenAssemble, describe as brokenDescribe } from '../fixtures/reports/broken-impl.js';
 import { brokenRun, corpusCases, fixtureCases, referenceRun } from '../fixtures/reports/build.js';

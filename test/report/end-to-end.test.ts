@@ -12,7 +12,7 @@ import { badgeJsonPath, writeReports } from '../../report/index.js';
 import { cliWith } from '../cli.js';
 import { FIXTURE_CASES_DIR, PYTHON_EXAMPLE, pythonAvailable, referenceRun, fixtureCases } from '../fixtures/reports/build.js';
 import { all, parseXml } from './xml.js';
-import { levelsReached } from '../../report/text.js';
+import { levelsReached } from '../../protocol/verdict.js';
 
 const BROKEN = 'test/fixtures/reports/broken-impl.ts';
 let dir: string;

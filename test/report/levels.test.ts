@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaseResult, Level, Manifest, Report, Status } from '../../protocol/types.js';
-import { levelsLine, levelsReached } from '../../report/text.js';
+import { levelsLine } from '../../report/text.js';
+import { levelsReached } from '../../protocol/verdict.js';
 import { cliWith, ROOT } from '../cli.js';
 
 const result = (id: string, level: Level, status: Status): CaseResult => ({ id, kind: 'case', level, status, requirements: [], duration_ms: 0 }) as CaseResult;
