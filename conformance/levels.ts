@@ -13,8 +13,6 @@ export const INVALID_TAG = 'invalid';
 /** The properties about input validation: each sends requests the specification says to refuse. */
 const VALIDATION_PROPERTIES: ReadonlySet<string> = new Set(['invalid-requests']);
 
-export { anyOnly } from '../protocol/levels.js';
-
 /** Whether the manifest declares only the any level for a case of this profile: its tiered cases are judged by the principles (SPEC LVL-3). */
 export const anyOnlyFor = (c: Pick<GoldenCase, 'profile'>, m: Pick<Manifest, 'profiles'>): boolean =>
   c.profile !== 'ranked' && !m.profiles.includes(c.profile) && m.profiles.includes('any');

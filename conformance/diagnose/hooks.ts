@@ -7,6 +7,7 @@
  */
 import { HEADER_SEPARATOR, invalidRequest, RANKING_POOL_ORDER, SPEC_COUNT, SPEC_RENDER, SPEC_TIERS } from '../../reference/index.js';
 import type { Problem, Rounding, Tier } from '../../reference/index.js';
+import { isObject } from './compare.js';
 
 /** A request or an answer as the model reads it. */
 export type Rec = Record<string, unknown>;
@@ -478,10 +479,8 @@ export function hooksOf(overrides: Partial<ModelHooks>): ModelHooks {
 
 /** The request with each of its blocks that is an object as `f` reads it (a copy; the request itself when it has no blocks array). */
 export function withBlocks(r: Rec, f: (b: Rec) => Rec): Rec {
-  return Array.isArray(r.blocks) ? { ...r, blocks: r.blocks.map((b: unknown) => (isRec(b) ? f(b) : b)) } : r;
+  return Array.isArray(r.blocks) ? { ...r, blocks: r.blocks.map((b: unknown) => (isObject(b) ? f(b) : b)) } : r;
 }
-
-export const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The header the specification writes for a block (REN-2), as the model's default. */
 export const specHeader = (b: Pick<ModelBlock, 'source' | 'id'>): string => SPEC_RENDER.header({ source: b.source, block_id: b.id });

@@ -35,7 +35,8 @@ import {
   validateRequest,
 } from '../../reference/index.js';
 import type { DeclaredConstants, Tier } from '../../protocol/types.js';
-import { byCodePoint, hooksOf, isRec, SPEC_HOOKS, specHeader } from './hooks.js';
+import { isObject } from './compare.js';
+import { byCodePoint, hooksOf, SPEC_HOOKS, specHeader } from './hooks.js';
 import type { ModelBlock as Blk, ModelHooks, Rec, Site } from './hooks.js';
 
 export type { Site };
@@ -117,8 +118,8 @@ function problemsOf(req: unknown, memo: ValidationMemo | undefined): ReturnType<
 /** The answer of an implementation with these defects under this configuration: a result or an error answer. */
 export function modelAssemble(request: unknown, config: ModelConfig, d: Defects = NO_DEFECTS, memo?: ValidationMemo): Answer {
   const h = hooksOf(d);
-  const req = isRec(request) ? readRequest(request, h) : request;
-  if (isRec(req) && h.refuses(req)) {
+  const req = isObject(request) ? readRequest(request, h) : request;
+  if (isObject(req) && h.refuses(req)) {
     return { error: { code: 'invalid_request', message: 'the request has a member the specification does not define' } };
   }
   const problems = problemsOf(req, memo);
@@ -249,11 +250,9 @@ function renderComparator(f: Flags, h: ModelHooks): (x: Blk, y: Blk) => number {
   const idCmp = h.compareIds;
   if (h.renderOrder === 'priority') return (x, y) => byPriority(x.priority, y.priority, h) || idCmp(x.id, y.id);
   // A design that lets the preferences order the render too ranks within a source by the whole ranking key, ties by id.
+  const prefs = preferenceOrder(f, h);
   const within = h.preferencesInRender
-    ? (
-        (prefs) => (x: Blk, y: Blk) =>
-          byPriority(x.rank, y.rank, h, true) || prefs(x, y) || idCmp(x.id, y.id)
-      )(preferenceOrder(f, h))
+    ? (x: Blk, y: Blk) => byPriority(x.rank, y.rank, h, true) || prefs(x, y) || idCmp(x.id, y.id)
     : (x: Blk, y: Blk) => byPriority(x.priority, y.priority, h) || idCmp(x.id, y.id);
   return (x, y) => byCodePoint(x.source, y.source) || within(x, y);
 }
@@ -315,12 +314,10 @@ function tiered(r: Rec, config: ModelConfig, h: ModelHooks): Answer {
     admitted.push(b);
     return true;
   };
-  const setAside = admitByTier(order, left, t, h, admit, (budgets, unspent) => {
-    // TIER-6, TIER-7: the pool is what the tiers left, without the rounding remainder.
-    if (!h.overflowPool) return 0;
-    return unspent + (h.remainderInPool ? Math.max(0, left) - budgets.reduce((s, x) => s + x, 0) : 0);
-  });
-  admitFromPool(setAside, t, h, admit, sel);
+  const tiers = admitByTier(order, left, t, h, admit);
+  // TIER-6, TIER-7: the pool is what the tiers left, without the rounding remainder.
+  const pool = h.overflowPool ? tiers.unspent + (h.remainderInPool ? Math.max(0, left) - tiers.split : 0) : 0;
+  admitFromPool(tiers.aside, pool, t, h, admit, sel);
   omitted.push(...late);
 
   // CON-5: the first max_segments admitted blocks by the ranking key are kept.
@@ -372,8 +369,8 @@ function withoutTwins(order: Blk[], sel: Selection): Blk[] {
 
 /**
  * TIER-2, TIER-4: each tier admits, by the ranking key, every block that fits
- * what it has left; returns the blocks set aside, in ranking order, after
- * handing the pool's size (from the tier budgets and what they left) to `pool`.
+ * what it has left; returns the blocks set aside (in ranking order), what the
+ * tier budgets add up to and what they left unspent.
  */
 function admitByTier(
   order: readonly Blk[],
@@ -381,8 +378,7 @@ function admitByTier(
   t: Tuning,
   h: ModelHooks,
   admit: (b: Blk, state: Blk['state']) => boolean,
-  poolSize: (budgets: readonly number[], unspent: number) => number,
-): { aside: Blk[]; pool: number } {
+): { aside: Blk[]; split: number; unspent: number } {
   const budgets = TIERS.map((tier) => tierBudget(remaining, t.percent[tier], h));
   const left = budgets.slice();
   const stopped = [false, false, false, false];
@@ -397,17 +393,11 @@ function admitByTier(
       aside.push(b);
     }
   }
-  return { aside, pool: poolSize(budgets, left[0]! + left[1]! + left[2]! + left[3]!) };
+  return { aside, split: budgets.reduce((s, x) => s + x, 0), unspent: left[0]! + left[1]! + left[2]! + left[3]! };
 }
 
 /** TIER-7: the pool admits what the tiers set aside, in the pool's order, each while it fits. */
-function admitFromPool(
-  { aside, pool: size }: { aside: Blk[]; pool: number },
-  t: Tuning,
-  h: ModelHooks,
-  admit: (b: Blk, state: Blk['state']) => boolean,
-  sel: Selection,
-): void {
+function admitFromPool(aside: readonly Blk[], size: number, t: Tuning, h: ModelHooks, admit: (b: Blk, state: Blk['state']) => boolean, sel: Selection): void {
   let pool = size;
   let closed = false;
   for (const b of h.poolOrder(aside)) {

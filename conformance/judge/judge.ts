@@ -15,7 +15,7 @@ import { anyMatcherMismatches, matcherMismatches, reasonClass } from './matchers
 import { designOf } from '../principles/design.js';
 import { anyOnlyFor, caseLevel } from '../levels.js';
 import type { Design } from '../principles/design.js';
-import { brokenPrinciples, PRINCIPLE_IDS, principleVerdict } from '../principles/verdict.js';
+import { brokenPrinciples, principlesHeld, principleVerdict } from '../principles/verdict.js';
 import { malformedErrorVerdict, nonAnswerVerdict } from '../outcome-verdict.js';
 import type { Mismatch } from './matchers.js';
 import { takeOutMarkers } from './markers.js';
@@ -55,9 +55,6 @@ export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest, desig
   if (expected.note === undefined) return v;
   return { ...v, derived: expected.derived, ...(v.status === 'fail' ? { message: `${expected.note}\n${v.message}` } : {}) };
 }
-
-/** The principles an answer is held to: ANY-6 only where pinned is declared. */
-const principlesHeld = (capabilities: readonly string[]): string[] => PRINCIPLE_IDS.filter((id) => id !== 'ANY-6' || capabilities.includes('pinned'));
 
 /** A case at the any level: the principles, then the matchers the level allows; the omission markers taken out first when declared. */
 function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {

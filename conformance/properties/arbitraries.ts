@@ -21,8 +21,6 @@ export interface GenContext {
   validates?: boolean;
 }
 
-export { anyOnly } from '../levels.js';
-
 /** The generation context of a manifest. */
 export function genContext(manifest: Manifest): GenContext {
   const constants = declaredConstants(manifest);

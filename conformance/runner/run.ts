@@ -15,7 +15,8 @@ import { combineCaseRuns, combinePropertyRounds, withFlakyRequirement } from './
 import type { CaseRun, CombinedRun } from './repeat.js';
 import { breather, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
-import { anyOnly, caseLevel } from '../levels.js';
+import { caseLevel } from '../levels.js';
+import { anyOnly } from '../../protocol/levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';

@@ -1,5 +1,5 @@
 import { defineDefect } from '../defect.js';
-import { isRec } from '../hooks.js';
+import { isObject } from '../compare.js';
 
 export default defineDefect({
   id: 'duplicate-ids-deduplicated',
@@ -11,7 +11,7 @@ export default defineDefect({
       if (!Array.isArray(r.blocks)) return r;
       const seen = new Set<unknown>();
       const first = (b: unknown): boolean => {
-        if (!isRec(b) || !('block_id' in b)) return true;
+        if (!isObject(b) || !('block_id' in b)) return true;
         if (seen.has(b.block_id)) return false;
         seen.add(b.block_id);
         return true;

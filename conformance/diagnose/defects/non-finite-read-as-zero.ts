@@ -1,11 +1,11 @@
 import { defineDefect } from '../defect.js';
-import { isRec } from '../hooks.js';
+import { isObject } from '../compare.js';
 import type { Rec } from '../hooks.js';
 
 function zeroNonFinite(x: unknown): unknown {
   if (typeof x === 'number') return Number.isFinite(x) ? x : 0;
   if (Array.isArray(x)) return x.map(zeroNonFinite);
-  if (isRec(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, zeroNonFinite(v)]));
+  if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, zeroNonFinite(v)]));
   return x;
 }
 

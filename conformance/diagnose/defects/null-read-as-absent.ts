@@ -1,5 +1,6 @@
 import { defineDefect } from '../defect.js';
-import { isRec, withBlocks } from '../hooks.js';
+import { isObject } from '../compare.js';
+import { withBlocks } from '../hooks.js';
 import type { Rec } from '../hooks.js';
 
 /** The object without its null members; max_segments may be null (REQ-4), so it keeps it. */
@@ -13,7 +14,7 @@ export default defineDefect({
   defects: {
     readNulls: (request) => {
       const r = dropNulls(request);
-      return withBlocks(isRec(r.constraints) ? { ...r, constraints: dropNulls(r.constraints) } : r, dropNulls);
+      return withBlocks(isObject(r.constraints) ? { ...r, constraints: dropNulls(r.constraints) } : r, dropNulls);
     },
   },
 });

@@ -1,6 +1,6 @@
 import { BLOCK_MEMBERS, CONSTRAINT_MEMBERS, REQUEST_MEMBERS } from '../../../protocol/assembly.js';
 import { defineDefect } from '../defect.js';
-import { isRec } from '../hooks.js';
+import { isObject } from '../compare.js';
 import type { Rec } from '../hooks.js';
 
 const REQUEST = new Set(REQUEST_MEMBERS);
@@ -11,8 +11,8 @@ const unknownIn = (o: Rec, known: ReadonlySet<string>): boolean => Object.keys(o
 
 function hasUnknownMember(r: Rec): boolean {
   if (unknownIn(r, REQUEST)) return true;
-  if (Array.isArray(r.blocks) && r.blocks.some((b: unknown) => isRec(b) && unknownIn(b, BLOCK))) return true;
-  return isRec(r.constraints) && unknownIn(r.constraints, CONSTRAINT);
+  if (Array.isArray(r.blocks) && r.blocks.some((b: unknown) => isObject(b) && unknownIn(b, BLOCK))) return true;
+  return isObject(r.constraints) && unknownIn(r.constraints, CONSTRAINT);
 }
 
 export default defineDefect({
