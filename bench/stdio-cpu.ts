@@ -86,7 +86,7 @@ export function stdioRunCpu(
       env: measuredEnv(extra, machineCertificates),
       encoding: 'utf8',
     });
-    // The closing line starts with the verdict word (report/text.ts VerdictWord).
+    // The closing line starts with the verdict word (protocol/verdict.ts VerdictWord).
     const summary = r.stdout.split('\n').find((l) => /^(PASS|FAIL|NOTHING TESTED|INTERRUPTED)\b/.test(l)) ?? r.stdout.trim().split('\n').pop() ?? '';
     if (r.status !== 0) throw new Error(`ctxconform run --stdio exited ${r.status}: ${summary}\n${r.stderr}`);
     return reported(dir, bin, summary);

@@ -199,7 +199,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   const s = report.summary;
   const v = verdict(report);
   const word = verdictWord(v);
-  // The words are the reports' (report/text.ts); the terminal adds why, where the counts do not say it.
+  // The words are the reports' (protocol/verdict.ts verdictWord); the terminal adds why, where the counts do not say it.
   const why =
     word === 'INTERRUPTED'
       ? ` (${signal}: what was not judged before it is not counted)`

@@ -87,7 +87,7 @@ export function renderJunit(report: Report): string {
         : { kind: 'none' };
   const impl = report.implementation;
   const properties: Record<string, string | undefined> = {
-    // The verdict in the words of the terminal, Markdown and HTML (report/text.ts verdictWord).
+    // The verdict in the words of the terminal, Markdown and HTML (protocol/verdict.ts verdictWord).
     verdict: verdictLine(report),
     levels: levelsLine(report),
     implementation: `${impl.name} ${impl.version}`,
