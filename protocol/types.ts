@@ -28,15 +28,35 @@ export interface Manifest {
   design?: DeclaredDesign;
 }
 
-/** How a declared design counts a block's cost (DES-1): units of its content, or a real tokenizer. */
+/** How a declared design counts a block's cost (DES-1): units of its content, or a real tokenizer; per block, or over the contents joined. */
 export type DeclaredEstimator =
-  | { unit: 'code_points' | 'utf16' | 'utf8_bytes' | 'words'; per_token?: number; rounding?: 'floor' | 'ceil'; min?: 0 | 1; overhead?: number }
-  | { tokenizer: EncodingName; overhead?: number };
+  | ({ unit: 'code_points' | 'utf16' | 'utf8_bytes' | 'words'; per_token?: number; rounding?: 'floor' | 'ceil'; min?: 0 | 1 } & DeclaredOverheads)
+  | ({ tokenizer: EncodingName } & DeclaredOverheads);
 
-/** How a declared design writes its context (DES-2): `{source}`, `{block_id}` and `{index}` in the header and footer. */
+/** What a declared estimator adds to the contents' count (DES-1), and whether it counts them as one text. */
+export interface DeclaredOverheads {
+  /** Per included block; may be a fraction (3.8 per message). */
+  overhead?: number;
+  /** Once for a selection that includes at least one block (24 per conversation). */
+  context_overhead?: number;
+  /** The contents are counted once, joined by this text in `included`'s order, not block by block. */
+  join?: string;
+}
+
+/** A header or footer (DES-2): a template of the block's fields, or a choice of one by a member's value. */
+export type DeclaredTemplate = string | DeclaredChoice;
+
+export interface DeclaredChoice {
+  /** `pinned`, `source`, `status` or a declared member (DES-5). */
+  by: string;
+  cases: Record<string, DeclaredTemplate>;
+  default?: DeclaredTemplate;
+}
+
+/** How a declared design writes its context (DES-2). */
 export interface DeclaredRender {
-  header?: string;
-  footer?: string;
+  header?: DeclaredTemplate;
+  footer?: DeclaredTemplate;
   separator?: string;
   empty?: string;
 }
@@ -46,6 +66,8 @@ export interface DeclaredDesign {
   render?: DeclaredRender;
   /** DES-3: `not_reported` when the implementation does not say what it dropped (every drop is then silent). */
   omissions?: 'reported' | 'not_reported';
+  /** DES-5: block members beyond section 2 the implementation reads, each with the values it knows; the kit's requests carry them. */
+  members?: Record<string, string[]>;
 }
 
 /**
@@ -129,6 +151,15 @@ export interface LevelReached {
   /** Results at the level that did not pass (fail, error, timeout, crash). */
   failing: number;
   skip: number;
+  /** Principles of the level no result could put to the test, with why (ANY-10 for a render that names no block): never a pass. */
+  not_judged?: NotJudged[];
+}
+
+export interface NotJudged {
+  principle: string;
+  /** The principle in a word, as the levels line writes it: `provenance`. */
+  name: string;
+  reason: string;
 }
 
 /** What every result has, whatever its kind. */

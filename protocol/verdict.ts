@@ -4,6 +4,7 @@
  * run passed is decided in one place and report/ only writes it.
  */
 import { declaresLevel } from './levels.js';
+import { principlesNotJudged } from './render-template.js';
 import { FAILING, LEVELS } from './types.js';
 import type { CaseResult, DeclaredConstants, Level, LevelReached, LevelWord, Report, Status } from './types.js';
 
@@ -109,7 +110,8 @@ export function levelsReached(report: Report): LevelReached[] {
             ? 'not run'
             : 'not declared';
     const name = level === 'profile' ? exactProfiles(report).join(' and ') || 'profile' : LEVEL_NAMES[level];
-    out.push({ level, name, word, pass, failing: failingAt.length, skip });
+    const notJudged = level === 'any' && declared ? principlesNotJudged(report.implementation.design) : [];
+    out.push({ level, name, word, pass, failing: failingAt.length, skip, ...(notJudged.length > 0 ? { not_judged: notJudged } : {}) });
   }
   return out;
 }

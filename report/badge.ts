@@ -3,6 +3,7 @@
  * endpoint JSON for projects that let shields.io draw it.
  */
 import { anyOnly } from '../protocol/levels.js';
+import { principlesNotJudged } from '../protocol/render-template.js';
 import type { Report } from '../protocol/types.js';
 import { percent, score, wholePercent } from './text.js';
 import { DECLARED_PROFILE, declaredConstants } from '../protocol/verdict.js';
@@ -42,7 +43,13 @@ export interface BadgeEndpoint {
 /** The label says when the score is not plain conformance: a run with declared constants (SPEC section 17), or of the any level alone (SPEC LVL-1). */
 export function badgeData(report: Report): BadgeEndpoint {
   const r = score(report);
-  const label = declaredConstants(report) ? `conformance (${DECLARED_PROFILE})` : anyOnly(report.implementation) ? 'conformance (any design)' : 'conformance';
+  const label = declaredConstants(report)
+    ? `conformance (${DECLARED_PROFILE})`
+    : anyOnly(report.implementation)
+      ? `conformance (any design${principlesNotJudged(report.implementation.design)
+          .map((n) => `, ${n.name} not judged`)
+          .join('')})`
+      : 'conformance';
   return { schemaVersion: 1, label, message: percent(r), color: badgeColour(r) };
 }
 

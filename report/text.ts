@@ -139,7 +139,7 @@ export function verdictLine(report: Report): string {
 /** `any design: PASS, validation: not declared`: the levels a run reached, as the terminal, reports and badge name them. */
 export function levelsLine(report: Report): string {
   return levelsReached(report)
-    .map((l) => `${l.name}: ${l.word}`)
+    .map((l) => `${l.name}: ${l.word}${(l.not_judged ?? []).map((n) => ` (${n.name} not judged: ${n.reason})`).join('')}`)
     .join(', ');
 }
 

@@ -58,6 +58,17 @@ export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest, desig
 
 /** A case at the any level: the principles, then the matchers the level allows; the omission markers taken out first when declared. */
 function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {
+  const v = judgeByPrinciplesHeld(c, outcome, manifest, design);
+  if (design.namesBlocks || c.profile !== 'any') return v;
+  // A render that names no block leaves provenance unjudged (ANY-10): a case of it alone is not run, and no result claims it.
+  const own = c.requirements.filter((id) => id !== 'ANY-12');
+  if (own.length > 0 && own.every((id) => id === 'ANY-10')) return { status: 'skip', message: `provenance: not judged: ${NOT_NAMED}` };
+  return { ...v, requirements: (v.requirements ?? c.requirements).filter((id) => id !== 'ANY-10') };
+}
+
+const NOT_NAMED = 'the declared render names no block (ANY-10: no {block_id} or {index} in its header or footer)';
+
+function judgeByPrinciplesHeld(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {
   const capabilities = manifest.capabilities;
   let seen = outcome;
   if (outcome.kind === 'result' && capabilities.includes('omission_markers') && validators.result('tiered', capabilities)(outcome.value)) {
@@ -70,7 +81,7 @@ function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, 
     const { findings, ...verdict } = v;
     if (verdict.status === 'skip') return verdict;
     const broken = brokenPrinciples(findings);
-    return { ...verdict, requirements: broken.length > 0 ? broken : principlesHeld(capabilities) };
+    return { ...verdict, requirements: broken.length > 0 ? broken : principlesHeld(capabilities, design) };
   }
   if (v.status !== 'pass' || seen.kind !== 'result') {
     // A case of the any level fails under its own requirements and every principle the answer breaks besides.

@@ -7,22 +7,30 @@
  * empty context, omissions reported.
  */
 import { codePointLength, HEADER_SEPARATOR, SPEC_RENDER } from '../../reference/index.js';
-import type { DeclaredDesign, DeclaredEstimator, EncodingName, Manifest } from '../../protocol/types.js';
+import { BLOCK_MEMBERS } from '../../protocol/assembly.js';
+import type { DeclaredDesign, DeclaredEstimator, DeclaredTemplate, EncodingName, Manifest } from '../../protocol/types.js';
 import { loadEncoding } from '../encodings.js';
+import { type CompiledTemplate, compileTemplate, type Render } from '../../protocol/render-template.js';
 
 export interface Design {
   /** The estimator in words, for messages ("ceil(code_points / 4), at least 0, + 5 per block"). */
   estimator: string;
-  /** A block's cost: its content under the declared estimator, with the per-block overhead. */
+  /** A block's cost alone: its content under the declared estimator, with the per-block overhead (no context overhead, no joining). */
   cost(content: string): number;
+  /** What a selection costs (ANY-2): its contents, in `included`'s order, counted as the estimator declares (DES-1). */
+  costOf(contents: readonly string[]): number;
   /** The header and footer around block `index` (1-based, its place in `included`). */
-  header(block: { source: string; block_id: string }, index: number): string;
-  footer(block: { source: string; block_id: string }, index: number): string;
+  header: Render;
+  footer: Render;
   separator: string;
   empty: string;
   omissionsReported: boolean;
   /** Whether twins of equal code points, UTF-16 units, UTF-8 bytes and word breaks cost the same (false for a tokenizer). */
   twinsCostAlike: boolean;
+  /** Whether the render names the block of each content (`{block_id}` or `{index}` in every header or every footer): else ANY-10 is not judged. */
+  namesBlocks: boolean;
+  /** The members beyond section 2 the requests carry (DES-5), each with its values. */
+  members: Readonly<Record<string, readonly string[]>>;
 }
 
 export const SPEC_HEADER = '[{source}' + HEADER_SEPARATOR + '{block_id}]\n';
@@ -37,21 +45,17 @@ const UNITS: Record<'code_points' | 'utf16' | 'utf8_bytes' | 'words', (s: string
   words: (s) => s.match(/\S+/gu)?.length ?? 0,
 };
 
-function fill(template: string, block: { source: string; block_id: string }, index: number): string {
-  if (!template.includes('{')) return template;
-  return template.replace(/\{(source|block_id|index)\}/g, (_, name: string) =>
-    name === 'source' ? block.source : name === 'block_id' ? block.block_id : String(index),
-  );
-}
-
-function unitEstimator(e: Extract<DeclaredEstimator, { unit: string }>): { cost: (s: string) => number; words: string } {
+/** The count of one text under the declared unit or tokenizer, before any overhead. */
+function counter(e: DeclaredEstimator, encoder: ((s: string) => number) | undefined): { count: (s: string) => number; words: string } {
+  if ('tokenizer' in e) {
+    if (!encoder) throw new Error(`the ${e.tokenizer} tokenizer is not loaded: prepare the design first`);
+    return { count: encoder, words: `${e.tokenizer as EncodingName} tokens` };
+  }
   const per = e.per_token ?? 4;
   const round = e.rounding === 'ceil' ? Math.ceil : Math.floor;
   const min = e.min ?? 1;
-  const overhead = e.overhead ?? 0;
   const units = UNITS[e.unit];
-  const cost = (s: string): number => Math.max(min, round(units(s) / per)) + overhead;
-  return { cost, words: `${e.rounding ?? 'floor'}(${e.unit} / ${per}), at least ${min}${overhead ? `, + ${overhead} per block` : ''}` };
+  return { count: (s) => Math.max(min, round(units(s) / per)), words: `${e.rounding ?? 'floor'}(${e.unit} / ${per}), at least ${min}` };
 }
 
 /** The design the manifest declares, with the tokenizer it names already loaded. */
@@ -61,42 +65,70 @@ export async function prepareDesign(manifest: Pick<Manifest, 'design'>): Promise
   return designOf(manifest.design, encoder);
 }
 
+function compiled(t: DeclaredTemplate, members: readonly string[], path: string): CompiledTemplate {
+  const c = compileTemplate(t, members, path);
+  if (Array.isArray(c)) throw new Error(c.join('; '));
+  return c;
+}
+
 /** The design from its declaration; a tokenizer estimator needs its encoder (prepareDesign loads it). */
 export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: string) => number): Design {
   const e: DeclaredEstimator = declared?.estimator ?? { unit: 'code_points' };
-  let cost: (s: string) => number;
-  let estimator: string;
-  if ('tokenizer' in e) {
-    if (!encoder) throw new Error(`the ${e.tokenizer} tokenizer is not loaded: prepare the design first`);
-    const overhead = e.overhead ?? 0;
-    cost = (s) => encoder(s) + overhead;
-    estimator = `${e.tokenizer as EncodingName} tokens${overhead ? ` + ${overhead} per block` : ''}`;
-  } else {
-    const u = unitEstimator(e);
-    cost = u.cost;
-    estimator = u.words;
-  }
+  const { count, words } = counter(e, encoder);
+  const overhead = e.overhead ?? 0;
+  const once = e.context_overhead ?? 0;
+  const join = e.join;
+  const cost = (s: string): number => count(s) + overhead;
+  const costOf = (contents: readonly string[]): number => {
+    if (contents.length === 0) return 0;
+    if (join !== undefined) return count(contents.join(join)) + overhead * contents.length + once;
+    let n = once;
+    for (const c of contents) n += cost(c);
+    return n;
+  };
+  const estimator =
+    (join !== undefined ? `${words} of the contents joined by ${JSON.stringify(join)}` : words) +
+    (overhead ? `, + ${overhead} per block` : '') +
+    (once ? `, + ${once} per context` : '');
+  const members = declared?.members ?? {};
+  const names = Object.keys(members);
   const r = declared?.render ?? {};
-  const header = r.header ?? SPEC_HEADER;
-  const footer = r.footer ?? '';
+  const header = compiled(r.header ?? SPEC_HEADER, names, 'design.render.header');
+  const footer = compiled(r.footer ?? '', names, 'design.render.footer');
   return {
     estimator,
     cost,
-    header: (b, i) => fill(header, b, i),
-    footer: (b, i) => fill(footer, b, i),
+    costOf,
+    header: header.render,
+    footer: footer.render,
     separator: r.separator ?? SPEC_SEPARATOR,
     empty: r.empty ?? '',
     omissionsReported: declared?.omissions !== 'not_reported',
     twinsCostAlike: !('tokenizer' in e),
+    namesBlocks: header.namesBlock || footer.namesBlock,
+    members,
   };
 }
 
-/** What a declared design cannot mean, each naming its member (DES-4); the schema has said the rest. */
+/** Section 2's block members: a declared member (DES-5) cannot be one of them. */
+const SPEC_MEMBERS: ReadonlySet<string> = new Set(BLOCK_MEMBERS);
+
+/** What a declared design cannot mean, each naming its member (DES-4, DES-2, DES-5); the schema has said the rest. */
 export function designProblems(manifest: Manifest): string[] {
   const out: string[] = [];
   if (manifest.design === undefined) return out;
   if (!manifest.profiles.includes('any')) out.push('design: a declared design is read at the any level only (DES-4): add "any" to profiles or drop the member');
+  const members = Object.keys(manifest.design.members ?? {});
+  for (const m of members) {
+    if (SPEC_MEMBERS.has(m)) out.push(`design.members.${m}: a member of section 2 is not declared again (DES-5); name your own member otherwise`);
+  }
   const r = manifest.design.render;
+  for (const part of ['header', 'footer'] as const) {
+    const t = r?.[part];
+    if (t === undefined) continue;
+    const c = compileTemplate(t, members, `design.render.${part}`);
+    if (Array.isArray(c)) out.push(...c);
+  }
   if (r?.separator === '' && (r.header ?? SPEC_HEADER) === '' && (r.footer ?? '') === '') {
     out.push('design.render: with no header, footer or separator, blocks cannot be told apart in the context (ANY-10)');
   }

@@ -16,8 +16,9 @@ import type { Finding, PrincipleRequest } from './checks.js';
 /** The requirement ids the principles are judged under, for a result's requirements. */
 export const PRINCIPLE_IDS = ['ANY-1', 'ANY-2', 'ANY-3', 'ANY-4', 'ANY-5', 'ANY-6', 'ANY-10', 'ANY-11', 'ANY-13'] as const;
 
-/** The principles an answer is held to under these capabilities: ANY-6 only where pinned is declared (principleFindings). */
-export const principlesHeld = (capabilities: readonly string[]): string[] => PRINCIPLE_IDS.filter((id) => id !== 'ANY-6' || capabilities.includes('pinned'));
+/** The principles an answer is held to: ANY-6 only where pinned is declared, ANY-10 only for a render that names its blocks. */
+export const principlesHeld = (capabilities: readonly string[], design?: Pick<Design, 'namesBlocks'>): string[] =>
+  PRINCIPLE_IDS.filter((id) => (id !== 'ANY-6' || capabilities.includes('pinned')) && (id !== 'ANY-10' || design?.namesBlocks !== false));
 
 /** Whether the request holds a live pinned block: then pinned_overflow is a loud failure the level accepts (ANY-6). */
 function hasLivePinned(request: PrincipleRequest): boolean {

@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { anyReasonClass } from '../reason-classes.js';
+import { principlesNotJudged } from '../../protocol/render-template.js';
 import { designOf } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import { failed, principleVerdict } from '../principles/verdict.js';
@@ -37,6 +38,12 @@ function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readon
   throw new PropertyFailure(own.message ?? 'fail', 'fail', own.expected, own.actual, [...new Set(mine.map((f) => f.id))]);
 }
 
+/** `ids` less the principles the declared design leaves unjudged (ANY-10 for a render that names no block). */
+const held = (gen: Pick<GenContext, 'design'>, ids: readonly string[]): string[] => {
+  const unjudged = new Set(principlesNotJudged(gen.design).map((n) => n.principle));
+  return ids.filter((id) => !unjudged.has(id));
+};
+
 function principle(
   name: string,
   description: string,
@@ -47,7 +54,7 @@ function principle(
   return {
     name,
     description,
-    requirements: () => [...ids],
+    requirements: (gen) => held(gen, ids),
     applies,
     notApplicable,
     arbitrary: anyRequest,

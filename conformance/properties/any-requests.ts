@@ -36,6 +36,12 @@ export const anyContent: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary:
 
 const SOURCES = ['notes', 'docs', 'code', 'policy', 'memory', 'chat'];
 
+/** One value of each member the design reads beyond section 2 (DES-5). */
+function declaredMembers(gen: GenContext): fc.Arbitrary<Record<string, string>> {
+  const members = gen.design?.members ?? {};
+  return fc.record(Object.fromEntries(Object.entries(members).map(([name, values]) => [name, fc.constantFrom(...values)])));
+}
+
 /** Ids unique within the request: `k-<n>`, so a cut piece of one content never names another block. */
 function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
   const pinned = gen.capabilities.includes('pinned');
@@ -45,6 +51,7 @@ function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
     priority: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.double({ min: 0, max: 1, noNaN: true })),
     expiry: fc.constantFrom('none', 'none', 'none', 'expired', 'live'),
     pinned: pinned ? fc.boolean() : fc.constant(false),
+    members: declaredMembers(gen),
   });
   return fc.array(block, { minLength: 1, maxLength: 8 }).map((bs) =>
     bs.map((b, i) => ({
@@ -54,6 +61,7 @@ function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
       priority: b.priority,
       ...(b.expiry === 'expired' ? { created_at: NOW - 7200, ttl_seconds: 3600 } : b.expiry === 'live' ? { created_at: NOW - 60, ttl_seconds: 3600 } : {}),
       ...(b.pinned ? { pinned: true } : {}),
+      ...b.members,
     })),
   );
 }
@@ -67,9 +75,10 @@ const NOW = 1_700_000_000;
  */
 function budgetFor(gen: GenContext, blocks: GenBlock[]): fc.Arbitrary<number> {
   const e = gen.design?.estimator;
-  const cost = designOf(e && 'tokenizer' in e ? undefined : gen.design).cost;
-  const costs = [...blocks].sort((a, b) => b.priority - a.priority).map((b) => cost(b.content));
-  const prefix = costs.map((_, k) => costs.slice(0, k + 1).reduce((n, c) => n + c, 0));
+  const { costOf } = designOf(e && 'tokenizer' in e ? undefined : gen.design);
+  const contents = [...blocks].sort((a, b) => b.priority - a.priority).map((b) => b.content);
+  // What the first k + 1 cost together: a joined or context-charged estimator counts a selection, not its blocks apart (DES-1).
+  const prefix = contents.map((_, k) => Math.round(costOf(contents.slice(0, k + 1))));
   return fc.oneof(
     fc.integer({ min: 0, max: 30 }),
     fc.integer({ min: 30, max: 40_000 }),

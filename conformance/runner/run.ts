@@ -19,6 +19,7 @@ import { caseLevel } from '../levels.js';
 import { anyOnly } from '../../protocol/levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { prepareDesign } from '../principles/design.js';
+import { withMembers } from '../principles/members.js';
 import type { Design } from '../principles/design.js';
 
 export interface RunOptions {
@@ -62,11 +63,13 @@ async function selectedProperties(o: RunOptions, matches: ReturnType<typeof idMa
 export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number, design?: Design): Promise<CaseRun> {
   const why = skipReason(c, manifest);
   if (why !== undefined) return { verdict: { status: 'skip', message: why }, ms: 0 };
+  // At the any level a request carries the members the design reads (DES-5), and is judged as sent.
+  const sent = design && caseLevel(c, manifest) === 'any' ? { ...c, request: withMembers(c.request, design.members) } : c;
   const t0 = performance.now();
   try {
-    const outcome = await impl.assemble(c.request, { timeoutMs });
+    const outcome = await impl.assemble(sent.request, { timeoutMs });
     const ms = performance.now() - t0;
-    const verdict = judge(c, outcome, manifest, design);
+    const verdict = judge(sent, outcome, manifest, design);
     // Only a case that did not pass reports stderr, so only it waits for all of it.
     const stderr = verdict.status === 'pass' || verdict.status === 'skip' ? {} : impl.stderrFor ? await impl.stderrFor(outcome) : requestStderrOf(outcome);
     return { verdict, ms, outcome, ...requestStderrOf(stderr) };
