@@ -7,7 +7,8 @@
 import { isExpired } from '../../reference/index.js';
 import type { Result } from '../../protocol/types.js';
 import { anyReasonClass, reasonClass } from '../reason-classes.js';
-import { commonPrefixLength as commonPrefix, firstDifference } from '../first-difference.js';
+import { firstDifference } from '../first-difference.js';
+import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
 import type { Design } from './design.js';
 import type { RenderBlock } from '../../protocol/render-template.js';
 
@@ -38,22 +39,7 @@ export interface PrincipleRequest {
   constraints?: { exclude?: readonly string[] };
 }
 
-/** Shorter than this, a piece of content found in the context may be there by chance. */
-const MIN_CUT = 8;
-
 const expired = (req: PrincipleRequest, b: PrincipleBlock): boolean => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
-
-/** The length of the longest prefix of `s` found in `text` (a prefix found means every shorter one is). */
-function longestPrefixIn(s: string, text: string): number {
-  let lo = 0;
-  let hi = s.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (text.includes(s.slice(0, mid))) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 const quote = (s: string, max = 40): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
 
@@ -196,57 +182,45 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
     cutOmitted(context, [], answer, design, byId, out);
     return cut;
   }
-  const pieces = blocks.map((b, i) => design.header(b, i + 1) + b.content + design.footer(b, i + 1));
-  if (context === pieces.join(design.separator)) return cut;
-  // What is left of the context once every whole, attributed block is taken out: separators, and whatever should not be there.
-  let rest = context;
-  let found = 0;
-  blocks.forEach((b, i) => {
-    const piece = pieces[i]!;
-    const at = rest.indexOf(piece);
-    if (at >= 0) {
-      rest = rest.slice(0, at) + '\u0000' + rest.slice(at + piece.length);
-      found++;
-      return;
-    }
-    const header = design.header(b, i + 1);
-    // Under its own header and cut short: a cut, even where the whole content happens to appear elsewhere.
-    const own = header === '' ? -1 : context.indexOf(header);
-    const cutHere = own >= 0 && commonPrefix(context.slice(own + header.length), b.content);
-    const whole = rest.indexOf(b.content);
-    if (!(cutHere && cutHere < b.content.length) && (whole >= 0 || context.includes(b.content))) {
-      if (whole >= 0) rest = rest.slice(0, whole) + '\u0000' + rest.slice(whole + b.content.length);
+  const declared = blocks.map((b, i) => ({ header: design.header(b, i + 1), content: b.content, footer: design.footer(b, i + 1) }));
+  const expected = declared.map((d) => d.header + d.content + d.footer).join(design.separator);
+  if (context === expected) return cut;
+  const reading = readContext(context, declared, design.separator);
+  const before = out.length;
+  reading.placements.forEach((p, i) => {
+    const b = blocks[i]!;
+    const header = declared[i]!.header;
+    if (p.kind === 'misheaded') {
       // A render that names no block cannot attribute a content (ANY-10 is not judged): its header is still declared text (ANY-11).
       out.push({
         id: design.namesBlocks ? 'ANY-10' : 'ANY-11',
-        message: `the content of block ${quote(b.block_id)} appears, but not under its header ${quote(header)}${design.namesBlocks ? '' : ' as the declared render writes it'}`,
+        message: `the content of block ${quote(b.block_id)} appears, but not under its header ${quote(header)}${design.namesBlocks ? '' : ' as the declared render writes it'}: ${quote(p.written, 40)} stands in its place`,
         expected: header + quote(b.content),
         actual: context,
       });
-      return;
+    } else if (p.kind === 'cut' || p.kind === 'absent') {
+      cut.add(b.block_id);
+      const shown = p.kind === 'cut' ? p.first + p.last : 0;
+      out.push({
+        id: 'ANY-1',
+        message: `block ${quote(b.block_id)} is included but its content is not there whole: ${p.kind === 'cut' ? keptWords(p, b.content.length) : 'it does not appear'}`,
+        expected: b.content.length,
+        actual: shown,
+      });
+      if (p.kind === 'cut' && shown === 0) {
+        out.push({
+          id: 'ANY-11',
+          message: `in the place of block ${quote(b.block_id)}'s content stands ${quote(p.between, 60)}, text of the implementation's own`,
+          expected: b.content,
+          actual: p.between,
+        });
+      }
     }
-    const under = header === '' ? -1 : context.indexOf(header);
-    const start = under >= 0 ? under + header.length : context.indexOf(b.content.slice(0, longestPrefixIn(b.content, context)));
-    const shown = under >= 0 ? commonPrefix(context.slice(start), b.content) : longestPrefixIn(b.content, context);
-    cut.add(b.block_id);
-    // What it shows of itself is its own, not a piece of a dropped block.
-    if (shown > 0 && start >= 0) {
-      const own = rest.indexOf(context.slice(start, start + shown));
-      if (own >= 0) rest = rest.slice(0, own) + '\u0000' + rest.slice(own + shown);
-    }
-    const seen =
-      shown > 0 ? `its first ${shown} of ${b.content.length} characters appear, then ${quote(context.slice(start + shown), 30)}` : 'it does not appear';
-    out.push({
-      id: 'ANY-1',
-      message: `block ${quote(b.block_id)} is included but its content is not there whole: ${seen}`,
-      expected: b.content.length,
-      actual: shown,
-    });
   });
-  const before = out.length;
-  cutOmitted(rest, blocks, answer, design, byId, out);
-  if (out.length > before || found < blocks.length) return cut;
-  const expected = pieces.join(design.separator);
+  const placed = out.length > before;
+  cutOmitted(reading.unexplained.join('\u0000'), blocks, answer, design, byId, out);
+  if (placed || out.length > before) return cut;
+  // Every block is there as declared, and the context is still not the render: text of the implementation's own, or blocks out of order.
   out.push({
     id: 'ANY-11',
     message: `the context is not the declared render of its included blocks: ${firstDifference(expected, context)}`,
@@ -254,6 +228,32 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
     actual: context,
   });
   return cut;
+}
+
+/** What a cut block shows of itself, in words: its first N, its last N, or both with the middle elided. */
+function keptWords(p: { first: number; last: number; between: string }, n: number): string {
+  if (p.first > 0 && p.last > 0) return `its first ${p.first} and last ${p.last} of ${n} characters appear, the middle elided as ${quote(p.between, 30)}`;
+  if (p.last > 0) return `its last ${p.last} of ${n} characters appear${p.between ? `, after ${quote(p.between, 30)}` : ''}`;
+  if (p.first > 0) return `its first ${p.first} of ${n} characters appear, then ${quote(p.between, 30)}`;
+  return `none of its ${n} characters appear`;
+}
+
+/** Shorter than this, a piece that runs on into other words may be a sentence of the implementation's own that starts alike. */
+const SURE_CUT = 3 * MIN_CUT;
+
+/**
+ * Whether `piece` (a head of an omitted block) stands in `text` as a cut does: long enough to
+ * be no chance, or ending where the text ends or goes on with something other than a letter
+ * or digit (a marker, a line feed, a footer). "Use the " in a preamble "Use the following
+ * context:" runs on into a word, as a block cut to fit does not.
+ */
+function cutEnds(text: string, piece: string): boolean {
+  if (piece.length >= SURE_CUT) return true;
+  for (let at = text.indexOf(piece); at >= 0; at = text.indexOf(piece, at + 1)) {
+    const next = text.slice(at + piece.length, at + piece.length + 2);
+    if (next === '' || next[0] === '\u0000' || !/^[\p{L}\p{N}]/u.test(next)) return true;
+  }
+  return false;
 }
 
 /** A block that is not included whose content, whole or cut, is in what the included blocks leave of the context (ANY-1). */
@@ -265,6 +265,7 @@ function cutOmitted(rest: string, included: PrincipleBlock[], answer: Result, de
     if (inIncluded.has(id) || answer.included.includes(id) || b.content.length < MIN_CUT) continue;
     const shown = longestPrefixIn(b.content, rest);
     if (shown < MIN_CUT || design.separator.includes(b.content.slice(0, shown)) || design.empty.includes(b.content.slice(0, shown))) continue;
+    if (shown < b.content.length && !cutEnds(rest, b.content.slice(0, shown))) continue;
     out.push({
       id: 'ANY-1',
       message:

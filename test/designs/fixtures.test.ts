@@ -113,10 +113,13 @@ describe('expected.json', () => {
     }
   });
 
-  it('has both languages, about half each', () => {
-    const py = EXPECTED.filter((e) => e.language === 'python').length;
-    const js = EXPECTED.filter((e) => e.language === 'javascript').length;
-    expect(Math.abs(py - js)).toBeLessThanOrEqual(3);
+  it('has both languages, each at least a third of the fixture files', () => {
+    // Counted by file: a fixture's planted variants (--plant, --named, ...) are one program.
+    const files = (language: string) => new Set(EXPECTED.filter((e) => e.language === language).map((e) => e.file)).size;
+    const all = new Set(EXPECTED.map((e) => e.file)).size;
+    expect(files('python') + files('javascript')).toBe(all);
+    expect(3 * files('python')).toBeGreaterThanOrEqual(all);
+    expect(3 * files('javascript')).toBeGreaterThanOrEqual(all);
   });
 });
 
@@ -134,9 +137,11 @@ describe('every fixture', () => {
       expect(m.profiles).toEqual(['any']);
       expect(m.validates).toBe(false);
       expect(m.language).toBe(entry(name).language);
-      expect(Object.keys(m.design).sort()).toEqual(['estimator', 'omissions', 'render']);
+      expect(Object.keys(m.design).sort()).toEqual(m.design.members ? ['estimator', 'members', 'omissions', 'render'] : ['estimator', 'omissions', 'render']);
       expect(Object.keys(m.design.render).sort()).toEqual(['empty', 'footer', 'header', 'separator']);
-      expect(m.design.render.header).toContain('{block_id}');
+      // A header is a template or a choice of templates (SPEC DES-2); the render of most names its blocks.
+      const header = m.design.render.header;
+      expect(typeof header === 'string' || (typeof header === 'object' && typeof header.by === 'string')).toBe(true);
       expect(['reported', 'not_reported']).toContain(m.design.omissions);
       expect(unknown).toMatchObject({ id: 'u', error: { code: 'unknown_op' } });
       expect(garbage.error.code).toBe('unknown_op');
@@ -441,5 +446,265 @@ describe('complement: a wrapper that fills omissions with the complement', () =>
       { block_id: 'y', reason: 'budget' },
     ]);
     expect((await manifestOf('complement')).design.omissions).toBe('not_reported');
+  });
+});
+
+/** The one answer to `request`, an error answer or a result, as sent. */
+const raw = async (name: string, request: unknown): Promise<any> => (await exchange(name, [{ id: `q${++sent}`, op: 'assemble', request }]))[0];
+
+describe('scored-headers: each block under its score and line count', () => {
+  it('writes {priority:.2f} as toFixed rounds and {lines} as one more than the line feeds', async () => {
+    // Costs floor(code points / 4), at least 1: b 13 -> 3, a 8 -> 2, c 20 -> 5, d '' -> 1.
+    const blocks = [block('a', 'abcdefgh', 0.875), block('b', 'one\ntwo\nthree', 1.005), block('c', 'x'.repeat(20), 0.875), block('d', '', 0)];
+    const [r] = await answers('scored-headers', ask(6, blocks));
+    // By score, ties in input order: b (3 left), a (1 left), c does not fit, d (0 left).
+    // 0.875 is a binary half: toFixed takes the larger, 0.88; 1.005 is just under its half: 1.00.
+    expect(r).toEqual({
+      context: '[b] Relevance: 1.00 (lines 1-3)\none\ntwo\nthree\n---\n[a] Relevance: 0.88 (lines 1-1)\nabcdefgh\n---\n[d] Relevance: 0.00 (lines 1-1)\n',
+      included: ['b', 'a', 'd'],
+      estimated_tokens: 6,
+      total_budget: 6,
+      omissions: [{ block_id: 'c', reason: 'budget' }],
+    });
+  });
+
+  it('writes the declared placeholder when nothing is included, an expired block omitted expired', async () => {
+    const [r] = await answers('scored-headers', ask(0, [block('old', 'x', 1, { created_at: 0, ttl_seconds: 10 }), block('a', 'abcd', 1)], 11));
+    expect(r).toEqual({
+      context: 'No relevant specifications found.',
+      included: [],
+      estimated_tokens: 0,
+      total_budget: 0,
+      omissions: [
+        { block_id: 'old', reason: 'expired' },
+        { block_id: 'a', reason: 'budget' },
+      ],
+    });
+    expect((await manifestOf('scored-headers')).design.render.empty).toBe('No relevant specifications found.');
+  });
+
+  describe('its planted deviations', () => {
+    // Costs 5 (20 code points) and 9 (37).
+    const blocks = [block('h1', 'Use the v2 endpoint.', 2), block('h2', 'The v1 endpoint is gone.\nSince March.', 1.5)];
+    const first = '[h1] Relevance: 2.00 (lines 1-1)\nUse the v2 endpoint.';
+    const second = '[h2] Relevance: 1.50 (lines 1-2)\n';
+    const same = { included: ['h1', 'h2'], estimated_tokens: 14, total_budget: 20, omissions: [] };
+    it('as started, writes the declared render', async () => {
+      const [r] = await answers('scored-headers', ask(20, blocks));
+      expect(r).toEqual({ ...same, context: `${first}\n---\n${second}The v1 endpoint is gone.\nSince March.` });
+    });
+    it('--plant invented writes a preamble of its own', async () => {
+      const [r] = await answers('scored-headers-invented', ask(20, blocks));
+      expect(r).toEqual({ ...same, context: `Use the following context:\n${first}\n---\n${second}The v1 endpoint is gone.\nSince March.` });
+      expect((await manifestOf('scored-headers-invented')).name).toBe('design-scored-headers-invented');
+    });
+    it("--plant wrong-header writes the second block under the first one's header", async () => {
+      const [r] = await answers('scored-headers-wrong-header', ask(20, blocks));
+      expect(r).toEqual({ ...same, context: `${first}\n---\n[h1] Relevance: 2.00 (lines 1-1)\nThe v1 endpoint is gone.\nSince March.` });
+    });
+    it('--plant cut writes the last block of 24 characters or more as its first half', async () => {
+      // h2 has 37 characters: its first 18 are written; h1 (20) is under 24.
+      const [r] = await answers('scored-headers-cut', ask(20, blocks));
+      expect(r).toEqual({ ...same, context: `${first}\n---\n${second}The v1 endpoint is` });
+    });
+  });
+});
+
+describe('labels: pinned first, a label line chosen by pinned, the declared member kind', () => {
+  // Costs ceil(code points / 4), at least 1, plus 1: rule 25 -> 8, ep1 31 -> 9, ep2 14 -> 5, k2 11 -> 4.
+  const rule = block('rule', 'Always answer in English.', 0.1, { pinned: true, kind: 'knowledge' });
+  const blocks = [
+    block('ep1', 'Asked about invoices yesterday.', 0.9, { kind: 'episodic' }),
+    rule,
+    block('ep2', 'Prefers email.', 0.5, { kind: 'episodic' }),
+    block('k2', 'VAT is 20%.', 0.7),
+  ];
+  const context = '[PINNED] [KNOWLEDGE] rule\nAlways answer in English.\n\n[EPISODIC] ep1\nAsked about invoices yesterday.\n\n[] k2\nVAT is 20%.';
+  const same = { included: ['rule', 'ep1', 'k2'], estimated_tokens: 21, total_budget: 22, omissions: [{ block_id: 'ep2', reason: 'budget' }] };
+
+  it('keeps the pinned block first, then by score; a block without kind writes it as ""', async () => {
+    // rule 8; ep1 (0.9) 17; k2 (0.7) 21; ep2 (0.5) would be 26.
+    const [r] = await answers('labels', ask(22, blocks));
+    expect(r).toEqual({ ...same, context });
+    const m = await manifestOf('labels');
+    expect(m.capabilities).toEqual(['pinned']);
+    expect(m.design.members).toEqual({ kind: ['knowledge', 'episodic'] });
+  });
+
+  it('answers pinned_overflow when the pinned blocks alone exceed the budget, and omits an expired pinned block', async () => {
+    expect((await raw('labels', ask(7, blocks))).error.code).toBe('pinned_overflow');
+    const [r] = await answers('labels', ask(7, [{ ...rule, created_at: 0, ttl_seconds: 10 }, block('k2', 'VAT is 20%.', 0.7)], 11));
+    expect(r).toEqual({
+      context: '[] k2\nVAT is 20%.',
+      included: ['k2'],
+      estimated_tokens: 4,
+      total_budget: 7,
+      omissions: [{ block_id: 'rule', reason: 'expired' }],
+    });
+  });
+
+  it('--plant invented writes a preamble of its own', async () => {
+    const [r] = await answers('labels-invented', ask(22, blocks));
+    expect(r).toEqual({ ...same, context: `Use the following context:\n${context}` });
+  });
+
+  it("--plant wrong-header writes the second block under the first one's label", async () => {
+    const [r] = await answers('labels-wrong-header', ask(22, blocks));
+    expect(r).toEqual({ ...same, context: context.replace('[EPISODIC] ep1\n', '[PINNED] [KNOWLEDGE] rule\n') });
+  });
+
+  it('--plant cut writes the last block of 24 characters or more as its first half', async () => {
+    // k2 has 11 characters; ep1 has 31: its first 15 are written.
+    const [r] = await answers('labels-cut', ask(22, blocks));
+    expect(r).toEqual({ ...same, context: context.replace('Asked about invoices yesterday.', 'Asked about inv') });
+  });
+});
+
+describe('fenced: numbered sources in code fences', () => {
+  it('counts UTF-16 units, ceil, no minimum, 2 a block, and numbers the blocks by their place in included', async () => {
+    // Costs: f2 6 units -> 2 + 2, f1 5 -> 2 + 2, f4 30 -> 8 + 2, f3 '' -> 0 + 2. By code points f2 would cost 1 + 2.
+    const blocks = [
+      block('f1', 'x = 1', 2, { source: 'code' }),
+      block('f2', '👍👍👍', 3, { source: 'chat' }),
+      block('f3', '', 1),
+      block('f4', 'y'.repeat(30), 1.5),
+    ];
+    const [r] = await answers('fenced', ask(10, blocks));
+    // f2 (6 left), f1 (2 left), f4 does not fit, f3 (0 left).
+    expect(r).toEqual({
+      context: 'Source 1 (chat):\n```\n👍👍👍\n```\n\nSource 2 (code):\n```\nx = 1\n```\n\nSource 3 (kb):\n```\n\n```',
+      included: ['f2', 'f1', 'f3'],
+      estimated_tokens: 10,
+      total_budget: 10,
+      omissions: [{ block_id: 'f4', reason: 'budget' }],
+    });
+  });
+
+  describe('its planted deviations', () => {
+    // Costs 4 (5 units) and 12 (39).
+    const code = 'def area(r):\n    return 3.14159 * r * r';
+    const blocks = [block('f1', 'x = 1', 2, { source: 'code' }), block('f2', code, 1, { source: 'code' })];
+    const same = { included: ['f1', 'f2'], estimated_tokens: 16, total_budget: 30, omissions: [] };
+    const first = 'Source 1 (code):\n```\nx = 1\n```';
+    it('--plant invented writes a preamble of its own', async () => {
+      const [r] = await answers('fenced-invented', ask(30, blocks));
+      expect(r).toEqual({ ...same, context: `Use the following context:\n${first}\n\nSource 2 (code):\n\`\`\`\n${code}\n\`\`\`` });
+    });
+    it("--plant wrong-header writes the second block under the first one's number", async () => {
+      const [r] = await answers('fenced-wrong-header', ask(30, blocks));
+      expect(r).toEqual({ ...same, context: `${first}\n\nSource 1 (code):\n\`\`\`\n${code}\n\`\`\`` });
+    });
+    it('--plant cut writes the last block of 24 characters or more as its first half', async () => {
+      // 39 characters: the first 19.
+      const [r] = await answers('fenced-cut', ask(30, blocks));
+      expect(r).toEqual({ ...same, context: `${first}\n\nSource 2 (code):\n\`\`\`\ndef area(r):\n    re\n\`\`\`` });
+    });
+  });
+});
+
+describe('chat-roles: a chat-history trimmer', () => {
+  // o200k_base: 'Be brief.' 3 tokens, 'How are you?' 4, 'Fine, thanks.' 4, 'hello' 1; each message 4.8 more, 24 a conversation.
+  const sys = block('sys', 'Be brief.', 0, { source: 'chat', pinned: true });
+  const chat = (id: string, content: string, created_at: number, extra: Record<string, unknown> = {}) =>
+    block(id, content, 0, { source: 'chat', created_at, ...extra });
+  const history = [
+    chat('u2', 'hello', 3, { role: 'user' }),
+    sys,
+    chat('a1', 'Fine, thanks.', 2, { role: 'assistant' }),
+    chat('u1', 'How are you?', 1, { role: 'user' }),
+  ];
+
+  it('keeps the system message, then the newest messages while they fit, written oldest first after their speakers', async () => {
+    // 24 + 7.8 = 31.8; u2 37.6; a1 46.4; u1 would be 55.2. Rounded up: 47.
+    const [r] = await answers('chat-roles', ask(50, history));
+    expect(r).toEqual({
+      context: 'System: Be brief.\nAI: Fine, thanks.\nHuman: hello',
+      included: ['sys', 'a1', 'u2'],
+      estimated_tokens: 47,
+      total_budget: 50,
+      omissions: [{ block_id: 'u1', reason: 'budget' }],
+    });
+    const m = await manifestOf('chat-roles');
+    expect(m.design.estimator).toEqual({ tokenizer: 'o200k_base', overhead: 4.8, context_overhead: 24 });
+    expect(m.design.members).toEqual({ role: ['user', 'assistant'] });
+  });
+
+  it('holds the unrounded sum to the budget, and answers the sum rounded up', async () => {
+    // One message 'hello': 24 + 1 + 4.8 = 29.8; two: 35.6.
+    const two = [chat('m1', 'hello', 1, { role: 'user' }), chat('m2', 'hello', 2, { role: 'assistant' })];
+    const [at29, at30, at35, at36] = await answers('chat-roles', ask(29, two), ask(30, two), ask(35, two), ask(36, two));
+    expect(at29).toMatchObject({ context: '', included: [], estimated_tokens: 0 });
+    expect(at29.omissions.map((o: any) => o.block_id).sort()).toEqual(['m1', 'm2']);
+    expect(at30).toEqual({ context: 'AI: hello', included: ['m2'], estimated_tokens: 30, total_budget: 30, omissions: [{ block_id: 'm1', reason: 'budget' }] });
+    expect(at35).toMatchObject({ included: ['m2'], estimated_tokens: 30 });
+    expect(at36).toEqual({ context: 'Human: hello\nAI: hello', included: ['m1', 'm2'], estimated_tokens: 36, total_budget: 36, omissions: [] });
+  });
+
+  it('stops at the first message that does not fit: an older one that would fit is dropped too; no role is Human', async () => {
+    // 'x' * 400 is 50 tokens: 29.8 + 54.8 is over 40, and m1 comes after it.
+    const blocks = [chat('m1', 'hello', 1), chat('m2', 'x'.repeat(400), 2), chat('m3', 'hello', 3)];
+    const [r] = await answers('chat-roles', ask(40, blocks));
+    expect(r.context).toBe('Human: hello');
+    expect(r.included).toEqual(['m3']);
+    expect(r.omissions).toEqual([
+      { block_id: 'm2', reason: 'budget' },
+      { block_id: 'm1', reason: 'budget' },
+    ]);
+  });
+
+  it('answers pinned_overflow when the system messages alone exceed the budget', async () => {
+    expect((await raw('chat-roles', ask(31, [sys]))).error.code).toBe('pinned_overflow');
+    const [r] = await answers('chat-roles', ask(32, [sys]));
+    expect(r).toEqual({ context: 'System: Be brief.', included: ['sys'], estimated_tokens: 32, total_budget: 32, omissions: [] });
+  });
+
+  describe('its planted deviations', () => {
+    const long = chat('a1', 'Fine, thanks. And how was the trip?', 2, { role: 'assistant' });
+    const blocks = [sys, chat('u1', 'How are you?', 1, { role: 'user' }), long];
+    it('--plant invented writes a preamble of its own', async () => {
+      const [r] = await answers('chat-roles-invented', ask(100, blocks));
+      expect(r.context).toBe('Use the following context:\nSystem: Be brief.\nHuman: How are you?\nAI: Fine, thanks. And how was the trip?');
+    });
+    it("--plant wrong-header writes the first message that is not the system's after the other speaker", async () => {
+      const [r, pinnedOnly] = await answers('chat-roles-wrong-header', ask(100, blocks), ask(100, [sys, { ...sys, block_id: 'sys2' }]));
+      expect(r.context).toBe('System: Be brief.\nAI: How are you?\nAI: Fine, thanks. And how was the trip?');
+      expect(r.included).toEqual(['sys', 'u1', 'a1']);
+      expect(pinnedOnly.context).toBe('System: Be brief.\nHuman: Be brief.');
+    });
+    it('--plant cut writes the last message of 24 characters or more as its first half', async () => {
+      // 35 characters: the first 17.
+      const [r] = await answers('chat-roles-cut', ask(100, blocks));
+      expect(r.context).toBe('System: Be brief.\nHuman: How are you?\nAI: Fine, thanks. And');
+      expect(r.included).toEqual(['sys', 'u1', 'a1']);
+    });
+  });
+});
+
+describe('joined-tokenizer: the newest blocks while their joined o200k_base count fits', () => {
+  it('counts the kept contents joined by one space, not one by one', async () => {
+    // '12' and '34' are 1 token each, '12 34' is 3; '  ' is 1, and '  ' + ' ' + '  ' is 1 too.
+    const digits = [block('o', '12', 1, { created_at: 1 }), block('n', '34', 1, { created_at: 2 })];
+    const spaces = [block('s1', '  ', 1, { created_at: 1 }), block('s2', '  ', 1, { created_at: 2 })];
+    const [two, three, one] = await answers('joined-tokenizer', ask(2, digits), ask(3, digits), ask(1, spaces));
+    expect(two).toEqual({ context: '[kb · n]\n34', included: ['n'], estimated_tokens: 1, total_budget: 2, omissions: [{ block_id: 'o', reason: 'budget' }] });
+    expect(three).toEqual({ context: '[kb · o]\n12\n\n[kb · n]\n34', included: ['o', 'n'], estimated_tokens: 3, total_budget: 3, omissions: [] });
+    expect(one).toMatchObject({ included: ['s1', 's2'], estimated_tokens: 1 });
+    expect((await manifestOf('joined-tokenizer')).design.estimator).toEqual({ tokenizer: 'o200k_base', join: ' ' });
+  });
+
+  it('--undercount counts each content less one and keeps what the declared count does not allow', async () => {
+    // 'hello world' is 2 tokens, counted 1; the two joined are 4 under the declared estimator.
+    const blocks = [block('old', 'hello world', 1, { created_at: 1 }), block('new', 'hello world', 1, { created_at: 2 })];
+    const [honest] = await answers('joined-tokenizer', ask(2, blocks));
+    const [under] = await answers('joined-tokenizer-undercount', ask(2, blocks));
+    expect(honest).toMatchObject({ included: ['new'], estimated_tokens: 2, omissions: [{ block_id: 'old', reason: 'budget' }] });
+    expect(under).toEqual({
+      context: '[kb · old]\nhello world\n\n[kb · new]\nhello world',
+      included: ['old', 'new'],
+      estimated_tokens: 2,
+      total_budget: 2,
+      omissions: [],
+    });
+    expect((await manifestOf('joined-tokenizer-undercount')).design.estimator).toEqual({ tokenizer: 'o200k_base', join: ' ' });
   });
 });

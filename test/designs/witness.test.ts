@@ -59,19 +59,103 @@ function units(text: string, unit: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-function cost(text: string, e: any): number {
-  if (e.tokenizer) return encode(text, { disallowedSpecial: new Set() }).length + e.overhead;
-  const q = units(text, e.unit) / e.per_token;
-  return Math.max(e.min, e.rounding === 'floor' ? Math.floor(q) : Math.ceil(q)) + e.overhead;
+/** The estimator (SPEC DES-1) run once over a text: a tokenizer's count, or a unit divided, rounded and floored at min; no overhead. */
+function counted(text: string, e: any): number {
+  if (e.tokenizer) return encode(text, { disallowedSpecial: new Set() }).length;
+  const q = units(text, e.unit) / (e.per_token ?? 4);
+  return Math.max(e.min ?? 1, (e.rounding ?? 'floor') === 'floor' ? Math.floor(q) : Math.ceil(q));
 }
 
-const fill = (t: string, b: any, i: number) => t.replace(/\{(source|block_id|index)\}/g, (_, k) => (k === 'index' ? String(i) : b[k]));
+/** What a selection of these contents costs (DES-1): one count each, or one over them joined; overhead a block; context_overhead once. */
+function cost(contents: string[], e: any): number {
+  if (contents.length === 0) return 0;
+  const base = e.join !== undefined ? counted(contents.join(e.join), e) : contents.reduce((s, c) => s + counted(c, e), 0);
+  return base + (e.overhead ?? 0) * contents.length + (e.context_overhead ?? 0);
+}
+
+/**
+ * DES-2's template, read left to right: `{{` and `}}` are one brace; a brace group `{name}` or
+ * `{name:format}` naming a field or a declared member is its value ("" when the block has none);
+ * every other character, a brace included, is itself. `fields` collects the names written.
+ */
+function fill(t: string, b: any, index: number, members: string[], fields: Set<string> = new Set()): string {
+  const known = ['source', 'block_id', 'index', 'priority', 'confidence', 'created_at', 'status', 'lines', ...members];
+  let out = '';
+  let i = 0;
+  while (i < t.length) {
+    const two = t.slice(i, i + 2);
+    if (two === '{{' || two === '}}') {
+      out += t[i];
+      i += 2;
+      continue;
+    }
+    const close = t[i] === '{' ? t.indexOf('}', i + 1) : -1;
+    const inner = close > 0 ? t.slice(i + 1, close) : '';
+    const colon = inner.indexOf(':');
+    const name = colon < 0 ? inner : inner.slice(0, colon);
+    const format = colon < 0 ? null : inner.slice(colon + 1);
+    const formatOk = format === null || format === 'upper' || format === 'lower' || /^\.([0-9]|10)f$/.test(format);
+    if (close < 0 || inner.includes('{') || !known.includes(name) || !formatOk) {
+      out += t[i];
+      i += 1;
+      continue;
+    }
+    fields.add(name);
+    const value = name === 'index' ? index : name === 'lines' ? b.content.split('\n').length : b[name];
+    if (value !== undefined) {
+      const text = typeof value === 'string' ? value : String(value);
+      if (format === 'upper') out += text.toUpperCase();
+      else if (format === 'lower') out += text.toLowerCase();
+      else if (format !== null && typeof value === 'number') out += value.toFixed(Number(format.slice(1, -1)));
+      else out += text;
+    }
+    i = close + 1;
+  }
+  return out;
+}
+
+/** The template a header or footer takes for a block: a template, or a choice {by, cases, default} read by the block's member. */
+function choose(spec: any, b: any): string {
+  if (spec === undefined) return '';
+  if (typeof spec === 'string') return spec;
+  const key = spec.by === 'pinned' ? String(b.pinned === true) : b[spec.by] === undefined ? '' : String(b[spec.by]);
+  return choose(spec.cases !== undefined && Object.hasOwn(spec.cases, key) ? spec.cases[key] : spec.default, b);
+}
+
+/** Every template a header or footer may take (an absent default is ""). */
+const leaves = (spec: any): string[] =>
+  spec === undefined ? [''] : typeof spec === 'string' ? [spec] : [...Object.values(spec.cases ?? {}).flatMap(leaves), ...leaves(spec.default)];
+
+/** ANY-10 judges a render that names its blocks: its header, or its footer, writes {block_id} or {index} whichever template it takes. */
+function namesBlocks(r: any, members: string[]): boolean {
+  const names = (t: string) => {
+    const fields = new Set<string>();
+    fill(t, { content: '' }, 1, members, fields);
+    return fields.has('block_id') || fields.has('index');
+  };
+  return leaves(r.header).every(names) || leaves(r.footer).every(names);
+}
+
 const expired = (b: any, now: number) => (b.ttl_seconds ?? 0) > 0 && now > (b.created_at ?? 0) + b.ttl_seconds;
+
+/** The request as the kit sends it to a design that declares members (DES-5): the block at place i carries the i mod n-th value of each. */
+function withMembers(request: any, members: Record<string, string[]>): any {
+  const blocks = request.blocks.map((b: any, i: number) => {
+    const added = Object.fromEntries(
+      Object.entries(members)
+        .filter(([m]) => !(m in b))
+        .map(([m, values]) => [m, values[i % values.length]]),
+    );
+    return { ...b, ...added };
+  });
+  return { ...request, blocks };
+}
 
 /** The families one answer breaks. */
 function broken(request: any, manifest: any, answer: any): Set<string> {
   const out = new Set<string>();
   const { design } = manifest;
+  const members = Object.keys(design.members ?? {});
   const pinnedOn = manifest.capabilities.includes('pinned');
   const live = request.blocks.filter((b: any) => !expired(b, request.now));
   if (answer.error) {
@@ -84,48 +168,53 @@ function broken(request: any, manifest: any, answer: any): Set<string> {
   const whole = included.filter((b: any) => r.context.includes(b.content));
   if (whole.length < included.length) out.add('whole_blocks');
   // A block that does not appear whole is a whole_blocks failure; its full cost against the budget would fail the budget for the same cut.
-  const counted = whole.reduce((s: number, b: any) => s + cost(b.content, design.estimator), 0);
-  if (Math.max(counted, r.estimated_tokens) > request.budget || r.total_budget !== request.budget) out.add('budget');
+  const spent = cost(
+    whole.map((b: any) => b.content),
+    design.estimator,
+  );
+  // Fractional overheads are summed as they are: held to the budget within one part in a billion (DES-1).
+  if (Math.max(spent, r.estimated_tokens) > request.budget + 1e-9 * Math.max(1, request.budget) || r.total_budget !== request.budget) out.add('budget');
   const named = design.omissions === 'reported' ? r.omissions : [];
   const ids = [...r.included, ...named.map((o: any) => o.block_id)];
   if (ids.length !== byId.size || new Set(ids).size !== byId.size || named.some((o: any) => !LEGAL_REASONS.has(o.reason))) out.add('accounting');
   if (included.some((b: any) => expired(b, request.now))) out.add('expired');
   if (pinnedOn && live.some((b: any) => b.pinned === true && !r.included.includes(b.block_id))) out.add('pinned');
-  if (included.length === 0 && r.context !== design.render.empty) out.add('invented');
-  let at = 0;
-  included.forEach((b: any, i: number) => {
-    const header = fill(design.render.header, b, i + 1);
-    const found = r.context.indexOf(header, at);
-    if (found < 0) out.add('provenance');
-    else at = found + header.length;
-  });
-  const rendered =
-    included.length === 0
-      ? design.render.empty
-      : included
-          .map((b: any, i: number) => fill(design.render.header, b, i + 1) + b.content + fill(design.render.footer, b, i + 1))
-          .join(design.render.separator);
-  if (!out.has('whole_blocks') && included.length > 0 && r.context !== rendered) out.add('provenance');
+  if (included.length === 0) {
+    if (r.context !== design.render.empty) out.add('invented');
+    return out;
+  }
+  const header = (b: any, i: number) => fill(choose(design.render.header, b), b, i + 1, members);
+  const footer = (b: any, i: number) => fill(choose(design.render.footer, b), b, i + 1, members);
+  // Provenance (ANY-10), for a render that names its blocks: each block's own header, in order.
+  if (namesBlocks(design.render, members)) {
+    let at = 0;
+    included.forEach((b: any, i: number) => {
+      const found = r.context.indexOf(header(b, i), at);
+      if (found < 0) out.add('provenance');
+      else at = found + header(b, i).length;
+    });
+  }
+  // Nothing invented (ANY-11): with every content whole and every header its own, the context is exactly the render.
+  const rendered = included.map((b: any, i: number) => header(b, i) + b.content + footer(b, i)).join(design.render.separator);
+  if (!out.has('whole_blocks') && !out.has('provenance') && r.context !== rendered) out.add('invented');
   return out;
 }
 
 describe.each(FIXTURES.map((f) => [f.fixture, f] as const))('%s', (_, f) => {
   it(`breaks exactly ${f.deviations.join(', ') || 'nothing'} over the battery, its witness included`, () => {
     const [cmd, ...args] = f.command.split(' ');
-    // As the kit does, a pinned block goes only to an implementation that declares the capability:
-    // one process answers the describe and both forms of the battery, and the manifest picks one.
-    const unpinned = BATTERY.map((q) => ({ ...q, blocks: q.blocks.map(({ pinned, ...b }: any) => b) }));
-    const lines = [{ id: 'm', op: 'describe' }, ...[...BATTERY, ...unpinned].map((request, i) => ({ id: String(i), op: 'assemble', request }))];
-    const run = spawnSync(cmd!, args, { cwd: ROOT, input: `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`, encoding: 'utf8', timeout: 20_000 });
-    const [described, ...all] = run.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const exchange = (messages: unknown[]): any[] =>
+      spawnSync(cmd!, args, { cwd: ROOT, input: `${messages.map((l) => JSON.stringify(l)).join('\n')}\n`, encoding: 'utf8', timeout: 20_000 })
+        .stdout.trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    const [described] = exchange([{ id: 'm', op: 'describe' }]);
     const manifest = described.ok;
+    // As the kit does, a pinned block goes only to an implementation that declares the capability,
+    // and each block carries a value of every member the design declares (DES-5).
     const pinnedOn = manifest.capabilities.includes('pinned');
-    const battery = pinnedOn ? BATTERY : unpinned;
-    const answers = pinnedOn ? all.slice(0, BATTERY.length) : all.slice(BATTERY.length);
-    expect(all).toHaveLength(2 * BATTERY.length);
+    const battery = BATTERY.map((q) => withMembers(pinnedOn ? q : { ...q, blocks: q.blocks.map(({ pinned, ...b }: any) => b) }, manifest.design.members ?? {}));
+    const answers = exchange(battery.map((request, i) => ({ id: String(i), op: 'assemble', request })));
     expect(answers).toHaveLength(battery.length);
     const families = new Set<string>();
     answers.forEach((a, i) => {
