@@ -56,4 +56,6 @@ export interface Verdict {
    * tiered's rules, which the implementation does not claim.
    */
   requirements?: string[];
+  /** The principles the answer broke (SPEC section 18), said apart from what the case tests. */
+  broke?: string[];
 }

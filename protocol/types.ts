@@ -168,6 +168,8 @@ interface ResultBase {
   level: Level;
   status: Status;
   requirements: string[];
+  /** Of a result that did not pass at the any level: the principles its answer broke, said apart from what it tests (a pinned case whose block was cut broke ANY-1). */
+  broke?: string[];
   description?: string;
   duration_ms: number;
   message?: string;
@@ -324,8 +326,24 @@ export interface Report {
   sweep?: SweepInfo;
   /** A judging run with failures: the known defects that reproduce them, best first (docs/diagnosis.md); absent when nothing failed. */
   diagnosis?: DiagnosisEntry[];
+  /**
+   * The design-agnostic principles (SPEC section 18) the failures no catalogue model explains
+   * break (all failures when none does), most failures first: the causes that hold whatever
+   * the design. Present with `diagnosis` when a reading was made.
+   */
+  principles?: PrincipleCause[];
   /** The levels the run reached (SPEC LVL-1), as the JSON report writes them: derived from `cases`, the manifest and the baseline. */
   levels?: LevelReached[];
+}
+
+/** A principle the failing answers break, as the likely cause names it: "the budget is overrun (ANY-2): explains 12 of 40 failures". */
+export interface PrincipleCause {
+  requirement: string;
+  summary: string;
+  explains: number;
+  failing: number;
+  /** The failing results that break it. */
+  explained: string[];
 }
 
 /** One likely cause of a run's failures: a catalogue defect (or two together) whose model answers as the implementation did. */

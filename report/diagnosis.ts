@@ -24,3 +24,18 @@ export function unexplainedFailures(report: Report): string[] {
 export function explainsText(c: { explains: number; failing: number }): string {
   return `explains ${c.explains} of ${c.failing} failure${c.failing === 1 ? '' : 's'}`;
 }
+
+/** Whether the broken principles lead the likely cause: no known defect explains most of the failures. */
+export function principlesLead(report: Report): boolean {
+  const best = report.diagnosis?.[0];
+  return (report.principles ?? []).length > 0 && (best === undefined || best.explains * 2 <= best.failing);
+}
+
+/** The likely cause in one line, leading part first: what a JUnit property or a summary can hold. */
+export function likelyCauseLine(report: Report): string | undefined {
+  if (!report.diagnosis) return undefined;
+  const principles = (report.principles ?? []).map((p) => `${p.summary} (${p.requirement}): ${explainsText(p)}`);
+  const causes = report.diagnosis.map((c) => `${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${explainsText(c)}`);
+  const parts = principlesLead(report) ? [...principles, ...causes] : [...causes, ...principles];
+  return parts.length > 0 ? parts.join('; ') : 'none of the known defects reproduces the failing answers exactly';
+}

@@ -9,7 +9,7 @@ import type { CaseResult, RepeatAnswer, ReplayInfo, Report, Status, SweepInfo } 
 import { STATUSES, summarize } from '../protocol/types.js';
 import type { TokenTable } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
-import { explainsText, unexplainedFailures } from './diagnosis.js';
+import { explainsText, principlesLead, unexplainedFailures } from './diagnosis.js';
 import { areaOf, byArea, clip, constantsText, coverage, formatRatio, percent, score, show, shownStatuses, stripAnsi, verdictLine, levelsLine } from './text.js';
 import { declaredConstants, isFailing, profileNames, verdict } from '../protocol/verdict.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
@@ -194,7 +194,7 @@ function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: 
   out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${label}</h3>`);
   if (c.requirements.length > 0)
     out.push(
-      `<p>Requirements: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${x.since ? ` (the case holds since spec ${h(x.since)})` : ''}</p>`,
+      `<p>${c.broke && c.broke.length > 0 ? 'Tests' : 'Requirements'}: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${x.since ? ` (the case holds since spec ${h(x.since)})` : ''}${c.broke && c.broke.length > 0 ? `; broke: ${c.broke.map((r) => `<code>${h(r)}</code>`).join(', ')}` : ''}</p>`,
     );
   if (c.description) out.push(`<p class="muted">${h(c.description)}</p>`);
   if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
@@ -301,6 +301,9 @@ function diagnosisSection(report: Report): string {
   const causes = report.diagnosis;
   if (!causes) return '';
   const out = ['<h2 id="diagnosis">Likely cause</h2>'];
+  const principles = principleTable(report);
+  const lead = principlesLead(report);
+  if (lead) out.push(principles);
   if (causes.length === 0) return [...out, '<p>None of the known defects reproduces the failing answers exactly (docs/diagnosis.md).</p>'].join('\n');
   out.push('<p>Known defects whose model answers exactly as the implementation did (docs/diagnosis.md), best first.</p>');
   out.push(
@@ -329,7 +332,22 @@ function diagnosisSection(report: Report): string {
         .map((id) => `<code>${h(id)}</code>`)
         .join(', ')}${left.length > 50 ? ', …' : ''}</p>`,
     );
+  if (!lead) out.push(principles);
   return out.join('\n');
+}
+
+/** The principles the failures break whatever the design (SPEC section 18); none read, nothing. */
+function principleTable(report: Report): string {
+  const broken = report.principles ?? [];
+  if (broken.length === 0) return '';
+  const lead = report.diagnosis && report.diagnosis.length > 0 ? 'Of the failures no known defect explains, the p' : 'P';
+  const rows = broken.map((p) => `<tr><td class="id"><code>${h(p.requirement)}</code></td><td>${h(p.summary)}</td><td>${h(explainsText(p))}</td></tr>`);
+  return [
+    `<p>${lead}rinciples broken whatever the design (SPEC section 18):</p>`,
+    '<table id="principles-table"><thead><tr><th>principle</th><th>what the answers do</th><th>explains</th></tr></thead><tbody>',
+    ...rows,
+    '</tbody></table>',
+  ].join('\n');
 }
 
 export function renderHtml(report: Report, options: HtmlOptions = {}): string {

@@ -8,6 +8,7 @@ import { shownOf, stderrShown } from './shown.js';
 import { byArea, clip, constantsText, levelsLine, show, verdictLine } from './text.js';
 import { isFailing, profileNames, verdict } from '../protocol/verdict.js';
 import { xmlAttr, xmlText } from './xml.js';
+import { likelyCauseLine } from './diagnosis.js';
 
 // Big answers (a whole context) stay readable in CI viewers and keep the file small.
 const MAX_VALUE = 20_000;
@@ -90,6 +91,7 @@ export function renderJunit(report: Report): string {
     // The verdict in the words of the terminal, Markdown and HTML (protocol/verdict.ts verdictWord).
     verdict: verdictLine(report),
     levels: levelsLine(report),
+    likely_cause: likelyCauseLine(report),
     implementation: `${impl.name} ${impl.version}`,
     language: impl.language,
     profiles: profileNames(report).join(','),

@@ -9,7 +9,7 @@ import { summarize } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
 import { span } from './sweep-chart.js';
 import { sweepFinding } from './sweep-text.js';
-import { explainsText, unexplainedFailures } from './diagnosis.js';
+import { explainsText, principlesLead, unexplainedFailures } from './diagnosis.js';
 import { byArea, clip, constantsText, percent, score, show, shownStatuses, stripAnsi, verdictLine, levelsLine } from './text.js';
 import { declaredConstants, isFailing, profileNames, verdict } from '../protocol/verdict.js';
 
@@ -136,6 +136,9 @@ function diagnosisSection(report: Report): string[] {
   const causes = report.diagnosis;
   if (!causes) return [];
   const out = ['### Likely cause', ''];
+  const principles = principleRows(report);
+  const lead = principlesLead(report);
+  if (lead) out.push(...principles);
   if (causes.length === 0) return [...out, 'None of the known defects reproduces the failing answers exactly (docs/diagnosis.md).', ''];
   out.push('Known defects whose model answers exactly as the implementation did (docs/diagnosis.md), best first:', '');
   const rows = causes.map((c) => [
@@ -160,13 +163,24 @@ function diagnosisSection(report: Report): string[] {
         .join(', ')}${left.length > 20 ? ', …' : ''}`,
       '',
     );
+  if (!lead) out.push(...principles);
   return out;
+}
+
+/** The principles the failures break whatever the design (SPEC section 18), as a table; none read, nothing. */
+function principleRows(report: Report): string[] {
+  const broken = report.principles ?? [];
+  if (broken.length === 0) return [];
+  const explained = report.diagnosis && report.diagnosis.length > 0 ? 'Of the failures no known defect explains, the p' : 'P';
+  const rows = broken.map((p) => [code(p.requirement), cell(p.summary), explainsText(p)]);
+  return [`${explained}rinciples broken whatever the design (SPEC section 18):`, '', table(['principle', 'what the answers do', 'explains'], rows), ''];
 }
 
 function failure(c: CaseResult, known: boolean): string {
   const x = shownOf(c);
   const lines: string[] = [];
-  const reqs = c.requirements.length > 0 ? ` (${c.requirements.map(md).join(', ')})` : '';
+  const broke = c.broke && c.broke.length > 0 ? `; broke: ${c.broke.map(md).join(', ')}` : '';
+  const reqs = c.requirements.length > 0 ? ` (${broke ? 'tests: ' : ''}${c.requirements.map(md).join(', ')}${broke})` : '';
   lines.push(`#### ${ICON[c.status]} ${code(c.id)}: ${c.status}${known ? ' (known, in the baseline)' : ''}${reqs}`);
   lines.push('');
   if (c.message) lines.push(paragraph(clip(c.message, MAX_VALUE)), '');

@@ -9,7 +9,7 @@
 import { validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { brokenPrinciples, principleVerdict } from '../principles/verdict.js';
-import { designOf } from '../principles/design.js';
+import { designOf, prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import type { Observation } from './diagnose.js';
 
@@ -53,17 +53,23 @@ function designOfManifest(manifest: Observation['manifest'] & Partial<Pick<Manif
 }
 
 /**
- * The principles the failing observations break. Omission markers are written in tiered's
- * render and a tokenizer is not loaded here: such manifests are not read (undefined).
+ * The design the observations' manifest declares, its tokenizer loaded; undefined for omission
+ * markers, which are written in tiered's render (no declared design reads them).
  */
-export function readPrinciples(observations: readonly Observation[], among?: ReadonlySet<string>): PrincipleReading | undefined {
+export async function principlesDesign(observations: readonly Observation[]): Promise<Design | undefined> {
+  const first = observations[0];
+  if (!first) return undefined;
+  const manifest = first.manifest as Observation['manifest'] & Partial<Pick<Manifest, 'design'>>;
+  if (manifest.capabilities.includes('omission_markers')) return undefined;
+  return manifest.design ? prepareDesign(manifest) : designOfManifest(manifest);
+}
+
+/** The principles the failing observations break under `design` (principlesDesign). */
+export function readPrinciples(observations: readonly Observation[], design: Design, among?: ReadonlySet<string>): PrincipleReading | undefined {
   const failing = observations.filter((o) => !o.passed && (among === undefined || among.has(o.id)));
   const first = failing[0];
   if (!first) return undefined;
   const manifest = first.manifest as Observation['manifest'] & Partial<Pick<Manifest, 'design'>>;
-  const e = manifest.design?.estimator;
-  if (manifest.capabilities.includes('omission_markers') || (e && 'tokenizer' in e)) return undefined;
-  const design = designOfManifest(manifest);
   const byId = new Map<string, string[]>();
   const designOnly: string[] = [];
   let read = 0;

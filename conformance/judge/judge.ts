@@ -81,13 +81,13 @@ function judgeByPrinciplesHeld(c: GoldenCase, outcome: Outcome, manifest: Manife
     const { findings, ...verdict } = v;
     if (verdict.status === 'skip') return verdict;
     const broken = brokenPrinciples(findings);
-    return { ...verdict, requirements: broken.length > 0 ? broken : principlesHeld(capabilities, design) };
+    return { ...verdict, requirements: broken.length > 0 ? broken : principlesHeld(capabilities, design), ...(broken.length > 0 ? { broke: broken } : {}) };
   }
   if (v.status !== 'pass' || seen.kind !== 'result') {
-    // A case of the any level fails under its own requirements and every principle the answer breaks besides.
     const { findings, ...verdict } = v;
-    const besides = brokenPrinciples(findings).filter((id) => !c.requirements.includes(id));
-    return besides.length > 0 ? { ...verdict, requirements: [...c.requirements, ...besides] } : verdict;
+    // A case of the any level keeps its own requirements (what it tests); the principles its answer broke are said apart.
+    const broke = brokenPrinciples(findings);
+    return broke.length > 0 ? { ...verdict, broke } : verdict;
   }
   const mismatches = anyMatcherMismatches(c.expect, seen.value as Result);
   if (mismatches.length === 0) return { status: 'pass' };

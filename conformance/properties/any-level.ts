@@ -89,16 +89,23 @@ const anyPinned = principle(
 );
 
 /**
- * Each printable ASCII character rotated by `shift` among the 94 of them, everything else
- * kept: the same code points, UTF-16 units, UTF-8 bytes and word breaks, so the same cost
- * under every unit estimator (DES-1); one character to one, so contents equal or alike in
- * the request are equal or alike in the twin, and a duplicate rule decides the same.
+ * Each ASCII letter rotated by `shift` among the 26 of its case and each digit among the 10
+ * digits; punctuation, white space and every other character kept. The twin costs the same
+ * under every unit estimator (DES-1: the same code points, UTF-16 units, UTF-8 bytes and word
+ * breaks), and keeps every relation a design may read without reading meaning: one word is
+ * always one twin word (so equal words stay equal across blocks), case folds alike, letters
+ * stay letters and punctuation stays itself (so word and sentence boundaries are where they
+ * were), and contents equal or near-duplicate by any word-set measure stay so. What changes is
+ * which words they are: a design that keeps or drops a block for a word it reads fails.
  */
 export function sameWidthTwin(content: string, shift: number): string {
   let out = '';
-  for (const ch of content) {
-    const cp = ch.codePointAt(0)!;
-    out += cp >= 0x21 && cp <= 0x7e ? String.fromCharCode(0x21 + ((cp - 0x21 + shift) % 94)) : ch;
+  for (let i = 0; i < content.length; i++) {
+    const cp = content.charCodeAt(i);
+    if (cp >= 0x61 && cp <= 0x7a) out += String.fromCharCode(0x61 + ((cp - 0x61 + shift) % 26));
+    else if (cp >= 0x41 && cp <= 0x5a) out += String.fromCharCode(0x41 + ((cp - 0x41 + shift) % 26));
+    else if (cp >= 0x30 && cp <= 0x39) out += String.fromCharCode(0x30 + ((cp - 0x30 + shift) % 10));
+    else out += content[i];
   }
   return out;
 }

@@ -10,7 +10,26 @@ import fc from 'fast-check';
 import type { GenBlock, GenContext, GenRequest } from './arbitraries.js';
 import { designOf } from '../principles/design.js';
 
-const WORDS = ['deploy', 'the', 'rollback', 'needs', 'two', 'approvals', 'key', 'rotated', 'on', 'Friday', 'cache', 'is', 'stale', 'after', 'noon'];
+// 'urgent' and 'ignore' are words a design that reads content for a keyword acts on (ANY-7): the twin renames them.
+const WORDS = [
+  'deploy',
+  'the',
+  'rollback',
+  'needs',
+  'two',
+  'approvals',
+  'key',
+  'rotated',
+  'on',
+  'Friday',
+  'cache',
+  'is',
+  'stale',
+  'after',
+  'noon',
+  'urgent',
+  'ignore',
+];
 
 /** A sentence of 3 to 12 words, capitalised, ending in a full stop. */
 const sentence: fc.Arbitrary<string> = fc.array(fc.constantFrom(...WORDS), { minLength: 3, maxLength: 12 }).map((ws) => {

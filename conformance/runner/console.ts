@@ -91,10 +91,19 @@ function requestLine(c: Pick<Shown, 'request' | 'counterexample'> & Pick<CaseRes
   return parts.length > 0 ? `request: ${parts.join(', ')}` : undefined;
 }
 
+/** What a result tests and, apart, what its answer broke: "  tests: ANY-6, ANY-12  broke: ANY-1"; without `broke`, its requirements in brackets. */
+function requirementsText(c: Pick<CaseResult, 'requirements' | 'broke'>): string {
+  const broke = c.broke ?? [];
+  if (broke.length === 0) return c.requirements.length ? `  [${terminalValue(c.requirements.join(', '))}]` : '';
+  // A tiered case judged by the principles speaks for what it broke (LVL-3): nothing apart to say.
+  const same = c.requirements.length === broke.length && c.requirements.every((id) => broke.includes(id));
+  return `  ${same ? '' : `tests: ${terminalValue(c.requirements.join(', '))}  `}broke: ${terminalValue(broke.join(', '))}`;
+}
+
 /** One failure: id, requirements, its description and request, the message (the judge's compact diff per member), expected/actual, stderr, rerun. Invisible characters are shown escaped. */
 export function formatFailure(c: CaseResult): string {
   const x = shownOf(c);
-  const lines = [`${c.status.toUpperCase()} ${terminalValue(c.id)}${c.requirements.length ? `  [${terminalValue(c.requirements.join(', '))}]` : ''}`];
+  const lines = [`${c.status.toUpperCase()} ${terminalValue(c.id)}${requirementsText(c)}`];
   // What the case is about, and the budget it was judged at: the first two things a reader asks.
   if (c.description) {
     const first = stripAnsi(c.description).trim().split('\n')[0]!;

@@ -7,7 +7,7 @@
  */
 import { visible } from '../../report/visible.js';
 import { terminalValue } from '../../report/terminal.js';
-import type { Report } from '../../protocol/types.js';
+import type { PrincipleCause, Report } from '../../protocol/types.js';
 import type { Cause, Diagnosis, DiagnoseOptions, Observation } from '../diagnose/diagnose.js';
 import type { LogCounts, ObservationLog } from '../diagnose/log.js';
 
@@ -30,9 +30,9 @@ export async function likelyCause(report: Report, log: ObservationLog | undefine
   const { diagnosisEntry } = await import('../diagnose/diagnose.js');
   const read = await readCauses(log.observations(), report.implementation.profiles.includes('any'));
   if (!read) return undefined;
-  const { diagnosis, principles } = read;
+  const { diagnosis, principles, broken } = read;
   return {
-    report: { ...report, diagnosis: diagnosis.causes.map((c) => diagnosisEntry(c)) },
+    report: { ...report, diagnosis: diagnosis.causes.map((c) => diagnosisEntry(c)), ...(broken.length > 0 ? { principles: broken } : {}) },
     text: likelyCauseText(diagnosis, log.seen, principles),
     diagnosis,
   };
@@ -46,19 +46,24 @@ export async function readCauses(
   observations: readonly Observation[],
   atAnyLevel: boolean,
   options: DiagnoseOptions = {},
-): Promise<{ diagnosis: Diagnosis; principles: string[] } | undefined> {
+): Promise<{ diagnosis: Diagnosis; principles: string[]; broken: PrincipleCause[] } | undefined> {
   const { diagnose } = await import('../diagnose/diagnose.js');
   const diagnosis = diagnose(observations, options);
   if (!diagnosis) return undefined;
   // What no catalogue model reproduces: the principles its answers break whatever the design are the causes that hold.
   let principles: string[] = [];
+  let broken: PrincipleCause[] = [];
   if (diagnosis.causes.length === 0 || diagnosis.unexplained.length > 0) {
-    const { readPrinciples, principleLines } = await import('../diagnose/principles.js');
+    const { readPrinciples, principleLines, principlesDesign } = await import('../diagnose/principles.js');
     const some = diagnosis.causes.length > 0;
-    const reading = readPrinciples(observations, some ? new Set(diagnosis.unexplained) : undefined);
-    if (reading) principles = principleLines(reading, diagnosis.failing, atAnyLevel, some);
+    const design = await principlesDesign(observations);
+    const reading = design && readPrinciples(observations, design, some ? new Set(diagnosis.unexplained) : undefined);
+    if (reading) {
+      principles = principleLines(reading, diagnosis.failing, atAnyLevel, some);
+      broken = reading.broken;
+    }
   }
-  return { diagnosis, principles };
+  return { diagnosis, principles, broken };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -79,6 +84,15 @@ export function likelyCauseText(d: Diagnosis, seen?: LogCounts, principles: read
   if (d.causes.length === 0) {
     lines.push(`likely cause: none of the known defects reproduces the failing answers exactly (${plural(d.failing, 'failure')}; docs/diagnosis.md)`);
     lines.push(...principles);
+  } else if (principles.length > 0 && (d.causes[0]?.explains ?? 0) * 2 <= d.failing) {
+    // No known defect explains most failures: the principles they break come first, the partial models after.
+    lines.push(`likely cause (no known defect explains most of the ${plural(d.failing, 'failure')}; docs/diagnosis.md):`);
+    lines.push(...principles.map((l) => `  ${l}`));
+    lines.push(`  known defects whose model answers exactly as the implementation did, for some failures:`);
+    for (const c of d.causes) {
+      lines.push(`    ${causeLine(c)}`);
+      if (c.alike.length > 0) lines.push(`        this run cannot tell it from: ${c.alike.join(', ')}`);
+    }
   } else {
     lines.push(`likely cause (known defects whose model answers exactly as the implementation did; docs/diagnosis.md):`);
     for (const c of d.causes) {

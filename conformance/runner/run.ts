@@ -105,6 +105,7 @@ export function toResult(
   if (v.expected !== undefined) out.expected = v.expected;
   if (v.actual !== undefined) out.actual = v.actual;
   out.defect = defectFrom(v);
+  if (v.broke) out.broke = v.broke;
   if (r.answers) out.answers = r.answers;
   out.request = c.request;
   if (rerun) out.rerun = rerun(c.id);

@@ -23,7 +23,7 @@ interface Entry {
   exposed_by?: string;
 }
 const EXPECTED: Entry[] = JSON.parse(readFileSync(`${ROOT}${DIR}expected.json`, 'utf8')).fixtures;
-const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance'];
+const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance', 'content_blindness'];
 
 function entry(name: string): Entry {
   const e = EXPECTED.find((x) => x.fixture === name);
@@ -706,5 +706,90 @@ describe('joined-tokenizer: the newest blocks while their joined o200k_base coun
       omissions: [],
     });
     expect((await manifestOf('joined-tokenizer-undercount')).design.estimator).toEqual({ tokenizer: 'o200k_base', join: ' ' });
+  });
+});
+
+describe('wordset-dedupe: near-duplicates by word sets, named duplicate', () => {
+  // Costs, floor(code points / 4) at least 1: '...' 1, 'Rollback deploy on key.' 5, 'Rollback deploy on key after noon.' 8.
+  const blocks = [
+    block('x', 'Rollback deploy on key after noon.', 9, { created_at: 0, ttl_seconds: 10 }),
+    block('w1', 'Rollback deploy on key.', 2),
+    block('w2', 'Key deploy on. Deploy deploy rollback.', 1),
+    block('w3', 'Rollback deploy on key, twice.', 1),
+    block('w4', 'Rollback deploy on key after noon.', 1),
+    block('w5', '...', 3),
+    block('w6', 'ROLLBACK: deploy_on key', 0.5),
+  ];
+  it('omits a block whose lower-cased word set is 0.8 or more like a kept one, by score; an expired block keeps nothing out', async () => {
+    const [r] = await answers('wordset-dedupe', ask(100, blocks, 11));
+    // w2 has w1's words {rollback, deploy, on, key}; w3 adds one (4 of 5, 0.8); w4 adds two (4 of 6); '_' separates words
+    // as punctuation does (w6); w5 has no words. x, expired, is no earlier block for w4.
+    expect(r).toEqual({
+      context: '[kb · w5]\n...\n\n[kb · w1]\nRollback deploy on key.\n\n[kb · w4]\nRollback deploy on key after noon.',
+      included: ['w5', 'w1', 'w4'],
+      estimated_tokens: 14,
+      total_budget: 100,
+      omissions: [
+        { block_id: 'x', reason: 'expired' },
+        { block_id: 'w2', reason: 'duplicate' },
+        { block_id: 'w3', reason: 'duplicate' },
+        { block_id: 'w6', reason: 'duplicate' },
+      ],
+    });
+  });
+
+  it('removes duplicates before the budget: a block like one that does not fit is still a duplicate', async () => {
+    const [r] = await answers('wordset-dedupe', ask(3, blocks.slice(1, 3)));
+    expect(r).toMatchObject({
+      included: [],
+      estimated_tokens: 0,
+      omissions: [
+        { block_id: 'w2', reason: 'duplicate' },
+        { block_id: 'w1', reason: 'budget' },
+      ],
+    });
+  });
+
+  it("decides the same on the example's twin: one letter further in each word", async () => {
+    const [r] = await answers(
+      'wordset-dedupe',
+      ask(100, [block('w1', 'Spmmcbdl efqmpz po lfz.', 2), block('w2', 'Lfz efqmpz po. Efqmpz efqmpz spmmcbdl.', 1)]),
+    );
+    expect(r).toMatchObject({ included: ['w1'], omissions: [{ block_id: 'w2', reason: 'duplicate' }] });
+  });
+});
+
+describe('keyword-boost: a block with the word urgent first', () => {
+  // Costs, ceil(code points / 4) at least 1: a 6, n 7, u 7, U 2.
+  const blocks = [
+    block('a', 'Rotate the deploy key.', 2),
+    block('n', 'Deploy urgently, then rest.', 3),
+    block('u', 'Urgent: the cache is stale.', 1),
+    block('U', 'URGENT!', 0.5),
+    block('old', 'urgent', 9, { created_at: 0, ttl_seconds: 10 }),
+  ];
+  it('takes the blocks with the word, in any case, before the others, each part by score; urgently is another word', async () => {
+    const [r] = await answers('keyword-boost', ask(15, blocks, 11));
+    // u (7, 8 left), U (2, 6 left), then n (7: no room), a (6, 0 left).
+    expect(r).toEqual({
+      context: '[kb · u]\nUrgent: the cache is stale.\n\n[kb · U]\nURGENT!\n\n[kb · a]\nRotate the deploy key.',
+      included: ['u', 'U', 'a'],
+      estimated_tokens: 15,
+      total_budget: 15,
+      omissions: [
+        { block_id: 'old', reason: 'expired' },
+        { block_id: 'n', reason: 'budget' },
+      ],
+    });
+  });
+
+  it('selects otherwise when the word is rotated away at the same cost', async () => {
+    const [word, twin] = await answers(
+      'keyword-boost',
+      ask(8, [block('a', 'Rotate the deploy key.', 2), block('u', 'Urgent: the cache is stale.', 1)]),
+      ask(8, [block('a', 'Spubuf uif efqmpz lfz.', 2), block('u', 'Vshfou: uif dbdif jt tubmf.', 1)]),
+    );
+    expect(word).toMatchObject({ included: ['u'], omissions: [{ block_id: 'a', reason: 'budget' }] });
+    expect(twin).toMatchObject({ included: ['a'], omissions: [{ block_id: 'u', reason: 'budget' }] });
   });
 });

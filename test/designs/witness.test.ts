@@ -1,10 +1,11 @@
 /**
  * expected.json says exactly what each fixture breaks. Every fixture answers the
  * same battery (every fixture's witness request, and a few of no design in
- * particular), and a small checker written here from the design-agnostic
- * requirements, not from the kit, names the families its answers break: those
- * are its `deviations`, no more and no fewer, and a design-only fixture breaks
- * none. This holds the fixtures and their expectations, not the kit's verdicts.
+ * particular) and each request's twin (ANY-7), and a small checker written here
+ * from the design-agnostic requirements, not from the kit, names the families its
+ * answers break: those are its `deviations`, no more and no fewer, and a
+ * design-only fixture breaks none. This holds the fixtures and their
+ * expectations, not the kit's verdicts.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -45,6 +46,15 @@ const BATTERY: any[] = [
     ],
   },
   { now: 0, budget: 7, blocks: [] },
+  {
+    now: 0,
+    budget: 100,
+    blocks: [
+      { block_id: 'w1', source: 'ops', content: 'Rollback deploy on key.', priority: 2 },
+      { block_id: 'w2', source: 'ops', content: 'Key deploy on. Deploy deploy rollback.', priority: 1 },
+      { block_id: 'w3', source: 'ops', content: 'Rollback deploy on key 2.', priority: 1 },
+    ],
+  },
   {
     now: 0,
     budget: 3000,
@@ -136,6 +146,30 @@ function namesBlocks(r: any, members: string[]): boolean {
   return leaves(r.header).every(names) || leaves(r.footer).every(names);
 }
 
+/**
+ * The twin of a text (ANY-7), from its description: each ASCII letter rotated by `shift` within
+ * its case, each digit among the ten digits, every other character kept; the same cost under
+ * every unit estimator.
+ */
+const rotate = (text: string, shift: number) =>
+  text.replace(/[a-z]|[A-Z]|[0-9]/g, (c) => {
+    const [first, n] = c >= 'a' ? ['a', 26] : c >= 'A' ? ['A', 26] : ['0', 10];
+    return String.fromCharCode(first.charCodeAt(0) + ((c.charCodeAt(0) - first.charCodeAt(0) + shift) % n));
+  });
+const twinOf = (request: any): any => ({ ...request, blocks: request.blocks.map((b: any) => ({ ...b, content: rotate(b.content, 1) })) });
+
+/** What content blindness compares: the blocks included, in order, and each omitted block's reason (or the error's code). */
+const selection = (answer: any): unknown =>
+  answer.error
+    ? { error: answer.error.code }
+    : { included: answer.ok.included, omissions: answer.ok.omissions.map((o: any) => `${o.block_id}: ${o.reason}`).sort() };
+
+/** content_blindness (ANY-7) when a request and its twin select differently; not judged for a tokenizer estimator (no twin costs the same). */
+function blindness(manifest: any, answer: any, twinAnswer: any): Set<string> {
+  if (manifest.design.estimator.tokenizer !== undefined) return new Set();
+  return new Set(JSON.stringify(selection(answer)) === JSON.stringify(selection(twinAnswer)) ? [] : ['content_blindness']);
+}
+
 const expired = (b: any, now: number) => (b.ttl_seconds ?? 0) > 0 && now > (b.created_at ?? 0) + b.ttl_seconds;
 
 /** The request as the kit sends it to a design that declares members (DES-5): the block at place i carries the i mod n-th value of each. */
@@ -214,16 +248,21 @@ describe.each(FIXTURES.map((f) => [f.fixture, f] as const))('%s', (_, f) => {
     // and each block carries a value of every member the design declares (DES-5).
     const pinnedOn = manifest.capabilities.includes('pinned');
     const battery = BATTERY.map((q) => withMembers(pinnedOn ? q : { ...q, blocks: q.blocks.map(({ pinned, ...b }: any) => b) }, manifest.design.members ?? {}));
-    const answers = exchange(battery.map((request, i) => ({ id: String(i), op: 'assemble', request })));
-    expect(answers).toHaveLength(battery.length);
+    // Each request, then its twin (ANY-7).
+    const sent = [...battery, ...battery.map(twinOf)];
+    const all = exchange(sent.map((request, i) => ({ id: String(i), op: 'assemble', request })));
+    expect(all).toHaveLength(sent.length);
+    const answers = all.slice(0, battery.length);
+    const twins = all.slice(battery.length);
     const families = new Set<string>();
     answers.forEach((a, i) => {
-      for (const x of broken(battery[i], manifest, a)) families.add(x);
+      for (const x of [...broken(battery[i], manifest, a), ...blindness(manifest, a, twins[i])]) families.add(x);
     });
     expect([...families].sort()).toEqual([...f.deviations].sort());
     if (f.witness) {
       const w = battery[BATTERY.indexOf(f.witness)];
-      const own = broken(w, manifest, answers[BATTERY.indexOf(f.witness)]);
+      const at = BATTERY.indexOf(f.witness);
+      const own = [...broken(w, manifest, answers[at]), ...blindness(manifest, answers[at], twins[at])];
       expect([...own].sort(), 'the witness alone').toEqual([...f.deviations].sort());
     }
   });

@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+/**
+ * The ctxconform stdio wrapper around trimmer.mjs (SPEC PROTO-3): a request's blocks
+ * become chat messages (a pinned block is a system message; any other is the `role` the
+ * block carries, `user` or `assistant`, default `user`; `created_at` orders them), the
+ * trimmed conversation becomes an answer, and `describe` answers a manifest that declares
+ * the trimmer's counter and transcript, so the kit judges it at the design-agnostic level
+ * (`"profiles": ["any"]`). The transcript names no block, so provenance (SPEC ANY-10) is
+ * not judged for it.
+ *
+ *     npx ctxconform run --stdio "node adapters/examples/chat-history/wrapper.mjs"
+ */
+import { createInterface } from 'node:readline';
+import { countTokens, trimMessages } from './trimmer.mjs';
+
+const MANIFEST = {
+  name: 'chat-history-trimmer',
+  version: '1.0.0',
+  language: 'javascript',
+  profiles: ['any'],
+  capabilities: ['pinned'],
+  validates: false,
+  design: {
+    members: { role: ['user', 'assistant'] },
+    // o200k tokens of each content + 3.8 a message + 1 for the role's name; 24 a conversation.
+    estimator: { tokenizer: 'o200k_base', overhead: 4.8, context_overhead: 24 },
+    render: {
+      header: { by: 'pinned', cases: { true: 'System: ' }, default: { by: 'role', cases: { assistant: 'AI: ' }, default: 'Human: ' } },
+      separator: '\n',
+      empty: '',
+    },
+    omissions: 'reported',
+  },
+};
+
+/** Expired as SPEC EXP-1 says: a positive ttl_seconds, and now past created_at + ttl_seconds. */
+const expired = (b, now) => (b.ttl_seconds ?? 0) > 0 && now > (b.created_at ?? 0) + b.ttl_seconds;
+
+const message = (b) => ({
+  role: b.pinned === true ? 'system' : b.role === 'assistant' ? 'assistant' : 'user',
+  content: b.content,
+  createdAt: b.created_at ?? 0,
+});
+
+class Refusal extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function assemble(request) {
+  const omissions = [];
+  const idOf = new Map();
+  const messages = [];
+  for (const b of request.blocks) {
+    if (expired(b, request.now)) {
+      omissions.push({ block_id: b.block_id, reason: 'expired' });
+      continue;
+    }
+    const m = message(b);
+    idOf.set(m, b.block_id);
+    messages.push(m);
+  }
+  const system = countTokens(messages.filter((m) => m.role === 'system'));
+  if (system > request.budget) throw new Refusal('pinned_overflow', `the system messages cost ${system}, over the budget of ${request.budget}`);
+  const trimmed = trimMessages(messages, request.budget);
+  return {
+    context: trimmed.transcript,
+    included: trimmed.kept.map((m) => idOf.get(m)),
+    estimated_tokens: trimmed.totalTokens,
+    total_budget: request.budget,
+    omissions: [...omissions, ...trimmed.dropped.map((m) => ({ block_id: idOf.get(m), reason: 'budget' }))],
+  };
+}
+
+function answer(msg) {
+  const id = msg?.id ?? null;
+  if (msg?.op === 'describe') return { id, ok: MANIFEST };
+  if (msg?.op === 'assemble') {
+    try {
+      return { id, ok: assemble(msg.request) };
+    } catch (e) {
+      if (e instanceof Refusal) return { id, error: { code: e.code, message: e.message } };
+      // The trimmer does not validate: say so, never crash.
+      return { id, error: { code: 'invalid_request', message: `cannot read the request: ${e}` } };
+    }
+  }
+  return { id, error: { code: 'unknown_op', message: `unknown op ${JSON.stringify(msg?.op)}` } };
+}
+
+createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+  if (!line.trim()) return;
+  let msg = null;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    msg = null;
+  }
+  process.stdout.write(`${JSON.stringify(answer(msg))}\n`);
+});
