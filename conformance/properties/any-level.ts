@@ -28,6 +28,10 @@ const whyNot = (gen: GenContext): string =>
 /** The design the env carries (prepared with its tokenizer), or the declaration's. */
 const designIn = (env: PropertyEnv): Design => env.design ?? designOf(env.gen.design);
 
+/** The principles in the order a shrink keeps to the first of (properties/index.ts): a cut before a header, a header last of all. */
+const SEVERITY = ['ANY-1', 'ANY-6', 'ANY-5', 'ANY-3', 'ANY-2', 'ANY-4', 'ANY-13', 'ANY-10', 'ANY-11'];
+const bySeverity = (ids: readonly string[]): string[] => [...new Set(ids)].sort((a, b) => (SEVERITY.indexOf(a) + 1 || 99) - (SEVERITY.indexOf(b) + 1 || 99));
+
 function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readonly string[]): void {
   const v = principleVerdict(req, outcome, designIn(env), env.gen.capabilities);
   if (v.status === 'pass' || v.status === 'skip') return;
@@ -35,7 +39,7 @@ function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readon
   const mine = (v.findings ?? []).filter((f) => ids.includes(f.id));
   if (mine.length === 0) return;
   const own = failed(mine);
-  throw new PropertyFailure(own.message ?? 'fail', 'fail', own.expected, own.actual, [...new Set(mine.map((f) => f.id))]);
+  throw new PropertyFailure(own.message ?? 'fail', 'fail', own.expected, own.actual, bySeverity(mine.map((f) => f.id)));
 }
 
 /** `ids` less the principles the declared design leaves unjudged (ANY-10 for a render that names no block). */
@@ -59,6 +63,7 @@ function principle(
     notApplicable,
     arbitrary: anyRequest,
     requests: (r) => [r],
+    shrinksWithinFirst: true,
     async check(env, req) {
       judged(env, req, await env.impl.assemble(req, { timeoutMs: env.timeoutMs }), ids);
     },

@@ -70,6 +70,12 @@ export interface PropertyDef<T> {
   verify?(env: PropertyEnv, input: T, answers: readonly Answer[]): void;
   /** The requests the check sends, first the one a counterexample is best saved as. */
   requests(input: T): unknown[];
+  /**
+   * A shrink keeps to failures of the first requirement the first failure names (a principle
+   * property names them most severe first): a cut shrinks to a cut, not to a header a smaller
+   * request happens to break.
+   */
+  shrinksWithinFirst?: boolean;
 }
 
 /** The reference's answer with the implementation's declared capabilities, and its declared constants (SPEC section 17). */

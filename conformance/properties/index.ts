@@ -104,6 +104,8 @@ async function runProperty(
   let shrinkDeadline: number | undefined;
   let shrinkTimeouts = 0;
   let shrinkStopped: string | undefined;
+  // The requirement the first failure broke first: a shrink keeps to failures of it, so a cut shrinks to a cut, not to whatever else a smaller request breaks.
+  let shrinkingFor: string | undefined;
   const breathe = breather();
   // Drawn once per seed and context, whichever property or implementation asks again (drawn.ts).
   const property = fc.asyncProperty(keptDraws(def.arbitrary, gen), async (input) => {
@@ -120,8 +122,14 @@ async function runProperty(
       return true;
     } catch (e) {
       if (fc.PreconditionFailure.isFailure(e)) throw e;
-      if (shrinkDeadline === undefined) shrinkDeadline = performance.now() + SHRINK_BUDGET_MS;
-      else if (e instanceof PropertyFailure && e.status === 'timeout') shrinkTimeouts++;
+      const broke = e instanceof PropertyFailure ? e.requirements : undefined;
+      if (shrinkDeadline === undefined) {
+        shrinkDeadline = performance.now() + SHRINK_BUDGET_MS;
+        shrinkingFor = def.shrinksWithinFirst ? broke?.[0] : undefined;
+      } else {
+        if (shrinkingFor !== undefined && broke !== undefined && !broke.includes(shrinkingFor)) return true;
+        if (e instanceof PropertyFailure && e.status === 'timeout') shrinkTimeouts++;
+      }
       throw e;
     }
   });

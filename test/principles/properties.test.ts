@@ -57,4 +57,30 @@ describe('the any level properties', () => {
       expect(r!.message).toMatch(message);
     });
   }
+
+  it('a cut shrinks to a cut though the design also writes pinned blocks under another header (the shrink keeps to the first principle broken)', async () => {
+    const manifest: Manifest = { ...greedyManifest('greedy-pinned'), capabilities: ['pinned'] };
+    const cutting = greedy({ truncateLines: 50 });
+    // A second quirk, shown by a pinned block beside a long one (over 40 lines, fewer than the cut's 50, so a shrink can reach it alone):
+    // the pinned block's header says "pinned" instead of its source.
+    const quirky = (request: unknown): unknown => {
+      const r = cutting(request) as { context: string };
+      const blocks = (request as { blocks: { block_id: string; source: string; content: string; pinned?: boolean }[] }).blocks;
+      const long = blocks.some((b) => b.content.split('\n').length > 40);
+      const pinned = long ? blocks.filter((b) => b.pinned) : [];
+      let context = r.context;
+      for (const b of pinned) context = context.replace(`<doc source="${b.source}" id="${b.block_id}">`, `<doc source="pinned" id="${b.block_id}">`);
+      return { ...r, context };
+    };
+    const [r] = await runProperties(fromFunctions(quirky, undefined, manifest), manifest, {
+      runs: 500,
+      seed: SEED,
+      timeoutMs: 5000,
+      only: ['any-whole-blocks'],
+    });
+    expect(r).toMatchObject({ status: 'fail' });
+    expect(r!.message).toMatch(
+      /^ANY-1 block "k-\d+" is included but its content is not there whole: its first \d+ of \d+ characters appear, then "\/\/ \.\.\. truncated/,
+    );
+  });
 });
