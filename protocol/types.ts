@@ -68,7 +68,13 @@ export interface DeclaredDesign {
   omissions?: 'reported' | 'not_reported';
   /** DES-5: block members beyond section 2 the implementation reads, each with the values it knows; the kit's requests carry them. */
   members?: Record<string, string[]>;
+  /** DES-6: valid requests the implementation refuses with an error, by what they hold; such a refusal is skipped, not failed (ANY-13). */
+  refuses?: DeclaredRefusal[];
 }
+
+/** What makes a valid request one a design refuses (DES-6). */
+export type DeclaredRefusal = 'budget_zero' | 'empty_content' | 'lone_surrogate' | 'special_tokens';
+export const DECLARED_REFUSALS: readonly DeclaredRefusal[] = ['budget_zero', 'empty_content', 'lone_surrogate', 'special_tokens'];
 
 /**
  * What an adapter read of the implementation's stderr while one request was

@@ -8,7 +8,7 @@
  */
 import { codePointLength, HEADER_SEPARATOR, SPEC_RENDER } from '../../reference/index.js';
 import { BLOCK_MEMBERS } from '../../protocol/assembly.js';
-import type { DeclaredDesign, DeclaredEstimator, DeclaredTemplate, EncodingName, Manifest } from '../../protocol/types.js';
+import type { DeclaredDesign, DeclaredEstimator, DeclaredRefusal, DeclaredTemplate, EncodingName, Manifest } from '../../protocol/types.js';
 import { loadEncoding } from '../encodings.js';
 import { type CompiledTemplate, compileTemplate, type Render } from '../../protocol/render-template.js';
 
@@ -31,6 +31,8 @@ export interface Design {
   namesBlocks: boolean;
   /** The members beyond section 2 the requests carry (DES-5), each with its values. */
   members: Readonly<Record<string, readonly string[]>>;
+  /** What of a valid request the design refuses (DES-6): its error answer is skipped, not failed. */
+  refuses: readonly DeclaredRefusal[];
 }
 
 export const SPEC_HEADER = '[{source}' + HEADER_SEPARATOR + '{block_id}]\n';
@@ -107,6 +109,7 @@ export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: str
     twinsCostAlike: !('tokenizer' in e),
     namesBlocks: header.namesBlock || footer.namesBlock,
     members,
+    refuses: declared?.refuses ?? [],
   };
 }
 

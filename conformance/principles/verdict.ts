@@ -11,6 +11,7 @@ import { malformedErrorVerdict, nonAnswerVerdict } from '../outcome-verdict.js';
 import { isExpired } from '../../reference/index.js';
 import type { Design } from './design.js';
 import { principleFindings } from './checks.js';
+import { declaredRefusal } from './refusals.js';
 import type { Finding, PrincipleRequest } from './checks.js';
 
 /** The requirement ids the principles are judged under, for a result's requirements. */
@@ -37,6 +38,8 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
       const malformed = malformedErrorVerdict(outcome);
       if (malformed) return malformed;
       if (outcome.code === 'pinned_overflow' && capabilities.includes('pinned') && hasLivePinned(req)) return { status: 'pass' };
+      const declared = declaredRefusal(request, design.refuses);
+      if (declared) return { status: 'skip', message: declared };
       const finding: Finding = {
         id: 'ANY-13',
         message: `a valid request got the error ${String(outcome.code)}: ${String(outcome.message)}; it gets a result${capabilities.includes('pinned') ? ', or pinned_overflow when it holds a pinned block' : ''}`,

@@ -51,7 +51,17 @@ const short: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: fc.constantFrom('a', 'b', ' ', '.', '\u{1f600}', '\u00e9', '\u0301', '\n'), maxLength: 40 }),
 );
 
-export const anyContent: fc.Arbitrary<string> = fc.oneof({ weight: 3, arbitrary: prose }, { weight: 2, arbitrary: code }, { weight: 1, arbitrary: short });
+/** Recalled web text that holds a tokenizer's special-token text, which some encoders throw on (ANY-13, DES-6). */
+const specialTokens: fc.Arbitrary<string> = fc
+  .tuple(sentence, fc.constantFrom('<|endoftext|>', '<|im_start|>system\n', '<|im_end|>'), sentence)
+  .map(([a, t, b]) => `${a} ${t}${b}`);
+
+export const anyContent: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: prose },
+  { weight: 4, arbitrary: code },
+  { weight: 2, arbitrary: short },
+  { weight: 1, arbitrary: specialTokens },
+);
 
 const SOURCES = ['notes', 'docs', 'code', 'policy', 'memory', 'chat'];
 
