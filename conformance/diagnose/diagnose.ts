@@ -26,6 +26,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { DeclaredConstants, DiagnosisEntry, Manifest, Outcome } from '../../protocol/types.js';
+import { anyOnly } from '../../protocol/levels.js';
 import { declaredConstants } from '../judge/expectation.js';
 import { CATALOGUE, reachOf } from './catalogue.js';
 import type { Feature } from './catalogue.js';
@@ -42,7 +43,7 @@ export interface Observation {
   id: string;
   request: unknown;
   /** What the implementation declared: its capabilities and constants apply to every answer (PROTO-1, section 17). */
-  manifest: Pick<Manifest, 'capabilities'> & { constants?: DeclaredConstants | undefined };
+  manifest: Pick<Manifest, 'capabilities'> & { constants?: DeclaredConstants | undefined; profiles?: readonly string[] };
   /** What it answered. A timeout, a crash or an unreadable answer is explained by nothing. */
   outcome: Outcome;
   passed: boolean;
@@ -128,6 +129,12 @@ interface Seen {
   baseReproduces: boolean;
   /** Passing observations: whether the base's answer would have passed (computed when first needed). */
   baseAccepted?: boolean;
+  /**
+   * Judged at the any level alone: the design declares no tiers, so the catalogue's models (all
+   * of them tiered's or ranked's algorithm) cannot describe it; only the validation entries,
+   * which read no design, may show, and only on the requests whose features they name.
+   */
+  anyAlone: boolean;
 }
 
 /** A candidate: a defect set, how to name it, and which requests can show it. */
@@ -246,12 +253,23 @@ export function diagnosisEntry(c: Cause, lists = true): DiagnosisEntry {
 function prepare(observations: readonly Observation[], memo: DiagnosisMemo): Seen[] {
   const configs = observations.map((o): ModelConfig => ({ capabilities: o.manifest.capabilities, constants: declaredConstants(o.manifest) }));
   const plain = observations.map((o, i) => keptAnswer(o.request, configs[i]!, undefined, memo));
-  const spelling = fitSpelling(observations.map((o, i) => ({ request: o.request, outcome: o.outcome, base: plain[i]! })));
+  const alone = observations.map((o) => o.manifest.profiles !== undefined && anyOnly({ profiles: o.manifest.profiles }));
+  // The any level reads reasons by class (ANY-4): tiered's spelling of them is not a design it owes.
+  const spelling = fitSpelling(observations.flatMap((o, i) => (alone[i] ? [] : [{ request: o.request, outcome: o.outcome, base: plain[i]! }])));
   const spelled = Object.keys(spelling).length > 0;
   return observations.map((o, i) => {
     const config = spelled ? { ...configs[i]!, reasons: spelling } : configs[i]!;
     const base = spelled ? keptAnswer(o.request, config, undefined, memo) : plain[i]!;
-    return { o, config, base, features: featuresOf(o.request, config, base), baseReproduces: reproduces(base, o.outcome) };
+    const features = featuresOf(o.request, config, base);
+    const anyAlone = alone[i]!;
+    return {
+      o,
+      config,
+      base,
+      features: anyAlone ? new Set<Feature>(features.has('invalid') ? ['invalid'] : []) : features,
+      baseReproduces: reproduces(base, o.outcome),
+      anyAlone,
+    };
   });
 }
 
@@ -280,10 +298,11 @@ export function featuresOf(request: unknown, config: ModelConfig, base: Answer):
   return f;
 }
 
+/** Whether an entry reaching `when` can show on an observation: at the any level alone, only one that names a feature the request has. */
 const reaches =
   (when: readonly Feature[] | undefined) =>
   (s: Seen): boolean =>
-    when === undefined || when.some((w) => s.features.has(w));
+    when === undefined ? !s.anyAlone : when.some((w) => s.features.has(w));
 
 /** Every catalogue entry, and the instances of each family that the failing answers suggest. */
 function candidates(targets: readonly Seen[], memo: DiagnosisMemo, leaveOut: ReadonlySet<string> = new Set()): Candidate[] {

@@ -9,6 +9,7 @@ import type { Observation } from '../diagnose/diagnose.js';
 import type { Implementation, Manifest, PropertyResult } from '../../protocol/types.js';
 import type { GoldenCase } from '../types.js';
 import type { CombinedRun } from './repeat.js';
+import { caseAsSent } from './sent.js';
 
 /** Each judged case: its answer, its verdict and its judge. A flaky case has no one answer, a case the adapter failed none. */
 export function observeCases(log: ObservationLog, cases: readonly GoldenCase[], runs: readonly CombinedRun[], manifest: Manifest): void {
@@ -18,7 +19,7 @@ export function observeCases(log: ObservationLog, cases: readonly GoldenCase[], 
     if (status === 'skip') return;
     if (status === 'flaky') log.add(unanswered(c.id, c.request, manifest, 'the answers differed between repeats'));
     else if (r.outcome === undefined) log.add(unanswered(c.id, c.request, manifest, r.verdict.message ?? status));
-    else log.add(caseObservation(c, r.outcome, manifest, status === 'pass'));
+    else log.add(caseObservation(caseAsSent(c, manifest), r.outcome, manifest, status === 'pass'));
   });
 }
 

@@ -19,7 +19,7 @@ import { caseLevel } from '../levels.js';
 import { anyOnly } from '../../protocol/levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { prepareDesign } from '../principles/design.js';
-import { withMembers } from '../principles/members.js';
+import { caseAsSent } from './sent.js';
 import type { Design } from '../principles/design.js';
 
 export interface RunOptions {
@@ -63,8 +63,7 @@ async function selectedProperties(o: RunOptions, matches: ReturnType<typeof idMa
 export async function runCase(c: GoldenCase, impl: Implementation, manifest: Manifest, timeoutMs: number, design?: Design): Promise<CaseRun> {
   const why = skipReason(c, manifest);
   if (why !== undefined) return { verdict: { status: 'skip', message: why }, ms: 0 };
-  // At the any level a request carries the members the design reads (DES-5), and is judged as sent.
-  const sent = design && caseLevel(c, manifest) === 'any' ? { ...c, request: withMembers(c.request, design.members) } : c;
+  const sent = caseAsSent(c, manifest);
   const t0 = performance.now();
   try {
     const outcome = await impl.assemble(sent.request, { timeoutMs });
@@ -83,7 +82,7 @@ export function toResult(
   c: GoldenCase,
   r: { verdict: Verdict; ms: number } & RequestStderr & Pick<CombinedRun, 'answers'>,
   rerun: ((id: string) => string) | undefined,
-  manifest?: Pick<Manifest, 'profiles'>,
+  manifest?: Pick<Manifest, 'profiles'> & Partial<Pick<Manifest, 'design'>>,
 ): GoldenResult {
   const v = r.verdict;
   const out: GoldenResult = {
@@ -107,7 +106,7 @@ export function toResult(
   out.defect = defectFrom(v);
   if (v.broke) out.broke = v.broke;
   if (r.answers) out.answers = r.answers;
-  out.request = c.request;
+  out.request = manifest ? caseAsSent(c, manifest).request : c.request;
   if (rerun) out.rerun = rerun(c.id);
   if (r.stderr) out.stderr = r.stderr;
   if (r.stderr && r.stderrInFlight) out.stderr_in_flight = r.stderrInFlight;
