@@ -36,11 +36,12 @@ type DrivingOption = keyof typeof DRIVING;
 const ALL_DRIVING: readonly DrivingOption[] = ['manifest', 'timeout', 'concurrency'];
 
 /** node:util parseArgs options for choosing and driving an implementation (with these driving options). */
-export function drivingOptions(driving: readonly DrivingOption[] = ALL_DRIVING): Record<string, { type: 'string' | 'boolean' }> {
-  const out: Record<string, { type: 'string' | 'boolean' }> = {};
+export function drivingOptions(driving: readonly DrivingOption[] = ALL_DRIVING): Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> {
+  const out: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
   for (const t of transports()) {
     out[t.option] = { type: 'string' };
-    for (const [name, o] of Object.entries(t.options ?? {})) out[name] = { type: o.type === 'boolean' ? 'boolean' : 'string' };
+    for (const [name, o] of Object.entries(t.options ?? {}))
+      out[name] = o.type === 'list' ? { type: 'string', multiple: true } : { type: o.type === 'boolean' ? 'boolean' : 'string' };
   }
   for (const name of ALL_DRIVING) if (out[name]) throw new Error(`a transport's option --${name} is one every driving command has`);
   for (const name of driving) out[name] = { type: 'string' };
@@ -111,6 +112,7 @@ export function namedTransport(
 function optionValue(values: OptionValues, name: string, o: TransportOption): unknown {
   if (o.type === 'integer') return intOption(values, name, Number.NaN, o.min ?? 1);
   if (o.type === 'boolean') return values[name] === true;
+  if (o.type === 'list') return ([] as unknown[]).concat(values[name]).map(String);
   return String(values[name]);
 }
 
@@ -170,7 +172,8 @@ export function optionValuesOf(transport: AnyTransport, config: Readonly<Record<
   if (selected !== undefined) values[transport.option] = String(selected);
   for (const [name, o] of Object.entries(transport.options ?? {})) {
     const v = config[o.key];
-    if (v !== undefined && v !== false) values[name] = v === true ? true : String(v);
+    if (Array.isArray(v)) values[name] = v.map(String) as unknown as string;
+    else if (v !== undefined && v !== false) values[name] = v === true ? true : String(v);
   }
   return values;
 }
@@ -187,6 +190,8 @@ export function implementationFlags(values: OptionValues, { timeout = true }: { 
     const v = values[name];
     if (v === undefined || o.wholeRun) continue;
     if (o.type === 'boolean') flags.push(`--${name}`);
+    else if (o.type === 'list')
+      for (const each of ([] as unknown[]).concat(v)) flags.push(`--${name}`, shellQuote(o.listRerun ? o.listRerun(String(each)) : String(each)));
     else flags.push(`--${name}`, o.secret ? `"$${o.secret}"` : shellQuote(String(v)));
   }
   if (typeof values['manifest'] === 'string') flags.push('--manifest', shellQuote(values['manifest']));

@@ -30,8 +30,8 @@ export interface TransportConfigs {}
 export interface TransportOption {
   /** The config member it sets. */
   key: string;
-  /** `integer` options are whole numbers of at least `min` (default 1). */
-  type: 'string' | 'integer' | 'boolean';
+  /** `integer` options are whole numbers of at least `min` (default 1); a `list` option may be given again, each value kept in order. */
+  type: 'string' | 'integer' | 'boolean' | 'list';
   min?: number;
   /** The value's placeholder in the help (`N`, `KEY`). */
   metavar?: string;
@@ -40,6 +40,8 @@ export interface TransportOption {
   secret?: string;
   /** Left out of rerun commands: it judges the whole run, not the one result a rerun repeats. */
   wholeRun?: boolean;
+  /** A `list` value as a rerun command writes it (a secret's value left out, say). */
+  listRerun?: (value: string) => string;
 }
 
 /** What every transport is opened with besides its config. */

@@ -103,6 +103,53 @@ function runAgainstReference(): { r: CliRun; json: string } {
 }
 
 describe('ctxconform run', () => {
+  it('a rerun command keeps the environment given with --env, a secret by name only, and reruns the same failure', () => {
+    const fixture = join(root, 'test/fixtures/faulty/env-shift.mjs');
+    const env = { ...process.env, API_TOKEN: 'from-the-shell' };
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(root, 'bin/ctxconform.mjs'),
+        'run',
+        '--stdio',
+        `node ${fixture}`,
+        '--env',
+        'ESTIMATE_SHIFT=1',
+        '--env',
+        'API_TOKEN=s3cret-value',
+        '--cases',
+        casesDir,
+        '--properties',
+        '0',
+      ],
+      { encoding: 'utf8', env },
+    );
+    expect(r.status).toBe(1);
+    const rerun = /rerun: (.*)$/m.exec(r.stdout)?.[1] ?? '';
+    expect(rerun).toContain('--env ESTIMATE_SHIFT=1 --env API_TOKEN');
+    expect(r.stdout).not.toContain('s3cret-value');
+    // Pasted into a shell that holds the token, from a folder outside the kit: the same failure.
+    const again = spawnSync(
+      'bash',
+      ['-c', rerun.replace(/^npx ctxconform /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin/ctxconform.mjs'))} `)],
+      { encoding: 'utf8', env, cwd: tmp },
+    );
+    expect(again.status).toBe(1);
+    expect(again.stdout).toMatch(/estimated_tokens: expected \d+, got \d+/);
+    // Without the variable the same case passes: it is the environment the failure lives in.
+    const plain = spawnSync(
+      'bash',
+      [
+        '-c',
+        rerun
+          .replace(/^npx ctxconform /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin/ctxconform.mjs'))} `)
+          .replace('--env ESTIMATE_SHIFT=1 ', ''),
+      ],
+      { encoding: 'utf8', env, cwd: tmp },
+    );
+    expect(plain.status).toBe(0);
+  });
+
   it('exit 0 against the reference; the JSON report validates and names the kit', () => {
     const { r, json } = runAgainstReference();
     expect(r.stderr).not.toMatch(/Error/);
