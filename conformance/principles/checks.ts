@@ -234,7 +234,7 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
 function keptWords(p: { first: number; last: number; between: string }, n: number): string {
   if (p.first > 0 && p.last > 0) return `its first ${p.first} and last ${p.last} of ${n} characters appear, the middle elided as ${quote(p.between, 30)}`;
   if (p.last > 0) return `its last ${p.last} of ${n} characters appear${p.between ? `, after ${quote(p.between, 30)}` : ''}`;
-  if (p.first > 0) return `its first ${p.first} of ${n} characters appear, then ${quote(p.between, 30)}`;
+  if (p.first > 0) return `its first ${p.first} of ${n} characters appear, ${p.between ? `then ${quote(p.between, 30)}` : 'and nothing after them'}`;
   return `none of its ${n} characters appear`;
 }
 
