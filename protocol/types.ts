@@ -70,6 +70,20 @@ export interface DeclaredDesign {
   members?: Record<string, string[]>;
   /** DES-6: valid requests the implementation refuses with an error, by what they hold; such a refusal is skipped, not failed (ANY-13). */
   refuses?: DeclaredRefusal[];
+  /** DES-7: the order it considers blocks in and what it does at one that does not fit: the selection the kit computes (ANY-14). */
+  fill?: DeclaredFill | 'own';
+  /** DES-8: the order of `included` and of the context (ANY-15). */
+  context_order?: DeclaredContextOrder;
+}
+
+export interface DeclaredFill {
+  order: 'priority' | 'newest_first' | 'oldest_first' | 'input';
+  misfit: 'skip' | 'stop';
+}
+
+export interface DeclaredContextOrder {
+  by: 'priority' | 'chronological' | 'input';
+  pinned_first?: boolean;
 }
 
 /** What makes a valid request one a design refuses (DES-6). */

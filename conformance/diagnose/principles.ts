@@ -9,7 +9,7 @@
 import { validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { brokenPrinciples, principleVerdict } from '../principles/verdict.js';
-import { designOf, prepareDesign } from '../principles/design.js';
+import { manifestDesign, prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import type { Observation } from './diagnose.js';
 
@@ -40,6 +40,8 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'ANY-10': 'contents appear outside their own header',
   'ANY-11': 'text of the implementation’s own is written into the context',
   'ANY-13': 'valid requests are refused',
+  'ANY-14': 'blocks that fit are dropped for the budget',
+  'ANY-15': 'the context is not in the declared order',
 };
 
 /** What a declared render would change: under another design's render these are its design, not a defect. */
@@ -47,9 +49,10 @@ const RENDER = ['ANY-10', 'ANY-11'];
 
 /** The design the exact profiles fix, as the principles read it: NUM-2 with a declared divisor, REN-2, REN-3. */
 function designOfManifest(manifest: Observation['manifest'] & Partial<Pick<Manifest, 'design'>>): Design {
-  if (manifest.design) return designOf(manifest.design);
+  if (manifest.design) return manifestDesign(manifest);
   const perToken = manifest.constants?.chars_per_token;
-  return designOf(perToken === undefined ? undefined : { estimator: { unit: 'code_points', per_token: perToken } });
+  const profiles = manifest.profiles === undefined ? {} : { profiles: [...manifest.profiles] };
+  return manifestDesign({ design: perToken === undefined ? undefined : { estimator: { unit: 'code_points', per_token: perToken } }, ...profiles });
 }
 
 /**

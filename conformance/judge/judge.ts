@@ -12,7 +12,7 @@
 import { expectationFor } from './expectation.js';
 import type { CaseExpectation } from './expectation.js';
 import { anyMatcherMismatches, matcherMismatches, reasonClass } from './matchers.js';
-import { designOf } from '../principles/design.js';
+import { manifestDesign } from '../principles/design.js';
 import { anyOnlyFor, caseLevel } from '../levels.js';
 import type { Design } from '../principles/design.js';
 import { brokenPrinciples, principlesHeld, principleVerdict } from '../principles/verdict.js';
@@ -48,7 +48,7 @@ export function skipReason(c: Judged, manifest: Manifest): string | undefined {
 
 /** `design`: the manifest's declared design, prepared (principles/design.ts); needed for the any level's cases when it declares a tokenizer. */
 export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest, design?: Design): Verdict {
-  if (caseLevel(c, manifest) === 'any') return judgeByPrinciples(c, outcome, manifest, design ?? designOf(manifest.design));
+  if (caseLevel(c, manifest) === 'any') return judgeByPrinciples(c, outcome, manifest, design ?? manifestDesign(manifest));
   const expected = expectationFor(c, manifest);
   const v = judgeOutcome(c.request, outcome, expected);
   // A verdict says which expected values are not the case file's, and a failure says it first.
@@ -59,14 +59,26 @@ export function judge(c: GoldenCase, outcome: Outcome, manifest: Manifest, desig
 /** A case at the any level: the principles, then the matchers the level allows; the omission markers taken out first when declared. */
 function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {
   const v = judgeByPrinciplesHeld(c, outcome, manifest, design);
-  if (design.namesBlocks || c.profile !== 'any') return v;
-  // A render that names no block leaves provenance unjudged (ANY-10): a case of it alone is not run, and no result claims it.
+  if (c.profile !== 'any') return v;
+  // A case of principles the design is not held to (a render that names no block, an order or a fill not declared) is not run, and no result claims them.
+  const held = new Set(principlesHeld(manifest.capabilities, design));
+  const unheld = (id: string): boolean => id.startsWith('ANY-') && id !== 'ANY-12' && !held.has(id) && NOT_HELD[id] !== undefined;
   const own = c.requirements.filter((id) => id !== 'ANY-12');
-  if (own.length > 0 && own.every((id) => id === 'ANY-10')) return { status: 'skip', message: `provenance: not judged: ${NOT_NAMED}` };
-  return { ...v, requirements: (v.requirements ?? c.requirements).filter((id) => id !== 'ANY-10') };
+  if (own.length > 0 && own.every(unheld)) {
+    // Provenance a render cannot give is said not judged; an order or a fill the design keeps as its own leaves the case to the principles it is held to, as a tiered case is (LVL-3).
+    if (own.includes('ANY-10')) return { status: 'skip', message: own.map((id) => NOT_HELD[id]).join('; ') };
+    return { ...v, requirements: v.broke ?? [...held] };
+  }
+  const requirements = (v.requirements ?? c.requirements).filter((id) => !unheld(id));
+  return requirements.length === (v.requirements ?? c.requirements).length ? v : { ...v, requirements };
 }
 
-const NOT_NAMED = 'the declared render names no block (ANY-10: no {block_id} or {index} in its header or footer)';
+/** Why a case of one principle is not run for a design, by the principle (principlesHeld says which are held). */
+const NOT_HELD: Readonly<Record<string, string>> = {
+  'ANY-10': 'provenance: not judged: the declared render names no block (ANY-10: no {block_id} or {index} in its header or footer)',
+  'ANY-14': 'the fill is the design’s own (design.fill "own", or an exact profile): a drop for the budget is not judged (ANY-14)',
+  'ANY-15': 'no context order declared (design.context_order, DES-8): the order is not judged (ANY-15)',
+};
 
 function judgeByPrinciplesHeld(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {
   const capabilities = manifest.capabilities;

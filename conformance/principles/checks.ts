@@ -8,6 +8,7 @@ import { isExpired } from '../../reference/index.js';
 import type { Result } from '../../protocol/types.js';
 import { anyReasonClass, reasonClass } from '../reason-classes.js';
 import { firstDifference } from '../first-difference.js';
+import { fillFindings } from './fill.js';
 import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
 import type { Design } from './design.js';
 import type { RenderBlock } from '../../protocol/render-template.js';
@@ -98,6 +99,7 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
   // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
   const cut = render(answer, design, byId, out);
   budget(request, answer, design, byId, cut, out);
+  fillFindings(request, answer, design, capabilities, cut, out);
   return out;
 }
 

@@ -8,7 +8,16 @@
  */
 import { codePointLength, HEADER_SEPARATOR, SPEC_RENDER } from '../../reference/index.js';
 import { BLOCK_MEMBERS } from '../../protocol/assembly.js';
-import type { DeclaredDesign, DeclaredEstimator, DeclaredRefusal, DeclaredTemplate, EncodingName, Manifest } from '../../protocol/types.js';
+import type {
+  DeclaredContextOrder,
+  DeclaredDesign,
+  DeclaredEstimator,
+  DeclaredFill,
+  DeclaredRefusal,
+  DeclaredTemplate,
+  EncodingName,
+  Manifest,
+} from '../../protocol/types.js';
 import { loadEncoding } from '../encodings.js';
 import { type CompiledTemplate, compileTemplate, type Render } from '../../protocol/render-template.js';
 
@@ -33,6 +42,10 @@ export interface Design {
   members: Readonly<Record<string, readonly string[]>>;
   /** What of a valid request the design refuses (DES-6): its error answer is skipped, not failed. */
   refuses: readonly DeclaredRefusal[];
+  /** How it fills the budget (DES-7), when declared: the selection is then computed (ANY-14). */
+  fill?: DeclaredFill | 'own';
+  /** The order of `included` (DES-8), when declared (ANY-15). */
+  contextOrder?: DeclaredContextOrder;
 }
 
 export const SPEC_HEADER = '[{source}' + HEADER_SEPARATOR + '{block_id}]\n';
@@ -61,10 +74,20 @@ function counter(e: DeclaredEstimator, encoder: ((s: string) => number) | undefi
 }
 
 /** The design the manifest declares, with the tokenizer it names already loaded. */
-export async function prepareDesign(manifest: Pick<Manifest, 'design'>): Promise<Design> {
+export async function prepareDesign(manifest: Pick<Manifest, 'design'> & { readonly profiles?: readonly string[] }): Promise<Design> {
   const e = manifest.design?.estimator;
   const encoder = e && 'tokenizer' in e ? await loadEncoding(e.tokenizer) : undefined;
-  return designOf(manifest.design, encoder);
+  return manifestDesign(manifest, encoder);
+}
+
+/**
+ * The design a manifest is judged with at the any level: its declaration, and a fill of its own
+ * for an exact profile, whose tiers (or ranked's rules) split the budget their own way (DES-7).
+ */
+export function manifestDesign(manifest: Pick<Manifest, 'design'> & { readonly profiles?: readonly string[] }, encoder?: (s: string) => number): Design {
+  const d = designOf(manifest.design, encoder);
+  const exact = (manifest.profiles ?? []).some((p) => p === 'tiered' || p === 'ranked');
+  return exact && d.fill === undefined ? { ...d, fill: 'own' } : d;
 }
 
 function compiled(t: DeclaredTemplate, members: readonly string[], path: string): CompiledTemplate {
@@ -110,6 +133,8 @@ export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: str
     namesBlocks: header.namesBlock || footer.namesBlock,
     members,
     refuses: declared?.refuses ?? [],
+    ...(declared?.fill ? { fill: declared.fill } : {}),
+    ...(declared?.context_order ? { contextOrder: declared.context_order } : {}),
   };
 }
 

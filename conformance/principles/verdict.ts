@@ -15,11 +15,17 @@ import { declaredRefusal } from './refusals.js';
 import type { Finding, PrincipleRequest } from './checks.js';
 
 /** The requirement ids the principles are judged under, for a result's requirements. */
-export const PRINCIPLE_IDS = ['ANY-1', 'ANY-2', 'ANY-3', 'ANY-4', 'ANY-5', 'ANY-6', 'ANY-10', 'ANY-11', 'ANY-13'] as const;
+export const PRINCIPLE_IDS = ['ANY-1', 'ANY-2', 'ANY-3', 'ANY-4', 'ANY-5', 'ANY-6', 'ANY-10', 'ANY-11', 'ANY-13', 'ANY-14', 'ANY-15'] as const;
 
-/** The principles an answer is held to: ANY-6 only where pinned is declared, ANY-10 only for a render that names its blocks. */
-export const principlesHeld = (capabilities: readonly string[], design?: Pick<Design, 'namesBlocks'>): string[] =>
-  PRINCIPLE_IDS.filter((id) => (id !== 'ANY-6' || capabilities.includes('pinned')) && (id !== 'ANY-10' || design?.namesBlocks !== false));
+/** The principles an answer is held to: ANY-6 only where pinned is declared, ANY-10 only for a render that names its blocks, ANY-14 unless the fill is the design's own, ANY-15 only for a declared order. */
+export const principlesHeld = (capabilities: readonly string[], design?: Pick<Design, 'namesBlocks' | 'contextOrder' | 'fill'>): string[] =>
+  PRINCIPLE_IDS.filter(
+    (id) =>
+      (id !== 'ANY-6' || capabilities.includes('pinned')) &&
+      (id !== 'ANY-10' || design?.namesBlocks !== false) &&
+      (id !== 'ANY-14' || design?.fill !== 'own') &&
+      (id !== 'ANY-15' || design?.contextOrder !== undefined),
+  );
 
 /** Whether the request holds a live pinned block: then pinned_overflow is a loud failure the level accepts (ANY-6). */
 function hasLivePinned(request: PrincipleRequest): boolean {

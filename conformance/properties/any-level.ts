@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { anyReasonClass } from '../reason-classes.js';
 import { principlesNotJudged } from '../../protocol/render-template.js';
-import { designOf } from '../principles/design.js';
+import { manifestDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import { failed, principleVerdict } from '../principles/verdict.js';
 import { PropertyFailure } from './answers.js';
@@ -26,10 +26,10 @@ const whyNot = (gen: GenContext): string =>
     : "capability omission_markers: its markers are written in tiered's render, not a declared one";
 
 /** The design the env carries (prepared with its tokenizer), or the declaration's. */
-const designIn = (env: PropertyEnv): Design => env.design ?? designOf(env.gen.design);
+const designIn = (env: PropertyEnv): Design => env.design ?? manifestDesign({ design: env.gen.design, profiles: [...env.gen.profiles] });
 
 /** The principles in the order a shrink keeps to the first of (properties/index.ts): a cut before a header, a header last of all. */
-const SEVERITY = ['ANY-1', 'ANY-6', 'ANY-5', 'ANY-3', 'ANY-2', 'ANY-4', 'ANY-13', 'ANY-10', 'ANY-11'];
+const SEVERITY = ['ANY-1', 'ANY-6', 'ANY-5', 'ANY-3', 'ANY-2', 'ANY-14', 'ANY-4', 'ANY-13', 'ANY-15', 'ANY-10', 'ANY-11'];
 const bySeverity = (ids: readonly string[]): string[] => [...new Set(ids)].sort((a, b) => (SEVERITY.indexOf(a) + 1 || 99) - (SEVERITY.indexOf(b) + 1 || 99));
 
 function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readonly string[]): void {
@@ -43,8 +43,11 @@ function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readon
 }
 
 /** `ids` less the principles the declared design leaves unjudged (ANY-10 for a render that names no block). */
-const held = (gen: Pick<GenContext, 'design'>, ids: readonly string[]): string[] => {
+const held = (gen: Pick<GenContext, 'design' | 'profiles'>, ids: readonly string[]): string[] => {
   const unjudged = new Set(principlesNotJudged(gen.design).map((n) => n.principle));
+  if (gen.design?.context_order === undefined) unjudged.add('ANY-15');
+  // A fill of the design's own (declared, or an exact profile's tiers) leaves drops for the budget to it (DES-7).
+  if (gen.design?.fill === 'own' || gen.profiles.some((p) => p === 'tiered' || p === 'ranked')) unjudged.add('ANY-14');
   return ids.filter((id) => !unjudged.has(id));
 };
 
@@ -72,13 +75,13 @@ function principle(
 
 const anyWholeBlocks = principle(
   'any-whole-blocks',
-  'Every included content appears whole under its own header, no part of a dropped block appears, and nothing else is written (any design).',
-  ['ANY-1', 'ANY-10', 'ANY-11'],
+  'Every included content appears whole under its own header, in the declared order, no part of a dropped block appears, and nothing else is written (any design).',
+  ['ANY-1', 'ANY-10', 'ANY-11', 'ANY-15'],
 );
 const anyBudget = principle(
   'any-budget',
-  'The included blocks cost at most the budget under the declared estimator, and so does estimated_tokens (any design).',
-  ['ANY-2'],
+  'The included blocks cost at most the budget under the declared estimator, and so does estimated_tokens; a block that fits is not dropped for it (any design).',
+  ['ANY-2', 'ANY-14'],
 );
 const anyAccounting = principle('any-accounting', 'Every block is included or omitted with a reason of a known class, exactly once (any design).', [
   'ANY-3',

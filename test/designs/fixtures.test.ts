@@ -23,7 +23,7 @@ interface Entry {
   exposed_by?: string;
 }
 const EXPECTED: Entry[] = JSON.parse(readFileSync(`${ROOT}${DIR}expected.json`, 'utf8')).fixtures;
-const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance', 'content_blindness'];
+const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance', 'content_blindness', 'fill', 'order'];
 
 function entry(name: string): Entry {
   const e = EXPECTED.find((x) => x.fixture === name);
@@ -137,7 +137,11 @@ describe('every fixture', () => {
       expect(m.profiles).toEqual(['any']);
       expect(m.validates).toBe(false);
       expect(m.language).toBe(entry(name).language);
-      expect(Object.keys(m.design).sort()).toEqual(m.design.members ? ['estimator', 'members', 'omissions', 'render'] : ['estimator', 'omissions', 'render']);
+      // The members a design may add to its estimator, render and omissions: its own block members (DES-5), its fill and context order (DES-7, DES-8).
+      const optional = ['members', 'fill', 'context_order'].filter((k) => k in m.design);
+      expect(Object.keys(m.design).sort()).toEqual(['estimator', 'omissions', 'render', ...optional].sort());
+      if (m.design.fill !== undefined && m.design.fill !== 'own') expect(Object.keys(m.design.fill).sort()).toEqual(['misfit', 'order']);
+      if (m.design.context_order) expect(Object.keys(m.design.context_order)).toContain('by');
       expect(Object.keys(m.design.render).sort()).toEqual(['empty', 'footer', 'header', 'separator']);
       // A header is a template or a choice of templates (SPEC DES-2); the render of most names its blocks.
       const header = m.design.render.header;
@@ -791,5 +795,186 @@ describe('keyword-boost: a block with the word urgent first', () => {
     );
     expect(word).toMatchObject({ included: ['u'], omissions: [{ block_id: 'a', reason: 'budget' }] });
     expect(twin).toMatchObject({ included: ['a'], omissions: [{ block_id: 'u', reason: 'budget' }] });
+  });
+});
+
+describe('newest-fit: the newest messages that fit, written oldest first', () => {
+  // floor(code points / 4), at least 1: m1 'How are you?' 3, m2 40 x's 10, m3 'Fine, thanks.' 3, m4 'ok' 1.
+  const chat = (id: string, content: string, created_at: number, extra: Record<string, unknown> = {}) =>
+    block(id, content, 0, { source: 'chat', created_at, ...extra });
+  const blocks = [
+    chat('m3', 'Fine, thanks.', 3),
+    chat('old', 'gone', 0, { ttl_seconds: 10 }),
+    chat('m1', 'How are you?', 1),
+    chat('m4', 'ok', 4),
+    chat('m2', 'x'.repeat(40), 2),
+  ];
+
+  it('takes messages newest first and stops at the first that does not fit: an older one that would fit is dropped too', async () => {
+    // At now 20 'old' has expired. m4 (1), m3 (4), m2 would be 14 of 8: stop; m1 (3 more would be 7) is never reached.
+    const [r] = await answers('newest-fit', ask(8, blocks, 20));
+    expect(r).toEqual({
+      context: '[chat · m3]\nFine, thanks.\n\n[chat · m4]\nok',
+      included: ['m3', 'm4'],
+      estimated_tokens: 4,
+      total_budget: 8,
+      omissions: [
+        { block_id: 'old', reason: 'expired' },
+        { block_id: 'm2', reason: 'budget' },
+        { block_id: 'm1', reason: 'budget' },
+      ],
+    });
+    const m = await manifestOf('newest-fit');
+    expect(m.capabilities).toEqual([]);
+    expect(m.design).toMatchObject({
+      estimator: { unit: 'code_points', per_token: 4, rounding: 'floor', min: 1, overhead: 0 },
+      render: { header: '[{source} · {block_id}]\n', footer: '', separator: '\n\n', empty: '' },
+      fill: { order: 'newest_first', misfit: 'stop' },
+      context_order: { by: 'chronological' },
+    });
+  });
+
+  it('reads equal times from the end for the fill, writes them in input order, and keeps everything that fits', async () => {
+    // 'abcdefgh' costs 2. At budget 2 the later of the two newest (y, not x) is taken: the history oldest first, read from its end.
+    const tied = [chat('z', 'abcdefgh', 1), chat('x', 'abcdefgh', 5), chat('y', 'abcdefgh', 5)];
+    const [two, four, all] = await answers('newest-fit', ask(2, tied), ask(4, tied), ask(6, tied));
+    expect(two).toMatchObject({
+      included: ['y'],
+      omissions: [
+        { block_id: 'x', reason: 'budget' },
+        { block_id: 'z', reason: 'budget' },
+      ],
+    });
+    expect(four).toMatchObject({ context: '[chat · x]\nabcdefgh\n\n[chat · y]\nabcdefgh', included: ['x', 'y'], estimated_tokens: 4 });
+    expect(all).toMatchObject({ included: ['z', 'x', 'y'], estimated_tokens: 6, omissions: [] });
+  });
+
+  it('--plant reversed keeps the same messages, written newest first', async () => {
+    const [r] = await answers('newest-fit-reversed', ask(8, blocks, 20));
+    expect(r).toEqual({
+      context: '[chat · m4]\nok\n\n[chat · m3]\nFine, thanks.',
+      included: ['m4', 'm3'],
+      estimated_tokens: 4,
+      total_budget: 8,
+      omissions: [
+        { block_id: 'old', reason: 'expired' },
+        { block_id: 'm2', reason: 'budget' },
+        { block_id: 'm1', reason: 'budget' },
+      ],
+    });
+    expect((await manifestOf('newest-fit-reversed')).design.context_order).toEqual({ by: 'chronological' });
+  });
+
+  it('--plant oldest keeps the oldest messages that fit, still declaring newest_first', async () => {
+    // Oldest first: m1 (3), m2 would be 13 of 8: stop; m3 and m4, the newest, are dropped.
+    const [r, witness] = await answers(
+      'newest-fit-oldest',
+      ask(8, blocks, 20),
+      ask(6, [chat('m1', 'How are you?', 1), chat('m2', 'Fine, thanks.', 2), chat('m3', 'And you?', 3)]),
+    );
+    expect(r).toEqual({
+      context: '[chat · m1]\nHow are you?',
+      included: ['m1'],
+      estimated_tokens: 3,
+      total_budget: 8,
+      omissions: [
+        { block_id: 'old', reason: 'expired' },
+        { block_id: 'm2', reason: 'budget' },
+        { block_id: 'm3', reason: 'budget' },
+        { block_id: 'm4', reason: 'budget' },
+      ],
+    });
+    // Costs 3, 3, 2: the declared fill takes m3 and m2 (5), the plant m1 and m2 (6) and stops at m3.
+    expect(witness).toMatchObject({ included: ['m1', 'm2'], estimated_tokens: 6, omissions: [{ block_id: 'm3', reason: 'budget' }] });
+    expect((await manifestOf('newest-fit-oldest')).design.fill).toEqual({ order: 'newest_first', misfit: 'stop' });
+  });
+});
+
+describe('all-or-nothing: every block or only the pinned ones', () => {
+  // ceil(code points / 4), at least 1, plus 1: rule 'Be brief.' 3 + 1, a 7 + 1, b 'VAT is 20%.' 3 + 1.
+  const rule = block('rule', 'Be brief.', 0, { source: 'memory', pinned: true });
+  const blocks = [
+    block('b', 'VAT is 20%.', 1, { source: 'memory' }),
+    rule,
+    block('a', 'Invoices are due on the 5th.', 2, { source: 'memory' }),
+    block('old', 'gone', 9, { source: 'memory', created_at: 0, ttl_seconds: 10 }),
+  ];
+
+  it('keeps every live block when they all fit: the pinned one first, then by score', async () => {
+    const [r] = await answers('all-or-nothing', ask(16, blocks, 11));
+    expect(r).toEqual({
+      context: '## rule (memory)\nBe brief.\n\n## a (memory)\nInvoices are due on the 5th.\n\n## b (memory)\nVAT is 20%.',
+      included: ['rule', 'a', 'b'],
+      estimated_tokens: 16,
+      total_budget: 16,
+      omissions: [{ block_id: 'old', reason: 'expired' }],
+    });
+    const m = await manifestOf('all-or-nothing');
+    expect(m.capabilities).toEqual(['pinned']);
+    expect(m.design.fill).toEqual({ order: 'priority', misfit: 'skip' });
+    expect(m.design.context_order).toBeUndefined();
+  });
+
+  it('omits every block that is not pinned once one does not fit, a block that fits too', async () => {
+    // rule 4, a 12, b would be 16 of 15: a (which fits) and b are both omitted; the declared fill would keep rule and a.
+    const [r] = await answers('all-or-nothing', ask(15, blocks, 11));
+    expect(r).toEqual({
+      context: '## rule (memory)\nBe brief.',
+      included: ['rule'],
+      estimated_tokens: 4,
+      total_budget: 15,
+      omissions: [
+        { block_id: 'old', reason: 'expired' },
+        { block_id: 'a', reason: 'budget' },
+        { block_id: 'b', reason: 'budget' },
+      ],
+    });
+  });
+
+  it('answers pinned_overflow when the pinned blocks alone exceed the budget, and an empty context as ""', async () => {
+    expect((await raw('all-or-nothing', ask(3, blocks, 11))).error.code).toBe('pinned_overflow');
+    const [r] = await answers('all-or-nothing', ask(3, [block('a', 'Invoices are due on the 5th.', 2)]));
+    expect(r).toEqual({ context: '', included: [], estimated_tokens: 0, total_budget: 3, omissions: [{ block_id: 'a', reason: 'budget' }] });
+  });
+});
+
+describe('double-count: the running total counted twice', () => {
+  it('omits a block when used + used + cost is over the budget, though used + cost fits', async () => {
+    // Each content is 8 UTF-8 bytes: 2. d1 (0 + 0 + 2), d2 (2 + 2 + 2 = 6), d3 (4 + 4 + 2 = 10 of 6): omitted, though all three cost 6.
+    const ops = (id: string, content: string, priority: number) => block(id, content, priority, { source: 'ops' });
+    const [r] = await answers('double-count', ask(6, [ops('d3', 'Tell me.', 1), ops('d1', 'Ship it.', 3), ops('d2', 'Test it.', 2)]));
+    expect(r).toEqual({
+      context: '--- d1 (ops) ---\nShip it.\n--- d2 (ops) ---\nTest it.',
+      included: ['d1', 'd2'],
+      estimated_tokens: 4,
+      total_budget: 6,
+      omissions: [{ block_id: 'd3', reason: 'budget' }],
+    });
+    const m = await manifestOf('double-count');
+    expect(m.design.estimator).toEqual({ unit: 'utf8_bytes', per_token: 4, rounding: 'floor', min: 1, overhead: 0 });
+    expect(m.design.fill).toBeUndefined();
+    expect(m.design.context_order).toBeUndefined();
+  });
+
+  it('skips a block that does not fit its test and goes on to the next; counts UTF-8 bytes; omits an expired block', async () => {
+    // Costs: e1 20 bytes 5, e2 'é' x 8 16 bytes 4 (by code points 2), e3 'abc' 0, at least 1.
+    // e1 (5), e2 (5 + 5 + 4 = 14 of 12): skipped, e3 (5 + 5 + 1 = 11): taken.
+    const blocks = [
+      block('e1', 'a'.repeat(20), 3),
+      block('e2', 'é'.repeat(8), 2),
+      block('e3', 'abc', 1),
+      block('old', 'x', 9, { created_at: 0, ttl_seconds: 10 }),
+    ];
+    const [r] = await answers('double-count', ask(12, blocks, 11));
+    expect(r).toEqual({
+      context: `--- e1 (kb) ---\n${'a'.repeat(20)}\n--- e3 (kb) ---\nabc`,
+      included: ['e1', 'e3'],
+      estimated_tokens: 6,
+      total_budget: 12,
+      omissions: [
+        { block_id: 'old', reason: 'expired' },
+        { block_id: 'e2', reason: 'budget' },
+      ],
+    });
   });
 });

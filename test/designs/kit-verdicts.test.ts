@@ -32,6 +32,8 @@ const FAMILY: Readonly<Record<string, readonly string[]>> = {
   provenance: ['ANY-10'],
   invented: ['ANY-11'],
   content_blindness: ['ANY-7'],
+  fill: ['ANY-14'],
+  order: ['ANY-15'],
 };
 
 /**

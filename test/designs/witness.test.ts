@@ -172,6 +172,85 @@ function blindness(manifest: any, answer: any, twinAnswer: any): Set<string> {
 
 const expired = (b: any, now: number) => (b.ttl_seconds ?? 0) > 0 && now > (b.created_at ?? 0) + b.ttl_seconds;
 
+/** The reasons of section 10's budget class: a drop for the budget. */
+const BUDGET_REASONS = new Set(['budget', 'budget_exhausted', 'tier budget exhausted; overflow pool exhausted']);
+
+/** A cost held to the budget within one part in a billion (DES-1). */
+const within = (spent: number, budget: number) => spent <= budget + 1e-9 * Math.max(1, budget);
+
+/**
+ * The blocks in a declared order (DES-7's fill order, DES-8's `by`), read from the words: priority
+ * highest first; oldest_first and chronological by created_at (absent 0); input as sent; equal keys
+ * in the request's order (`blocks` are given in it). newest_first is the history listed oldest first
+ * read from its end: of two equal times, the later in the request first.
+ */
+function inOrder(blocks: any[], by: string): any[] {
+  if (by === 'newest_first') return inOrder(blocks, 'oldest_first').reverse();
+  const key: (b: any) => number = by === 'priority' ? (b) => -b.priority : by === 'input' ? () => 0 : (b) => b.created_at ?? 0;
+  return blocks
+    .map((b, i) => ({ b, i }))
+    .sort((x, y) => key(x.b) - key(y.b) || x.i - y.i)
+    .map(({ b }) => b);
+}
+
+/**
+ * fill (ANY-14). The candidates are the live blocks the answer does not omit for a reason outside the
+ * budget class. Under a declared fill (DES-7): the live pinned candidates (pinned declared) first, in
+ * the request's order, then the others in the fill's order, each taken when the selection with it
+ * costs at most the budget, the rest skipped or, at the first misfit with `stop`, left; the live
+ * blocks included are exactly those. Without one: when all candidates together fit, none is omitted
+ * for the budget. Not judged for `"fill": "own"` (its drops for the budget are its own), nor where
+ * another family has the answer: an expired block kept (expired), pinned blocks over the budget
+ * (budget); a cut (whole_blocks) is left by the caller.
+ */
+function fillBroken(request: any, manifest: any, r: any, named: any[]): boolean {
+  const { design } = manifest;
+  if (design.fill === 'own') return false;
+  const reasonOf = new Map<string, string>(named.map((o: any) => [o.block_id, o.reason]));
+  const included = new Set<string>(r.included);
+  const live = request.blocks.filter((b: any) => !expired(b, request.now));
+  if (request.blocks.some((b: any) => included.has(b.block_id) && expired(b, request.now))) return false;
+  const candidates = live.filter((b: any) => included.has(b.block_id) || !reasonOf.has(b.block_id) || BUDGET_REASONS.has(reasonOf.get(b.block_id)!));
+  const droppedForBudget = candidates.filter((b: any) => !included.has(b.block_id) && BUDGET_REASONS.has(reasonOf.get(b.block_id) ?? ''));
+  const costOf = (blocks: any[]) =>
+    cost(
+      blocks.map((b) => b.content),
+      design.estimator,
+    );
+  const pinnedOn = manifest.capabilities.includes('pinned');
+  const isPinned = (b: any) => pinnedOn && b.pinned === true;
+  const taken = candidates.filter(isPinned);
+  if (!within(costOf(taken), request.budget)) return false;
+  if (design.fill === undefined) return droppedForBudget.length > 0 && within(costOf(candidates), request.budget);
+  for (const b of inOrder(
+    candidates.filter((b: any) => !isPinned(b)),
+    design.fill.order,
+  )) {
+    if (within(costOf([...taken, b]), request.budget)) taken.push(b);
+    else if (design.fill.misfit === 'stop') break;
+  }
+  const want = new Set(taken.map((b: any) => b.block_id));
+  const got = live.filter((b: any) => included.has(b.block_id)).map((b: any) => b.block_id);
+  return got.length !== want.size || got.some((id: string) => !want.has(id));
+}
+
+/** order (ANY-15): with a declared context order (DES-8), included lists its blocks in it: pinned ones first, in the request's order, with pinned_first. */
+function orderBroken(request: any, design: any, r: any): boolean {
+  const order = design.context_order;
+  if (order === undefined) return false;
+  const listed = new Set<string>(r.included);
+  const inRequest = request.blocks.filter((b: any) => listed.has(b.block_id));
+  const first = order.pinned_first === true ? inRequest.filter((b: any) => b.pinned === true) : [];
+  const expected = [
+    ...first,
+    ...inOrder(
+      inRequest.filter((b: any) => !first.includes(b)),
+      order.by,
+    ),
+  ].map((b: any) => b.block_id);
+  return JSON.stringify(expected) !== JSON.stringify(r.included);
+}
+
 /** The request as the kit sends it to a design that declares members (DES-5): the block at place i carries the i mod n-th value of each. */
 function withMembers(request: any, members: Record<string, string[]>): any {
   const blocks = request.blocks.map((b: any, i: number) => {
@@ -213,6 +292,9 @@ function broken(request: any, manifest: any, answer: any): Set<string> {
   if (ids.length !== byId.size || new Set(ids).size !== byId.size || named.some((o: any) => !LEGAL_REASONS.has(o.reason))) out.add('accounting');
   if (included.some((b: any) => expired(b, request.now))) out.add('expired');
   if (pinnedOn && live.some((b: any) => b.pinned === true && !r.included.includes(b.block_id))) out.add('pinned');
+  // A block cut to fit leaves the fill to whole_blocks (ANY-14).
+  if (!out.has('whole_blocks') && fillBroken(request, manifest, r, named)) out.add('fill');
+  if (orderBroken(request, design, r)) out.add('order');
   if (included.length === 0) {
     if (r.context !== design.render.empty) out.add('invented');
     return out;

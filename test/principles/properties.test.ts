@@ -18,8 +18,8 @@ const SEED = 20261203;
 const only = ANY_LEVEL_PROPERTIES.map((p) => p.name);
 
 describe('the any level properties', () => {
-  it('the reference, declared at the any level with pinned, passes every one at 1000 runs', async () => {
-    const manifest: Manifest = { name: 'ref', version: '1', profiles: ['any'], capabilities: ['pinned'] };
+  it('the reference, declared at the any level with pinned and a fill of its own (its tiers), passes every one at 1000 runs', async () => {
+    const manifest: Manifest = { name: 'ref', version: '1', profiles: ['any'], capabilities: ['pinned'], design: { fill: 'own' } };
     const rs = await runProperties(referenceImplementation(manifest), manifest, { runs: 1000, seed: SEED, timeoutMs: 5000, only });
     expect(rs.map((r) => `${r.id}: ${r.status} ${r.message ?? ''}`.trim())).toEqual(only.map((n) => `property/${n}: pass`));
   });

@@ -30,6 +30,9 @@ const MANIFEST = {
       empty: '',
     },
     omissions: 'reported',
+    // The newest messages while they fit, then no more; written oldest first under the system prompt (DES-7, DES-8).
+    fill: { order: 'newest_first', misfit: 'stop' },
+    context_order: { by: 'chronological', pinned_first: true },
   },
 };
 

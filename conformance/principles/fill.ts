@@ -1,0 +1,134 @@
+/**
+ * A block that fits is not dropped for the budget (SPEC ANY-14), and the
+ * declared context order holds (ANY-15). Under a declared fill (DES-7) the
+ * selection is a function of the request the kit computes: the candidates in
+ * the declared order, each taken while the selection with it fits. Without
+ * one, only what every design owes: when all candidates fit together, none is
+ * omitted for the budget.
+ */
+import { isExpired } from '../../reference/index.js';
+import type { DeclaredContextOrder, DeclaredFill, Result } from '../../protocol/types.js';
+import { reasonClass } from '../reason-classes.js';
+import type { Finding, PrincipleBlock, PrincipleRequest } from './checks.js';
+import type { Design } from './design.js';
+
+/** A sum of declared fractions may differ from the implementation's in its last bits (DES-1). */
+const fits = (cost: number, budget: number): boolean => cost - budget <= 1e-9 * Math.max(1, budget);
+
+const quote = (s: string): string => JSON.stringify(s);
+const list = (ids: readonly string[]): string => ids.slice(0, 5).map(quote).join(', ') + (ids.length > 5 ? `, … and ${ids.length - 5} more` : '');
+
+/**
+ * Blocks in `order`, ties in the request's order; newest first takes the later of two equal
+ * times first, as a history listed oldest first is read from its end.
+ */
+function ordered(blocks: readonly PrincipleBlock[], by: DeclaredFill['order'] | DeclaredContextOrder['by']): PrincipleBlock[] {
+  const at = new Map(blocks.map((b, i) => [b, by === 'newest_first' ? -i : i]));
+  const key = (b: PrincipleBlock): number => {
+    if (by === 'priority') return -(typeof b['priority'] === 'number' ? (b['priority'] as number) : 0);
+    if (by === 'newest_first') return -(b.created_at ?? 0);
+    if (by === 'oldest_first' || by === 'chronological') return b.created_at ?? 0;
+    return 0;
+  };
+  return [...blocks].sort((a, b) => key(a) - key(b) || at.get(a)! - at.get(b)!);
+}
+
+const FILL_WORDS: Readonly<Record<DeclaredFill['order'], string>> = {
+  priority: 'highest priority first',
+  newest_first: 'newest first',
+  oldest_first: 'oldest first',
+  input: 'in the request’s order',
+};
+
+const OTHER_END: Partial<Record<DeclaredFill['order'], DeclaredFill['order']>> = { newest_first: 'oldest_first', oldest_first: 'newest_first' };
+
+/** The blocks a fill takes from `candidates`, pinned ones first. */
+function taken(candidates: readonly PrincipleBlock[], pinned: readonly PrincipleBlock[], fill: DeclaredFill, budget: number, design: Design): PrincipleBlock[] {
+  const out = [...pinned];
+  for (const b of ordered(candidates, fill.order)) {
+    if (fits(design.costOf([...out, b].map((x) => x.content)), budget)) out.push(b);
+    else if (fill.misfit === 'stop') break;
+  }
+  return out;
+}
+
+/** ANY-14 and ANY-15 for one answer; `cut` blocks (ANY-1's) leave the fill unjudged, as a filter the request asks for leaves its blocks out. */
+export function fillFindings(
+  request: PrincipleRequest,
+  answer: Result,
+  design: Design,
+  capabilities: readonly string[],
+  cut: ReadonlySet<string>,
+  out: Finding[],
+): void {
+  const omitted = new Map(answer.omissions.map((o) => [o.block_id, o.reason]));
+  const included = new Set(answer.included);
+  const live = request.blocks.filter((b) => !isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0));
+  // Dropped for another reason than the budget: the other principles judge that drop, the fill never saw the block.
+  const candidates = live.filter((b) => included.has(b.block_id) || !omitted.has(b.block_id) || reasonClass(omitted.get(b.block_id)) === 'budget');
+  const pinnedOwed = capabilities.includes('pinned');
+  const pinned = pinnedOwed ? candidates.filter((b) => b.pinned === true) : [];
+  const rest = candidates.filter((b) => !pinned.includes(b));
+  const forBudget = candidates.filter((b) => !included.has(b.block_id) && omitted.has(b.block_id));
+  if (design.contextOrder) orderFinding(request, answer, design.contextOrder, out);
+  // A cut is ANY-1's, an expired block kept ANY-5's, pinned blocks over the budget ANY-2's: none leaves a fill to judge.
+  const expiredKept = request.blocks.some((b) => included.has(b.block_id) && !live.includes(b));
+  if (cut.size > 0 || expiredKept || !fits(design.costOf(pinned.map((b) => b.content)), request.budget)) return;
+  if (design.fill === 'own') return;
+  if (design.fill) {
+    const fill = design.fill;
+    const want = taken(rest, pinned, fill, request.budget, design);
+    const wanted = new Set(want.map((b) => b.block_id));
+    const dropped = forBudget.filter((b) => wanted.has(b.block_id)).map((b) => b.block_id);
+    const extra = [...included].filter((id) => !wanted.has(id) && candidates.some((b) => b.block_id === id));
+    if (dropped.length + extra.length > 0) {
+      const other = OTHER_END[fill.order];
+      const reversed = other ? new Set(taken(rest, pinned, { ...fill, order: other }, request.budget, design).map((b) => b.block_id)) : undefined;
+      const inverted = reversed !== undefined && reversed.size === included.size && [...included].every((id) => reversed.has(id));
+      const how = `the declared fill (${FILL_WORDS[fill.order]}, ${fill.misfit === 'stop' ? 'stopping at the first block that does not fit' : 'skipping a block that does not fit'})`;
+      const parts = [
+        dropped.length > 0 ? `${list(dropped)} fit${dropped.length === 1 ? 's' : ''} and ${dropped.length === 1 ? 'is' : 'are'} omitted for the budget` : '',
+        extra.length > 0 ? `${list(extra)} ${extra.length === 1 ? 'is' : 'are'} included where ${how} does not take ${extra.length === 1 ? 'it' : 'them'}` : '',
+      ].filter(Boolean);
+      out.push({
+        id: 'ANY-14',
+        message: `${inverted ? `the blocks are taken from the other end (${FILL_WORDS[other!]}, where the design declares ${FILL_WORDS[fill.order]}): ` : ''}${parts.join('; ')}; ${how} takes ${list([...wanted])}`,
+        expected: [...wanted],
+        actual: answer.included,
+      });
+    }
+  } else if (forBudget.length > 0 && fits(design.costOf(candidates.map((b) => b.content)), request.budget)) {
+    out.push({
+      id: 'ANY-14',
+      message: `every live block fits (together they cost ${Number(design.costOf(candidates.map((b) => b.content)).toFixed(6))} of ${request.budget} under ${design.estimator}), yet ${list(forBudget.map((b) => b.block_id))} ${forBudget.length === 1 ? 'is' : 'are'} omitted for the budget`,
+      expected: 'no block omitted for the budget',
+      actual: forBudget.map((b) => b.block_id),
+    });
+  }
+}
+
+function orderFinding(request: PrincipleRequest, answer: Result, order: DeclaredContextOrder, out: Finding[]): void {
+  const byId = new Map(request.blocks.map((b) => [b.block_id, b]));
+  const blocks = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
+  const inRequest = request.blocks.filter((b) => blocks.includes(b));
+  const pinnedFirst = order.pinned_first === true;
+  const first = pinnedFirst ? inRequest.filter((b) => b.pinned === true) : [];
+  const expected = [
+    ...first,
+    ...ordered(
+      inRequest.filter((b) => !first.includes(b)),
+      order.by,
+    ),
+  ].map((b) => b.block_id);
+  const actual = blocks.map((b) => b.block_id);
+  if (expected.length !== actual.length || expected.every((id, i) => id === actual[i])) return;
+  const reversed = [...expected.slice(first.length)].reverse();
+  const backwards = reversed.length > 1 && reversed.every((id, i) => id === actual[first.length + i]);
+  const words = order.by === 'chronological' ? 'oldest first' : order.by === 'priority' ? 'highest priority first' : 'in the request’s order';
+  out.push({
+    id: 'ANY-15',
+    message: `${backwards ? 'the blocks are written back to front: ' : ''}included lists ${list(actual)}, where the declared order (${words}${pinnedFirst ? ', pinned first' : ''}) is ${list(expected)}`,
+    expected,
+    actual,
+  });
+}

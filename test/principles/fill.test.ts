@@ -1,0 +1,109 @@
+/**
+ * A block that fits is not dropped for the budget (SPEC ANY-14) and the
+ * declared context order holds (ANY-15), on answers worked out by hand: a
+ * chat history of four messages of 10 tokens each under NUM-2's estimate.
+ */
+import { describe, expect, it } from 'vitest';
+import { principleFindings } from '../../conformance/principles/checks.js';
+import type { PrincipleRequest } from '../../conformance/principles/checks.js';
+import { designOf } from '../../conformance/principles/design.js';
+import type { DeclaredDesign, Result } from '../../protocol/types.js';
+
+const msg = (id: string, at: number, extra: Record<string, unknown> = {}) => ({
+  block_id: id,
+  source: 'chat',
+  content: `${id}: `.padEnd(40, 'x'),
+  priority: 1,
+  created_at: at,
+  ...extra,
+});
+const req: PrincipleRequest = { now: 1000, budget: 25, blocks: [msg('m1', 100), msg('m2', 200), msg('m3', 300), msg('m4', 400)] };
+const render = (ids: string[]): string => ids.map((id) => `[chat · ${id}]\n${req.blocks.find((b) => b.block_id === id)!.content}`).join('\n\n');
+const answer = (included: string[], budget = req.budget): Result => ({
+  context: render(included),
+  included,
+  estimated_tokens: included.length * 10,
+  total_budget: budget,
+  omissions: req.blocks.filter((b) => !included.includes(b.block_id)).map((b) => ({ block_id: b.block_id, reason: 'budget' })),
+});
+const CHAT: DeclaredDesign = { fill: { order: 'newest_first', misfit: 'stop' }, context_order: { by: 'chronological' } };
+const found = (r: Result, declared: DeclaredDesign | undefined, request = req) => principleFindings(request, r, designOf(declared), []);
+
+describe('a declared fill (DES-7, ANY-14)', () => {
+  it('the newest that fit, oldest first in the context: nothing to say', () => {
+    expect(found(answer(['m3', 'm4']), CHAT)).toEqual([]);
+  });
+
+  it('the oldest kept where the newest are declared: taken from the other end', () => {
+    const f = found(answer(['m1', 'm2']), CHAT);
+    expect(f.map((x) => x.id)).toEqual(['ANY-14']);
+    expect(f[0]!.message).toMatch(
+      /^the blocks are taken from the other end \(oldest first, where the design declares newest first\): "m3", "m4" fit and are omitted for the budget/,
+    );
+  });
+
+  it('a block that fits dropped: named, with what the fill takes', () => {
+    const f = found(answer(['m4']), CHAT);
+    expect(f.map((x) => x.id)).toEqual(['ANY-14']);
+    expect(f[0]!.message).toContain('"m3" fits and is omitted for the budget');
+    expect(f[0]!.expected).toEqual(['m4', 'm3']);
+  });
+
+  it('stop and skip differ at a misfit: a small older block is taken only by skip', () => {
+    const small = { ...req, blocks: [msg('m1', 100, { content: 'tiny' }), msg('m2', 200), msg('m3', 300), msg('m4', 400)] };
+    const r: Result = { ...answer(['m3', 'm4']), context: `[chat · m3]\n${small.blocks[2]!.content}\n\n[chat · m4]\n${small.blocks[3]!.content}` };
+    expect(found(r, CHAT, small)).toEqual([]);
+    const skip = found(r, { ...CHAT, fill: { order: 'newest_first', misfit: 'skip' } }, small);
+    expect(skip.map((x) => x.id)).toEqual(['ANY-14']);
+    expect(skip[0]!.message).toContain('"m1" fits and is omitted for the budget');
+  });
+
+  it('a block dropped for another reason is not the fill’s: a duplicate is judged elsewhere', () => {
+    const r: Result = {
+      ...answer(['m4']),
+      omissions: [msg('m1', 0), msg('m2', 0), msg('m3', 0)].map((b) => ({ block_id: b.block_id, reason: b.block_id === 'm3' ? 'duplicate' : 'budget' })),
+    };
+    expect(found(r, { fill: { order: 'newest_first', misfit: 'stop' } }).map((x) => x.id)).toEqual(['ANY-14']);
+    // m3 a duplicate: newest first, m4 then m2 fit (m1 does not): the answer keeps only m4.
+    expect(found(r, { fill: { order: 'newest_first', misfit: 'stop' } })[0]!.message).toContain('"m2" fits');
+  });
+});
+
+describe('without a declared fill, what every design owes (ANY-14)', () => {
+  it('when every block fits, none is dropped for the budget', () => {
+    const roomy = { ...req, budget: 40 };
+    const f = found(answer(['m1', 'm2', 'm4'], 40), undefined, roomy);
+    expect(f.map((x) => x.id)).toEqual(['ANY-14']);
+    expect(f[0]!.message).toMatch(
+      /^every live block fits \(together they cost 40 of 40 under floor\(code_points \/ 4\), at least 1\), yet "m3" is omitted for the budget/,
+    );
+  });
+
+  it('when they do not all fit, any drop for the budget is the design’s', () => {
+    expect(found(answer(['m1']), undefined)).toEqual([]);
+  });
+});
+
+describe('a declared context order (DES-8, ANY-15)', () => {
+  it('a history written back to front', () => {
+    const r: Result = { ...answer(['m4', 'm3']), context: render(['m4', 'm3']) };
+    const f = found(r, CHAT);
+    expect(f.map((x) => x.id)).toEqual(['ANY-15']);
+    expect(f[0]!.message).toBe('the blocks are written back to front: included lists "m4", "m3", where the declared order (oldest first) is "m3", "m4"');
+  });
+
+  it('pinned first, then by time', () => {
+    const pinned = { ...req, budget: 30, blocks: [msg('m1', 100), msg('m2', 200), msg('rule', 900, { pinned: true })] };
+    const order = { context_order: { by: 'chronological', pinned_first: true } } as const;
+    const ok: Result = { context: '', included: ['rule', 'm1', 'm2'], estimated_tokens: 30, total_budget: 30, omissions: [] };
+    const context = (ids: string[]) => ids.map((id) => `[chat · ${id}]\n${pinned.blocks.find((b) => b.block_id === id)!.content}`).join('\n\n');
+    expect(principleFindings(pinned, { ...ok, context: context(ok.included) }, designOf(order), ['pinned'])).toEqual([]);
+    const late = ['m1', 'm2', 'rule'];
+    expect(principleFindings(pinned, { ...ok, included: late, context: context(late) }, designOf(order), ['pinned']).map((x) => x.id)).toEqual(['ANY-15']);
+  });
+
+  it('not judged without a declared order', () => {
+    const r: Result = { ...answer(['m4', 'm3']), context: render(['m4', 'm3']) };
+    expect(found(r, { fill: CHAT.fill! })).toEqual([]);
+  });
+});
