@@ -9,6 +9,7 @@
 import { validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { brokenPrinciples, principleVerdict } from '../principles/verdict.js';
+import type { Finding } from '../principles/checks.js';
 import { manifestDesign, prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import type { Observation } from './diagnose.js';
@@ -34,6 +35,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'ANY-1': 'blocks are cut to fit, or parts of dropped blocks appear',
   'ANY-2': 'the budget is overrun',
   'ANY-3': 'blocks are dropped without being named',
+  'ANY-3|twice': 'blocks are named more than once, or named though the request does not hold them',
   'ANY-4': 'omission reasons name no reason class',
   'ANY-5': 'expired blocks are included',
   'ANY-6': 'pinned blocks are dropped',
@@ -42,7 +44,87 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'ANY-13': 'valid requests are refused',
   'ANY-14': 'blocks that fit are dropped for the budget',
   'ANY-15': 'the context is not in the declared order',
+  'LIF-1': 'superseded blocks are included though the request does not ask for them',
+  'LIF-2': 'disputed blocks are included though the request leaves them out',
 };
+
+/** What a request holds that can make an assembler loop: the cases every hang report names. */
+const HANG_FEATURES: readonly { words: string; holds: (r: HangRequest, d: Design, pinnedOwed: boolean) => boolean }[] = [
+  { words: 'a budget of 0', holds: (r) => r.budget === 0 },
+  { words: 'no blocks', holds: (r) => r.blocks.length === 0 },
+  {
+    words: 'pinned blocks that alone fill the budget',
+    holds: (r, d, owed) =>
+      owed && r.blocks.some((b) => b.pinned === true) && d.costOf(r.blocks.filter((b) => b.pinned === true).map((b) => b.content)) >= r.budget,
+  },
+  { words: 'a block that alone costs more than the budget', holds: (r, d) => r.blocks.some((b) => d.costOf([b.content]) > r.budget) },
+  {
+    words: 'every block expired',
+    holds: (r) => r.blocks.length > 0 && r.blocks.every((b) => (b.ttl_seconds ?? 0) > 0 && r.now > (b.created_at ?? 0) + (b.ttl_seconds ?? 0)),
+  },
+];
+
+type HangRequest = { now: number; budget: number; blocks: { content: string; pinned?: boolean; created_at?: number; ttl_seconds?: number }[] };
+
+/**
+ * What the requests that hang hold and the answered ones mostly do not: "a budget of 0 (5 of
+ * 5 that hang, 1 of 40 answered)"; undefined when nothing sets them apart.
+ */
+function whatHangs(hangs: readonly Observation[], answered: readonly Observation[], design: Design, capabilities: readonly string[]): string | undefined {
+  const owed = capabilities.includes('pinned');
+  const count = (os: readonly Observation[], f: (typeof HANG_FEATURES)[number]): number =>
+    os.filter((o) => f.holds(o.request as HangRequest, design, owed)).length;
+  const telling = HANG_FEATURES.map((f) => ({ f, hung: count(hangs, f), ok: count(answered, f) }))
+    .filter((x) => x.hung * 5 >= hangs.length * 4 && (answered.length === 0 || x.ok * 5 < answered.length))
+    .sort((a, b) => b.hung - a.hung);
+  if (telling.length === 0) return undefined;
+  return `the requests that hang hold ${telling.map((x) => `${x.f.words} (${x.hung} of ${hangs.length} that hang, ${x.ok} of ${answered.length} answered)`).join(' and ')}`;
+}
+
+/** Ways of counting a selection that real assemblers get wrong, each as the count it gives (integers, as estimated_tokens is). */
+const MISCOUNTS: readonly { words: string; count: (blocks: readonly MiscountBlock[], design: Design) => number }[] = [
+  { words: 'the number of blocks, not their tokens', count: (bs) => bs.length },
+  { words: 'one token short a block', count: (bs, d) => d.costOf(bs.map((b) => b.content)) - bs.length },
+  { words: 'one token short', count: (bs, d) => d.costOf(bs.map((b) => b.content)) - 1 },
+  { words: 'the pinned blocks left out of the count', count: (bs, d) => d.costOf(bs.filter((b) => b.pinned !== true).map((b) => b.content)) },
+  { words: 'a quarter short (three quarters of the count)', count: (bs, d) => Math.floor((d.costOf(bs.map((b) => b.content)) * 3) / 4) },
+  { words: 'half the count', count: (bs, d) => Math.floor(d.costOf(bs.map((b) => b.content)) / 2) },
+  { words: 'characters, not tokens', count: (bs) => bs.reduce((n, b) => n + [...b.content].length, 0) },
+  { words: 'code points over 5, not 4', count: (bs) => bs.reduce((n, b) => n + Math.max(1, Math.floor([...b.content].length / 5)), 0) },
+  { words: 'words, not tokens', count: (bs) => bs.reduce((n, b) => n + (b.content.match(/\S+/g)?.length ?? 0), 0) },
+  { words: 'the empty content counted as 0, not at least 1', count: (bs) => bs.reduce((n, b) => n + Math.floor([...b.content].length / 4), 0) },
+];
+
+type MiscountBlock = { block_id: string; content: string; pinned?: boolean };
+
+/**
+ * The counting difference that reproduces the answers' own estimated_tokens on the overruns:
+ * "its estimated_tokens is the number of blocks, not their tokens, in 7 of 8"; undefined when
+ * none reproduces most of them.
+ */
+function miscount(overruns: readonly Observation[], design: Design): string | undefined {
+  const read = overruns.flatMap((o) => {
+    if (o.outcome.kind !== 'result') return [];
+    const answer = o.outcome.value as { included?: unknown; estimated_tokens?: unknown };
+    const blocks = (o.request as { blocks?: MiscountBlock[] }).blocks ?? [];
+    if (!Array.isArray(answer.included) || typeof answer.estimated_tokens !== 'number') return [];
+    const byId = new Map(blocks.map((b) => [b.block_id, b]));
+    const included = answer.included.map((id) => byId.get(String(id))).filter((b): b is MiscountBlock => b !== undefined);
+    // Only an answer whose own count differs from the declared one says how it counts.
+    if (Math.round(design.costOf(included.map((b) => b.content))) === answer.estimated_tokens) return [];
+    return [{ included, said: answer.estimated_tokens }];
+  });
+  if (read.length === 0) return undefined;
+  const best = MISCOUNTS.map((m) => ({ m, n: read.filter((r) => m.count(r.included, design) === r.said).length })).sort((a, b) => b.n - a.n)[0]!;
+  if (best.n * 2 <= read.length) return undefined;
+  return `its estimated_tokens is ${best.m.words}, in ${best.n} of the ${read.length} overruns whose own count is not the declared estimator's`;
+}
+
+/** A finding as the likely cause counts it: by principle, and ANY-3 by what was wrong (a drop nobody named, or a block named twice or not in the request). */
+function findingKey(f: Finding): string {
+  const actual = f.actual as { more_than_once?: unknown } | undefined;
+  return f.id === 'ANY-3' && actual?.more_than_once !== undefined ? 'ANY-3|twice' : f.id;
+}
 
 /** What a declared render would change: under another design's render these are its design, not a defect. */
 const RENDER = ['ANY-10', 'ANY-11'];
@@ -76,25 +158,52 @@ export function readPrinciples(observations: readonly Observation[], design: Des
   const byId = new Map<string, string[]>();
   const designOnly: string[] = [];
   let read = 0;
+  const hangs: Observation[] = [];
   for (const o of failing) {
     if (validateRequest(o.request).length > 0 || (o.request as { profile?: unknown }).profile === 'ranked') continue;
-    // The level's own verdict (a refused valid request is ANY-13 there); an answer it calls error, timeout or crash is not read.
+    // A valid request that got no answer in time: which requests hang is the whole diagnosis (ANY-13).
+    if (o.outcome.kind === 'timeout') {
+      hangs.push(o);
+      continue;
+    }
+    // The level's own verdict (a refused valid request is ANY-13 there); an answer it calls error or crash is not read.
     const v = principleVerdict(o.request, o.outcome, design, manifest.capabilities);
     if (v.status !== 'pass' && v.status !== 'fail') continue;
     read++;
     const ids = brokenPrinciples(v.findings);
     if (ids.every((id) => RENDER.includes(id))) designOnly.push(o.id);
-    for (const id of ids) byId.set(id, [...(byId.get(id) ?? []), o.id]);
+    for (const key of new Set((v.findings ?? []).map(findingKey))) byId.set(key, [...(byId.get(key) ?? []), o.id]);
   }
-  const broken = [...byId]
-    .map(([requirement, explained]) => ({
-      requirement,
-      summary: SUMMARIES[requirement] ?? requirement,
+  const broken: BrokenPrinciple[] = [...byId]
+    .map(([key, explained]) => ({
+      requirement: key.split('|')[0]!,
+      summary: SUMMARIES[key] ?? key,
       explains: explained.length,
       failing: failing.length,
       explained,
     }))
     .sort((a, b) => b.explains - a.explains || (a.requirement < b.requirement ? -1 : 1));
+  const overrun = broken.find((b) => b.requirement === 'ANY-2');
+  if (overrun) {
+    const how = miscount(
+      failing.filter((o) => overrun.explained.includes(o.id)),
+      design,
+    );
+    if (how) overrun.summary = `${overrun.summary}: ${how}`;
+  }
+  if (hangs.length > 0) {
+    const answered = observations.filter((o) => o.outcome.kind === 'result' || o.outcome.kind === 'error');
+    const hold = whatHangs(hangs, answered, design, manifest.capabilities);
+    broken.push({
+      requirement: 'ANY-13',
+      summary: `valid requests get no answer in time (they hang)${hold ? `: ${hold}` : ''}`,
+      explains: hangs.length,
+      failing: failing.length,
+      explained: hangs.map((o) => o.id),
+    });
+    broken.sort((a, b) => b.explains - a.explains || (a.requirement < b.requirement ? -1 : 1));
+    read += hangs.length;
+  }
   return { broken, designOnly, read };
 }
 

@@ -37,7 +37,7 @@ export interface PrincipleRequest {
   budget: number;
   blocks: PrincipleBlock[];
   /** Read for `exclude`, which applies to pinned blocks too (PIN-5). */
-  constraints?: { exclude?: readonly string[] };
+  constraints?: { exclude?: readonly string[]; include_superseded?: boolean; include_disputed?: boolean };
 }
 
 const expired = (req: PrincipleRequest, b: PrincipleBlock): boolean => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
@@ -96,11 +96,32 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
       }
     }
   }
+  if (capabilities.includes('lifecycle')) lifecycle(request, included, out);
   // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
   const cut = render(answer, design, byId, out);
   budget(request, answer, design, byId, cut, out);
   fillFindings(request, answer, design, capabilities, cut, out);
   return out;
+}
+
+/** With lifecycle declared, what every design owes of section 8.3: a superseded block is left out unless asked for (LIF-1), a disputed one when asked to (LIF-2). */
+function lifecycle(request: PrincipleRequest, included: ReadonlySet<string>, out: Finding[]): void {
+  const c = request.constraints ?? {};
+  for (const b of request.blocks) {
+    if (!included.has(b.block_id)) continue;
+    if (b.status === 'superseded' && c.include_superseded !== true)
+      out.push({
+        id: 'LIF-1',
+        message: `block ${quote(b.block_id)} is superseded and included, though the request does not ask for superseded blocks (include_superseded)`,
+        actual: b.block_id,
+      });
+    if (b.status === 'disputed' && c.include_disputed === false)
+      out.push({
+        id: 'LIF-2',
+        message: `block ${quote(b.block_id)} is disputed and included, though the request sets include_disputed to false`,
+        actual: b.block_id,
+      });
+  }
 }
 
 function accounting(request: PrincipleRequest, answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): void {

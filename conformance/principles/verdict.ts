@@ -15,13 +15,28 @@ import { declaredRefusal } from './refusals.js';
 import type { Finding, PrincipleRequest } from './checks.js';
 
 /** The requirement ids the principles are judged under, for a result's requirements. */
-export const PRINCIPLE_IDS = ['ANY-1', 'ANY-2', 'ANY-3', 'ANY-4', 'ANY-5', 'ANY-6', 'ANY-10', 'ANY-11', 'ANY-13', 'ANY-14', 'ANY-15'] as const;
+export const PRINCIPLE_IDS = [
+  'ANY-1',
+  'ANY-2',
+  'ANY-3',
+  'ANY-4',
+  'ANY-5',
+  'ANY-6',
+  'ANY-10',
+  'ANY-11',
+  'ANY-13',
+  'ANY-14',
+  'ANY-15',
+  'LIF-1',
+  'LIF-2',
+] as const;
 
 /** The principles an answer is held to: ANY-6 only where pinned is declared, ANY-10 only for a render that names its blocks, ANY-14 unless the fill is the design's own, ANY-15 only for a declared order. */
 export const principlesHeld = (capabilities: readonly string[], design?: Pick<Design, 'namesBlocks' | 'contextOrder' | 'fill'>): string[] =>
   PRINCIPLE_IDS.filter(
     (id) =>
       (id !== 'ANY-6' || capabilities.includes('pinned')) &&
+      (!id.startsWith('LIF-') || capabilities.includes('lifecycle')) &&
       (id !== 'ANY-10' || design?.namesBlocks !== false) &&
       (id !== 'ANY-14' || design?.fill !== 'own') &&
       (id !== 'ANY-15' || design?.contextOrder !== undefined),
@@ -37,6 +52,16 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
   switch (outcome.kind) {
     case 'timeout':
     case 'crash':
+      // No answer to a valid request: the principle it blocks is ANY-13's, whatever else the answer would have broken.
+      return {
+        ...nonAnswerVerdict(outcome),
+        findings: [
+          {
+            id: 'ANY-13',
+            message: outcome.kind === 'timeout' ? 'a valid request got no answer in time' : 'a valid request got no answer: the implementation crashed',
+          },
+        ],
+      };
     case 'protocol':
     case 'unsendable':
       return nonAnswerVerdict(outcome);

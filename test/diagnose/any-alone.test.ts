@@ -7,31 +7,14 @@
  * A validation entry, which reads no design, is still offered.
  */
 import { describe, expect, it } from 'vitest';
-import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { ObservationLog } from '../../conformance/diagnose/index.js';
 import { CATALOGUE } from '../../conformance/diagnose/catalogue.js';
-import { likelyCause } from '../../conformance/runner/likely-cause.js';
-import { runSuite } from '../../conformance/runner/run.js';
 import type { Manifest } from '../../protocol/types.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 import type { GreedyDefects } from '../fixtures/other-designs/greedy.js';
-
-const corpus = loadCorpus();
+import { likelyCauseOf } from './likely-cause-of.js';
 
 async function cause(defects: GreedyDefects, manifest: Manifest) {
-  const log = new ObservationLog();
-  const report = await runSuite({
-    cases: corpus.cases,
-    impl: fromFunctions(greedy(defects), undefined, manifest),
-    manifest,
-    timeoutMs: 5000,
-    concurrency: 4,
-    properties: 0,
-    seed: 1,
-    observations: log,
-  });
-  return (await likelyCause(report, log))!;
+  return (await likelyCauseOf(greedy(defects), manifest)).cause!;
 }
 
 const section = (id: string): string | undefined => CATALOGUE.find((e) => e.id === id)?.section;
@@ -65,19 +48,7 @@ function silentGreedy(request: unknown): unknown {
 
 describe('a design at the any level alone', () => {
   it('silent drops in the specification render: no tiered model is offered, however many answers one matches; ANY-3 leads', async () => {
-    const manifest: Manifest = { name: 'silent', version: '1', profiles: ['any'], capabilities: [] };
-    const log = new ObservationLog();
-    const report = await runSuite({
-      cases: corpus.cases,
-      impl: fromFunctions(silentGreedy, undefined, manifest),
-      manifest,
-      timeoutMs: 5000,
-      concurrency: 4,
-      properties: 0,
-      seed: 1,
-      observations: log,
-    });
-    const c = (await likelyCause(report, log))!;
+    const c = (await likelyCauseOf(silentGreedy, { name: 'silent', version: '1', profiles: ['any'], capabilities: [] })).cause!;
     expect(c.diagnosis.causes.map((x) => x.id)).toEqual([]);
     expect(c.report.principles?.[0]?.requirement).toBe('ANY-3');
   }, 60_000);
@@ -97,4 +68,15 @@ describe('a design at the any level alone', () => {
       );
     }, 60_000);
   }
+
+  it('a block listed twice is named as listed twice in the likely cause, not as dropped', async () => {
+    const twice = (request: unknown): unknown => {
+      const r = greedy()(request) as { included: string[] };
+      return r.included.length > 0 ? { ...r, included: [...r.included, r.included[0]] } : r;
+    };
+    const c = (await likelyCauseOf(twice, greedyManifest('greedy-twice'))).cause!;
+    const summaries = (c.report.principles ?? []).filter((p) => p.requirement === 'ANY-3').map((p) => p.summary);
+    expect(summaries).toContain('blocks are named more than once, or named though the request does not hold them');
+    expect(summaries).not.toContain('blocks are dropped without being named');
+  }, 60_000);
 });

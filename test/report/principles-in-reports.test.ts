@@ -7,36 +7,19 @@
  * and what its answer broke apart.
  */
 import { describe, expect, it } from 'vitest';
-import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { ObservationLog } from '../../conformance/diagnose/index.js';
 import { formatFailure } from '../../conformance/runner/console.js';
-import { likelyCause } from '../../conformance/runner/likely-cause.js';
-import { runSuite } from '../../conformance/runner/run.js';
 import { validators } from '../../protocol/schemas.js';
 import type { Manifest, Report } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';
 import { renderJunit } from '../../report/junit.js';
 import { renderMarkdown } from '../../report/markdown.js';
+import { likelyCauseOf } from '../diagnose/likely-cause-of.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 
-const corpus = loadCorpus();
-
 async function judged(assemble: (r: unknown) => unknown, manifest: Manifest): Promise<Report> {
-  const log = new ObservationLog();
-  const report = await runSuite({
-    cases: corpus.cases,
-    impl: fromFunctions(assemble, undefined, manifest),
-    manifest,
-    timeoutMs: 5000,
-    concurrency: 4,
-    properties: 0,
-    seed: 1,
-    observations: log,
-  });
-  const cause = await likelyCause(report, log);
+  const { report, cause } = await likelyCauseOf(assemble, manifest);
   if (!cause) throw new Error('no likely cause: nothing failed');
-  return cause.report;
+  return report;
 }
 
 describe('the principles in every report', () => {
