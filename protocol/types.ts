@@ -74,6 +74,8 @@ export interface DeclaredDesign {
   fill?: DeclaredFill | 'own';
   /** DES-8: the order of `included` and of the context (ANY-15). */
   context_order?: DeclaredContextOrder;
+  /** DES-9: the block member whose equal values link blocks kept or dropped together (a tool call and its result, ANY-16). */
+  groups?: string;
 }
 
 export interface DeclaredFill {

@@ -44,6 +44,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'ANY-13': 'valid requests are refused',
   'ANY-14': 'blocks that fit are dropped for the budget',
   'ANY-15': 'the context is not in the declared order',
+  'ANY-16': 'blocks that belong together are split (a tool call kept without its result, or the reverse)',
   'LIF-1': 'superseded blocks are included though the request does not ask for them',
   'LIF-2': 'disputed blocks are included though the request leaves them out',
 };

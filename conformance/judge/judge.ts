@@ -78,6 +78,7 @@ const NOT_HELD: Readonly<Record<string, string>> = {
   'ANY-10': 'provenance: not judged: the declared render names no block (ANY-10: no {block_id} or {index} in its header or footer)',
   'ANY-14': 'the fill is the design’s own (design.fill "own", or an exact profile): a drop for the budget is not judged (ANY-14)',
   'ANY-15': 'no context order declared (design.context_order, DES-8): the order is not judged (ANY-15)',
+  'ANY-16': 'no linking member declared (design.groups, DES-9): groups are not judged (ANY-16)',
 };
 
 function judgeByPrinciplesHeld(c: GoldenCase, outcome: Outcome, manifest: Manifest, design: Design): Verdict {

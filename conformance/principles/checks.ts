@@ -9,6 +9,7 @@ import type { Result } from '../../protocol/types.js';
 import { anyReasonClass, reasonClass } from '../reason-classes.js';
 import { firstDifference } from '../first-difference.js';
 import { fillFindings } from './fill.js';
+import { groupFindings } from './groups.js';
 import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
 import type { Design } from './design.js';
 import type { RenderBlock } from '../../protocol/render-template.js';
@@ -97,6 +98,7 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
     }
   }
   if (capabilities.includes('lifecycle')) lifecycle(request, included, out);
+  if (design.groups) groupFindings(request, answer, design.groups, out);
   // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
   const cut = render(answer, design, byId, out);
   budget(request, answer, design, byId, cut, out);

@@ -46,6 +46,8 @@ export interface Design {
   fill?: DeclaredFill | 'own';
   /** The order of `included` (DES-8), when declared (ANY-15). */
   contextOrder?: DeclaredContextOrder;
+  /** The member that links blocks kept or dropped together (DES-9), when declared (ANY-16). */
+  groups?: string;
 }
 
 export const SPEC_HEADER = '[{source}' + HEADER_SEPARATOR + '{block_id}]\n';
@@ -135,6 +137,7 @@ export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: str
     refuses: declared?.refuses ?? [],
     ...(declared?.fill ? { fill: declared.fill } : {}),
     ...(declared?.context_order ? { contextOrder: declared.context_order } : {}),
+    ...(declared?.groups ? { groups: declared.groups } : {}),
   };
 }
 
@@ -150,6 +153,9 @@ export function designProblems(manifest: Manifest): string[] {
   for (const m of members) {
     if (SPEC_MEMBERS.has(m)) out.push(`design.members.${m}: a member of section 2 is not declared again (DES-5); name your own member otherwise`);
   }
+  const g = manifest.design.groups;
+  if (g !== undefined && SPEC_MEMBERS.has(g))
+    out.push(`design.groups: ${JSON.stringify(g)} is a member of section 2; groups are linked by a member of their own (DES-9)`);
   const r = manifest.design.render;
   for (const part of ['header', 'footer'] as const) {
     const t = r?.[part];

@@ -27,19 +27,21 @@ export const PRINCIPLE_IDS = [
   'ANY-13',
   'ANY-14',
   'ANY-15',
+  'ANY-16',
   'LIF-1',
   'LIF-2',
 ] as const;
 
 /** The principles an answer is held to: ANY-6 only where pinned is declared, ANY-10 only for a render that names its blocks, ANY-14 unless the fill is the design's own, ANY-15 only for a declared order. */
-export const principlesHeld = (capabilities: readonly string[], design?: Pick<Design, 'namesBlocks' | 'contextOrder' | 'fill'>): string[] =>
+export const principlesHeld = (capabilities: readonly string[], design?: Pick<Design, 'namesBlocks' | 'contextOrder' | 'fill' | 'groups'>): string[] =>
   PRINCIPLE_IDS.filter(
     (id) =>
       (id !== 'ANY-6' || capabilities.includes('pinned')) &&
       (!id.startsWith('LIF-') || capabilities.includes('lifecycle')) &&
       (id !== 'ANY-10' || design?.namesBlocks !== false) &&
       (id !== 'ANY-14' || design?.fill !== 'own') &&
-      (id !== 'ANY-15' || design?.contextOrder !== undefined),
+      (id !== 'ANY-15' || design?.contextOrder !== undefined) &&
+      (id !== 'ANY-16' || design?.groups !== undefined),
   );
 
 /** Whether the request holds a live pinned block: then pinned_overflow is a loud failure the level accepts (ANY-6). */

@@ -29,7 +29,7 @@ const whyNot = (gen: GenContext): string =>
 const designIn = (env: PropertyEnv): Design => env.design ?? manifestDesign({ design: env.gen.design, profiles: [...env.gen.profiles] });
 
 /** The principles in the order a shrink keeps to the first of (properties/index.ts): a cut before a header, a header last of all. */
-const SEVERITY = ['ANY-1', 'ANY-6', 'ANY-5', 'ANY-3', 'ANY-2', 'ANY-14', 'ANY-4', 'ANY-13', 'ANY-15', 'ANY-10', 'ANY-11'];
+const SEVERITY = ['ANY-1', 'ANY-6', 'ANY-16', 'ANY-5', 'ANY-3', 'ANY-2', 'ANY-14', 'ANY-4', 'ANY-13', 'ANY-15', 'ANY-10', 'ANY-11'];
 const bySeverity = (ids: readonly string[]): string[] => [...new Set(ids)].sort((a, b) => (SEVERITY.indexOf(a) + 1 || 99) - (SEVERITY.indexOf(b) + 1 || 99));
 
 function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readonly string[]): void {
@@ -46,6 +46,7 @@ function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readon
 const held = (gen: Pick<GenContext, 'design' | 'profiles'>, ids: readonly string[]): string[] => {
   const unjudged = new Set(principlesNotJudged(gen.design).map((n) => n.principle));
   if (gen.design?.context_order === undefined) unjudged.add('ANY-15');
+  if (gen.design?.groups === undefined) unjudged.add('ANY-16');
   // A fill of the design's own (declared, or an exact profile's tiers) leaves drops for the budget to it (DES-7).
   if (gen.design?.fill === 'own' || gen.profiles.some((p) => p === 'tiered' || p === 'ranked')) unjudged.add('ANY-14');
   return ids.filter((id) => !unjudged.has(id));
@@ -83,10 +84,11 @@ const anyBudget = principle(
   'The included blocks cost at most the budget under the declared estimator, and so does estimated_tokens; a block that fits is not dropped for it (any design).',
   ['ANY-2', 'ANY-14'],
 );
-const anyAccounting = principle('any-accounting', 'Every block is included or omitted with a reason of a known class, exactly once (any design).', [
-  'ANY-3',
-  'ANY-4',
-]);
+const anyAccounting = principle(
+  'any-accounting',
+  'Every block is included or omitted with a reason of a known class, exactly once, and blocks that belong together are kept or dropped together (any design).',
+  ['ANY-3', 'ANY-4', 'ANY-16'],
+);
 const anyExpired = principle('any-expired', 'An expired block is never included (any design).', ['ANY-5']);
 const anyPinned = principle(
   'any-pinned',

@@ -65,6 +65,13 @@ export const anyContent: fc.Arbitrary<string> = fc.oneof(
 
 const SOURCES = ['notes', 'docs', 'code', 'policy', 'memory', 'chat'];
 
+/** The place of the first block of block i's group: a run of blocks each linked to the one before. */
+function groupStart(bs: readonly { linked: boolean }[], i: number): number {
+  let k = i;
+  while (k > 0 && bs[k]!.linked) k--;
+  return k + 1;
+}
+
 /** One value of each member the design reads beyond section 2 (DES-5). */
 function declaredMembers(gen: GenContext): fc.Arbitrary<Record<string, string>> {
   const members = gen.design?.members ?? {};
@@ -81,7 +88,10 @@ function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
     expiry: fc.constantFrom('none', 'none', 'none', 'expired', 'live'),
     pinned: pinned ? fc.boolean() : fc.constant(false),
     members: declaredMembers(gen),
+    // Joins the block before it in a group (DES-9): a tool call and its result, drawn only for a design that links blocks.
+    linked: gen.design?.groups ? fc.boolean() : fc.constant(false),
   });
+  const group = gen.design?.groups;
   return fc.array(block, { minLength: 1, maxLength: 8 }).map((bs) =>
     bs.map((b, i) => ({
       block_id: `k-${i + 1}`,
@@ -91,6 +101,7 @@ function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
       ...(b.expiry === 'expired' ? { created_at: NOW - 7200, ttl_seconds: 3600 } : b.expiry === 'live' ? { created_at: NOW - 60, ttl_seconds: 3600 } : {}),
       ...(b.pinned ? { pinned: true } : {}),
       ...b.members,
+      ...(group ? { [group]: `g-${groupStart(bs, i)}` } : {}),
     })),
   );
 }

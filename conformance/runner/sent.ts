@@ -10,6 +10,20 @@ import type { GoldenCase } from '../types.js';
 
 /** A case as the kit sends it: at the any level its request carries the members the design reads (DES-5), and it is judged, reported and diagnosed as sent. */
 export function caseAsSent(c: GoldenCase, manifest: Pick<Manifest, 'profiles'> & Partial<Pick<Manifest, 'design'>>): GoldenCase {
-  const members = manifest.design?.members;
-  return members && caseLevel(c, manifest) === 'any' ? { ...c, request: withMembers(c.request, members) } : c;
+  const design = manifest.design;
+  if (caseLevel(c, manifest) !== 'any' || (!design?.members && !design?.groups)) return c;
+  const grouped = design.groups && design.groups !== 'group' ? renameMember(c.request, 'group', design.groups) : c.request;
+  return { ...c, request: design.members ? withMembers(grouped, design.members) : grouped };
+}
+
+/** The level's cases write a group as `group` (DES-9): sent under the member the design declares. */
+function renameMember(request: unknown, from: string, to: string): unknown {
+  const r = request as { blocks?: unknown };
+  if (typeof request !== 'object' || request === null || !Array.isArray(r.blocks)) return request;
+  const blocks = r.blocks.map((b: unknown) => {
+    if (typeof b !== 'object' || b === null || !(from in b)) return b;
+    const { [from]: value, ...rest } = b as Record<string, unknown>;
+    return { ...rest, [to]: value };
+  });
+  return { ...r, blocks };
 }
