@@ -76,6 +76,14 @@ export interface DeclaredDesign {
   context_order?: DeclaredContextOrder;
   /** DES-9: the block member whose equal values link blocks kept or dropped together (a tool call and its result, ANY-16). */
   groups?: string;
+  /** DES-10: the sentence written where blocks were left out, with their count or ids. */
+  marker?: DeclaredMarker;
+}
+
+export interface DeclaredMarker {
+  /** With `{count}` (the blocks not included) or `{ids}` (their ids joined by ", "). */
+  text: string;
+  where: 'first' | 'last';
 }
 
 export interface DeclaredFill {

@@ -9,6 +9,7 @@ import type { Result } from '../../protocol/types.js';
 import { anyReasonClass, reasonClass } from '../reason-classes.js';
 import { firstDifference } from '../first-difference.js';
 import { fillFindings } from './fill.js';
+import { takeOutMarker } from './marker.js';
 import { groupFindings } from './groups.js';
 import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
 import type { Design } from './design.js';
@@ -193,7 +194,8 @@ function budget(request: PrincipleRequest, answer: Result, design: Design, byId:
 /** Whole blocks (ANY-1), provenance (ANY-10) and nothing invented (ANY-11), read from the context against the declared render; the included blocks found cut. */
 function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): Set<string> {
   const cut = new Set<string>();
-  const context = answer.context;
+  const dropped = [...byId.keys()].filter((id) => !answer.included.includes(id));
+  const context = design.marker ? takeOutMarker(answer.context, design.marker, design.separator, dropped, out) : answer.context;
   const blocks = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
   if (blocks.length === 0) {
     if (context !== '' && context !== design.empty) {

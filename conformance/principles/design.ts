@@ -13,6 +13,7 @@ import type {
   DeclaredDesign,
   DeclaredEstimator,
   DeclaredFill,
+  DeclaredMarker,
   DeclaredRefusal,
   DeclaredTemplate,
   EncodingName,
@@ -48,6 +49,8 @@ export interface Design {
   contextOrder?: DeclaredContextOrder;
   /** The member that links blocks kept or dropped together (DES-9), when declared (ANY-16). */
   groups?: string;
+  /** The omission marker (DES-10), when declared. */
+  marker?: DeclaredMarker;
 }
 
 export const SPEC_HEADER = '[{source}' + HEADER_SEPARATOR + '{block_id}]\n';
@@ -138,6 +141,7 @@ export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: str
     ...(declared?.fill ? { fill: declared.fill } : {}),
     ...(declared?.context_order ? { contextOrder: declared.context_order } : {}),
     ...(declared?.groups ? { groups: declared.groups } : {}),
+    ...(declared?.marker ? { marker: declared.marker } : {}),
   };
 }
 

@@ -1,0 +1,61 @@
+/**
+ * A declared omission marker (SPEC DES-10): "Skipped N messages." first in the
+ * context is the design's text when N is the number of blocks left out, and a
+ * finding when it miscounts, when nothing was left out, or when it is missing;
+ * undeclared, the same sentence is text of the implementation's own. Answers
+ * worked out by hand.
+ */
+import { describe, expect, it } from 'vitest';
+import { principleFindings } from '../../conformance/principles/checks.js';
+import type { PrincipleRequest } from '../../conformance/principles/checks.js';
+import { designOf } from '../../conformance/principles/design.js';
+import type { DeclaredDesign, Result } from '../../protocol/types.js';
+
+const req: PrincipleRequest = {
+  now: 0,
+  budget: 12,
+  blocks: ['m1', 'm2', 'm3', 'm4'].map((id) => ({ block_id: id, source: 'chat', content: `${id}: `.padEnd(40, 'x') })),
+};
+const MARKED: DeclaredDesign = { render: { header: '', separator: '\n' }, marker: { text: 'Skipped {count} messages.', where: 'first' } };
+const answer = (context: string, included: string[]): Result => ({
+  context,
+  included,
+  estimated_tokens: 10 * included.length,
+  total_budget: 12,
+  omissions: req.blocks.filter((b) => !included.includes(b.block_id)).map((b) => ({ block_id: b.block_id, reason: 'budget' })),
+});
+const m4 = req.blocks[3]!.content;
+const ids = (r: Result, d: DeclaredDesign | undefined) => principleFindings(req, r, designOf(d), []).map((f) => f.id);
+
+describe('a declared omission marker', () => {
+  it('with the right count: the design’s own text', () => {
+    expect(ids(answer(`Skipped 3 messages.\n${m4}`, ['m4']), MARKED)).toEqual([]);
+  });
+
+  it('with a wrong count: nothing invented fails, saying the count', () => {
+    const f = principleFindings(req, answer(`Skipped 2 messages.\n${m4}`, ['m4']), designOf(MARKED), []);
+    expect(f.map((x) => x.id)).toEqual(['ANY-11']);
+    expect(f[0]!.message).toBe('the omission marker says 2 where 3 blocks are left out: "Skipped 2 messages."');
+  });
+
+  it('missing where blocks were left out, and written where none were', () => {
+    expect(ids(answer(m4, ['m4']), MARKED)).toEqual(['ANY-11']);
+    const all = { ...req, budget: 100 };
+    const every = req.blocks.map((b) => b.content).join('\n');
+    expect(
+      principleFindings(all, { ...answer(`Skipped 0 messages.\n${every}`, ['m1', 'm2', 'm3', 'm4']), total_budget: 100 }, designOf(MARKED), []).map(
+        (x) => x.id,
+      ),
+    ).toEqual(['ANY-11']);
+  });
+
+  it('with ids: the ids left out, in any order', () => {
+    const byIds: DeclaredDesign = { ...MARKED, marker: { text: 'Not shown: {ids}.', where: 'last' } };
+    expect(ids(answer(`${m4}\nNot shown: m2, m1, m3.`, ['m4']), byIds)).toEqual([]);
+    expect(ids(answer(`${m4}\nNot shown: m1, m2.`, ['m4']), byIds)).toEqual(['ANY-11']);
+  });
+
+  it('undeclared, the same sentence is text of the implementation’s own', () => {
+    expect(ids(answer(`Skipped 3 messages.\n${m4}`, ['m4']), { render: MARKED.render! })).toEqual(['ANY-11']);
+  });
+});
