@@ -6,7 +6,7 @@
  * principle at all are differences of design (ranking, tiers, render,
  * estimator), not defects a vendor of another design should chase.
  */
-import { validateRequest } from '../../reference/index.js';
+import { isExpired, validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { brokenPrinciples, principleVerdict } from '../principles/verdict.js';
 import type { Finding } from '../principles/checks.js';
@@ -61,7 +61,7 @@ const HANG_FEATURES: readonly { words: string; holds: (r: HangRequest, d: Design
   { words: 'a block that alone costs more than the budget', holds: (r, d) => r.blocks.some((b) => d.costOf([b.content]) > r.budget) },
   {
     words: 'every block expired',
-    holds: (r) => r.blocks.length > 0 && r.blocks.every((b) => (b.ttl_seconds ?? 0) > 0 && r.now > (b.created_at ?? 0) + (b.ttl_seconds ?? 0)),
+    holds: (r) => r.blocks.length > 0 && r.blocks.every((b) => isExpired(r.now, b.created_at ?? 0, b.ttl_seconds ?? 0)),
   },
 ];
 

@@ -12,7 +12,7 @@ import { fillFindings } from './fill.js';
 import { takeOutMarker } from './marker.js';
 import { groupFindings } from './groups.js';
 import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
-import type { Design } from './design.js';
+import { type Design, withinBudget } from './design.js';
 import type { RenderBlock } from '../../protocol/render-template.js';
 
 /** A broken principle: its requirement id and what the answer did. */
@@ -180,8 +180,7 @@ function budget(request: PrincipleRequest, answer: Result, design: Design, byId:
   }
   const measured = design.costOf(contents);
   const held = Math.max(measured, answer.estimated_tokens);
-  // Declared fractions (DES-1) summed in another order may differ in the last bits: a part in a billion is not an overrun.
-  if (held - request.budget > 1e-9 * Math.max(1, request.budget)) {
+  if (!withinBudget(held, request.budget)) {
     out.push({
       id: 'ANY-2',
       message: `the included blocks cost ${Number(measured.toFixed(6))} under the declared estimator (${design.estimator}) and the answer says ${answer.estimated_tokens}: over the budget of ${request.budget}`,

@@ -78,6 +78,9 @@ function counter(e: DeclaredEstimator, encoder: ((s: string) => number) | undefi
   return { count: (s) => Math.max(min, round(units(s) / per)), words: `${e.rounding ?? 'floor'}(${e.unit} / ${per}), at least ${min}` };
 }
 
+/** Whether a selection's cost is within the budget: declared fractions (DES-1) summed in another order may differ in the last bits, and a part in a billion is no overrun. */
+export const withinBudget = (cost: number, budget: number): boolean => cost - budget <= 1e-9 * Math.max(1, budget);
+
 /** The design the manifest declares, with the tokenizer it names already loaded. */
 export async function prepareDesign(manifest: Pick<Manifest, 'design'> & { readonly profiles?: readonly string[] }): Promise<Design> {
   const e = manifest.design?.estimator;

@@ -10,10 +10,7 @@ import { isExpired } from '../../reference/index.js';
 import type { DeclaredContextOrder, DeclaredFill, Result } from '../../protocol/types.js';
 import { reasonClass } from '../reason-classes.js';
 import type { Finding, PrincipleBlock, PrincipleRequest } from './checks.js';
-import type { Design } from './design.js';
-
-/** A sum of declared fractions may differ from the implementation's in its last bits (DES-1). */
-const fits = (cost: number, budget: number): boolean => cost - budget <= 1e-9 * Math.max(1, budget);
+import { type Design, withinBudget } from './design.js';
 
 const quote = (s: string): string => JSON.stringify(s);
 const list = (ids: readonly string[]): string => ids.slice(0, 5).map(quote).join(', ') + (ids.length > 5 ? `, … and ${ids.length - 5} more` : '');
@@ -46,7 +43,7 @@ const OTHER_END: Partial<Record<DeclaredFill['order'], DeclaredFill['order']>> =
 function taken(candidates: readonly PrincipleBlock[], pinned: readonly PrincipleBlock[], fill: DeclaredFill, budget: number, design: Design): PrincipleBlock[] {
   const out = [...pinned];
   for (const b of ordered(candidates, fill.order)) {
-    if (fits(design.costOf([...out, b].map((x) => x.content)), budget)) out.push(b);
+    if (withinBudget(design.costOf([...out, b].map((x) => x.content)), budget)) out.push(b);
     else if (fill.misfit === 'stop') break;
   }
   return out;
@@ -73,7 +70,7 @@ export function fillFindings(
   if (design.contextOrder) orderFinding(request, answer, design.contextOrder, out);
   // A cut is ANY-1's, an expired block kept ANY-5's, pinned blocks over the budget ANY-2's: none leaves a fill to judge.
   const expiredKept = request.blocks.some((b) => included.has(b.block_id) && !live.includes(b));
-  if (cut.size > 0 || expiredKept || !fits(design.costOf(pinned.map((b) => b.content)), request.budget)) return;
+  if (cut.size > 0 || expiredKept || !withinBudget(design.costOf(pinned.map((b) => b.content)), request.budget)) return;
   if (design.fill === 'own') return;
   if (design.fill) {
     const fill = design.fill;
@@ -97,7 +94,7 @@ export function fillFindings(
         actual: answer.included,
       });
     }
-  } else if (forBudget.length > 0 && fits(design.costOf(candidates.map((b) => b.content)), request.budget)) {
+  } else if (forBudget.length > 0 && withinBudget(design.costOf(candidates.map((b) => b.content)), request.budget)) {
     out.push({
       id: 'ANY-14',
       message: `every live block fits (together they cost ${Number(design.costOf(candidates.map((b) => b.content)).toFixed(6))} of ${request.budget} under ${design.estimator}), yet ${list(forBudget.map((b) => b.block_id))} ${forBudget.length === 1 ? 'is' : 'are'} omitted for the budget`,

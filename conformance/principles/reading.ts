@@ -44,13 +44,14 @@ const commonSuffixLength = (a: string, b: string): number => {
   return i;
 };
 
-/** The length of the longest prefix of `s` found in `text` (a prefix found means every shorter one is). */
-export function longestPrefixIn(s: string, text: string): number {
+/** The length of the longest prefix (or suffix) of `s` found in `text`: one found means every shorter one is. */
+export function longestPrefixIn(s: string, text: string, end: 'prefix' | 'suffix' = 'prefix'): number {
+  const piece = (n: number): string => (end === 'prefix' ? s.slice(0, n) : s.slice(s.length - n));
   let lo = 0;
   let hi = s.length;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (text.includes(s.slice(0, mid))) lo = mid;
+    if (text.includes(piece(mid))) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -94,23 +95,12 @@ function placeIn(text: string, b: Expected): Placement {
     const from = text.indexOf(c.slice(0, first));
     return cutOf(text.slice(from), c);
   }
-  const last = longestSuffixIn(c, text);
+  const last = longestPrefixIn(c, text, 'suffix');
   if (last >= MIN_CUT) {
     const end = text.indexOf(c.slice(c.length - last)) + last;
     return cutOf(text.slice(0, end), c);
   }
   return { kind: 'absent' };
-}
-
-function longestSuffixIn(s: string, text: string): number {
-  let lo = 0;
-  let hi = s.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (text.includes(s.slice(s.length - mid))) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /**
