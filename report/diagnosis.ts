@@ -25,10 +25,18 @@ export function explainsText(c: { explains: number; failing: number }): string {
   return `explains ${c.explains} of ${c.failing} failure${c.failing === 1 ? '' : 's'}`;
 }
 
-/** Whether the broken principles lead the likely cause: no known defect explains most of the failures. */
+/**
+ * Whether a known defect leads the likely cause: it explains more than half of the failures
+ * once the passing answers it contradicts are taken off, so a model that matches some answers
+ * and contradicts as many never stands first.
+ */
+export function knownDefectLeads(first: { explains: number; contradicts: number; failing: number } | undefined): boolean {
+  return first !== undefined && (first.explains - first.contradicts) * 2 > first.failing;
+}
+
+/** Whether the broken principles lead the likely cause: no known defect leads it (knownDefectLeads). */
 export function principlesLead(report: Report): boolean {
-  const best = report.diagnosis?.[0];
-  return (report.principles ?? []).length > 0 && (best === undefined || best.explains * 2 <= best.failing);
+  return (report.principles ?? []).length > 0 && !knownDefectLeads(report.diagnosis?.[0]);
 }
 
 /** The likely cause in one line, leading part first: what a JUnit property or a summary can hold. */

@@ -49,6 +49,8 @@ export interface Observation {
   passed: boolean;
   /** For a passing observation: whether another answer would have passed too (the judge). Without it only the same answer passes. */
   accepts?: (answer: Outcome) => boolean;
+  /** Of a failing property of two requests: the principles its relation broke, which no one answer shows (ANY-7's twin). */
+  relation?: readonly string[];
 }
 
 /** One likely cause of the failures. */
@@ -213,21 +215,43 @@ export function diagnose(observations: readonly Observation[], options: Diagnose
   const top = cover(causes, passing, options.limit ?? 5, memo);
   const covered = new Set(top.flatMap((c) => c.explained));
   return {
-    causes: top.map((c) => ({
-      id: c.ids.join('+'),
-      defects: c.ids,
-      requirements: c.requirements,
-      summary: c.summary,
-      explains: c.explained.length,
-      contradicts: c.contradicted.length,
-      failing: failingCount,
-      explained: c.explained.map((s) => s.o.id),
-      contradicted: c.contradicted.map((s) => s.o.id),
-      alike: alike(c, causes, top, passing, memo),
-    })),
+    causes: sameWords(
+      top.map((c) => ({
+        id: c.ids.join('+'),
+        defects: c.ids,
+        requirements: c.requirements,
+        summary: c.summary,
+        explains: c.explained.length,
+        contradicts: c.contradicted.length,
+        failing: failingCount,
+        explained: c.explained.map((s) => s.o.id),
+        contradicted: c.contradicted.map((s) => s.o.id),
+        alike: alike(c, causes, top, passing, memo),
+      })),
+    ),
     unexplained: failing.filter((s) => !covered.has(s)).map((s) => s.o.id),
     failing: failingCount,
   };
+}
+
+/**
+ * Causes told in the same words, as one: instances of one entry whose values the summary does
+ * not show (the members an answer adds, each with other values) would read as one line repeated.
+ */
+function sameWords(causes: readonly Cause[]): Cause[] {
+  const out: Cause[] = [];
+  for (const c of causes) {
+    const seen = out.find((x) => x.id === c.id && x.summary === c.summary);
+    if (!seen) {
+      out.push({ ...c });
+      continue;
+    }
+    seen.explained = [...new Set([...seen.explained, ...c.explained])];
+    seen.contradicted = [...new Set([...seen.contradicted, ...c.contradicted])];
+    seen.explains = seen.explained.length;
+    seen.contradicts = seen.contradicted.length;
+  }
+  return out;
 }
 
 /**

@@ -8,11 +8,12 @@
  */
 import { isExpired, validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
-import { brokenPrinciples, principleVerdict } from '../principles/verdict.js';
+import { principleVerdict } from '../principles/verdict.js';
 import type { Finding } from '../principles/checks.js';
 import { manifestDesign, prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import type { Observation } from './diagnose.js';
+import { splitCause } from './splits.js';
 
 /** A principle the failing answers break, and which of them. */
 export interface BrokenPrinciple {
@@ -39,6 +40,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'ANY-4': 'omission reasons name no reason class',
   'ANY-5': 'expired blocks are included',
   'ANY-6': 'pinned blocks are dropped',
+  'ANY-7': 'selection reads the content: a twin request, its letters and digits rotated at the same cost, selects other blocks or gives other reasons',
   'ANY-10': 'contents appear outside their own header',
   'ANY-11': 'text of the implementation’s own is written into the context',
   'ANY-13': 'valid requests are refused',
@@ -160,6 +162,7 @@ export function readPrinciples(observations: readonly Observation[], design: Des
   const designOnly: string[] = [];
   let read = 0;
   const hangs: Observation[] = [];
+  const answered: Observation[] = [];
   for (const o of failing) {
     if (validateRequest(o.request).length > 0 || (o.request as { profile?: unknown }).profile === 'ranked') continue;
     // A valid request that got no answer in time: which requests hang is the whole diagnosis (ANY-13).
@@ -171,9 +174,11 @@ export function readPrinciples(observations: readonly Observation[], design: Des
     const v = principleVerdict(o.request, o.outcome, design, manifest.capabilities);
     if (v.status !== 'pass' && v.status !== 'fail') continue;
     read++;
-    const ids = brokenPrinciples(v.findings);
-    if (ids.every((id) => RENDER.includes(id))) designOnly.push(o.id);
-    for (const key of new Set((v.findings ?? []).map(findingKey))) byId.set(key, [...(byId.get(key) ?? []), o.id]);
+    answered.push(o);
+    // A property of two requests whose answers each break nothing broke their relation: the property names it.
+    const keys = v.status === 'pass' ? [...(o.relation ?? [])] : [...new Set((v.findings ?? []).map(findingKey))];
+    if (keys.every((id) => RENDER.includes(id))) designOnly.push(o.id);
+    for (const key of keys) byId.set(key, [...(byId.get(key) ?? []), o.id]);
   }
   const broken: BrokenPrinciple[] = [...byId]
     .map(([key, explained]) => ({
@@ -192,9 +197,23 @@ export function readPrinciples(observations: readonly Observation[], design: Des
     );
     if (how) overrun.summary = `${overrun.summary}: ${how}`;
   }
+  const split = broken.find((b) => b.requirement === 'ANY-16');
+  if (split) {
+    const why = splitCause(
+      [
+        ...answered,
+        ...observations.filter((o) => o.passed && validateRequest(o.request).length === 0 && (o.request as { profile?: unknown }).profile !== 'ranked'),
+      ],
+      split.explained,
+      design,
+      manifest.capabilities,
+    );
+    if (why) Object.assign(split, { summary: why.summary, explains: why.explained.length, explained: why.explained });
+    broken.sort((a, b) => b.explains - a.explains || (a.requirement < b.requirement ? -1 : 1));
+  }
   if (hangs.length > 0) {
-    const answered = observations.filter((o) => o.outcome.kind === 'result' || o.outcome.kind === 'error');
-    const hold = whatHangs(hangs, answered, design, manifest.capabilities);
+    const replied = observations.filter((o) => o.outcome.kind === 'result' || o.outcome.kind === 'error');
+    const hold = whatHangs(hangs, replied, design, manifest.capabilities);
     broken.push({
       requirement: 'ANY-13',
       summary: `valid requests get no answer in time (they hang)${hold ? `: ${hold}` : ''}`,

@@ -103,7 +103,15 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
   // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
   const cut = render(answer, design, byId, out);
   budget(request, answer, design, byId, cut, out);
-  fillFindings(request, answer, design, capabilities, cut, out);
+  fillFindings(
+    request,
+    answer,
+    design,
+    capabilities,
+    cut,
+    out.some((f) => f.id === 'ANY-16'),
+    out,
+  );
   return out;
 }
 

@@ -39,48 +39,108 @@ const FILL_WORDS: Readonly<Record<DeclaredFill['order'], string>> = {
 
 const OTHER_END: Partial<Record<DeclaredFill['order'], DeclaredFill['order']>> = { newest_first: 'oldest_first', oldest_first: 'newest_first' };
 
-/** The blocks a fill takes from `candidates`, pinned ones first. */
-function taken(candidates: readonly PrincipleBlock[], pinned: readonly PrincipleBlock[], fill: DeclaredFill, budget: number, design: Design): PrincipleBlock[] {
+/** The group a block belongs to under the declared linking member (DES-9), or undefined. */
+const groupOf = (b: PrincipleBlock, member: string | undefined): string | undefined => {
+  const g = member === undefined ? undefined : b[member];
+  return typeof g === 'string' && g !== '' ? g : undefined;
+};
+
+/**
+ * What the fill considers in `order`: a block, or with `member` the candidates of one group
+ * together, where the first of them stands (DES-7 with DES-9).
+ */
+export function fillUnits(candidates: readonly PrincipleBlock[], order: DeclaredFill['order'], member?: string): PrincipleBlock[][] {
+  const units: PrincipleBlock[][] = [];
+  const byGroup = new Map<string, PrincipleBlock[]>();
+  for (const b of ordered(candidates, order)) {
+    const g = groupOf(b, member);
+    const unit = g === undefined ? undefined : byGroup.get(g);
+    if (unit) unit.push(b);
+    else {
+      units.push([b]);
+      if (g !== undefined) byGroup.set(g, units[units.length - 1]!);
+    }
+  }
+  return units;
+}
+
+/** The blocks a fill takes from `candidates`, pinned ones first; `member` links the blocks it takes as one (undefined: block by block). */
+export function taken(
+  candidates: readonly PrincipleBlock[],
+  pinned: readonly PrincipleBlock[],
+  fill: DeclaredFill,
+  budget: number,
+  design: Design,
+  member?: string,
+): PrincipleBlock[] {
   const out = [...pinned];
-  for (const b of ordered(candidates, fill.order)) {
-    if (withinBudget(design.costOf([...out, b].map((x) => x.content)), budget)) out.push(b);
+  for (const unit of fillUnits(candidates, fill.order, member)) {
+    if (withinBudget(design.costOf([...out, ...unit].map((x) => x.content)), budget)) out.push(...unit);
     else if (fill.misfit === 'stop') break;
   }
   return out;
 }
 
-/** ANY-14 and ANY-15 for one answer; `cut` blocks (ANY-1's) leave the fill unjudged, as a filter the request asks for leaves its blocks out. */
+/**
+ * The live blocks the fill considers and those it takes first. With groups declared, a group
+ * with an expired block is out (its expired block takes it out) and one with a live pinned
+ * block goes in with the pinned blocks (ANY-16).
+ */
+export function fillCandidates(
+  request: PrincipleRequest,
+  answer: Result,
+  capabilities: readonly string[],
+  member: string | undefined,
+): { live: PrincipleBlock[]; candidates: PrincipleBlock[]; pinned: PrincipleBlock[] } {
+  const omitted = new Map(answer.omissions.map((o) => [o.block_id, o.reason]));
+  const included = new Set(answer.included);
+  const isExpiredBlock = (b: PrincipleBlock): boolean => isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
+  const live = request.blocks.filter((b) => !isExpiredBlock(b));
+  const pinnedOwed = capabilities.includes('pinned');
+  const isPinned = (b: PrincipleBlock): boolean => pinnedOwed && b.pinned === true;
+  const gone = new Set(request.blocks.filter(isExpiredBlock).map((b) => groupOf(b, member)));
+  const held = new Set(live.filter(isPinned).map((b) => groupOf(b, member)));
+  // Dropped for another reason than the budget: the other principles judge that drop, the fill never saw the block.
+  const candidates = live.filter(
+    (b) =>
+      (included.has(b.block_id) || !omitted.has(b.block_id) || reasonClass(omitted.get(b.block_id)) === 'budget') &&
+      (isPinned(b) || groupOf(b, member) === undefined || !gone.has(groupOf(b, member))),
+  );
+  const pinned = candidates.filter((b) => isPinned(b) || (groupOf(b, member) !== undefined && held.has(groupOf(b, member))));
+  return { live, candidates, pinned };
+}
+
+/** ANY-14 and ANY-15 for one answer; `cut` blocks (ANY-1's) and a `split` group (ANY-16's) leave the fill unjudged, as a filter the request asks for leaves its blocks out. */
 export function fillFindings(
   request: PrincipleRequest,
   answer: Result,
   design: Design,
   capabilities: readonly string[],
   cut: ReadonlySet<string>,
+  split: boolean,
   out: Finding[],
 ): void {
   const omitted = new Map(answer.omissions.map((o) => [o.block_id, o.reason]));
   const included = new Set(answer.included);
-  const live = request.blocks.filter((b) => !isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0));
-  // Dropped for another reason than the budget: the other principles judge that drop, the fill never saw the block.
-  const candidates = live.filter((b) => included.has(b.block_id) || !omitted.has(b.block_id) || reasonClass(omitted.get(b.block_id)) === 'budget');
-  const pinnedOwed = capabilities.includes('pinned');
-  const pinned = pinnedOwed ? candidates.filter((b) => b.pinned === true) : [];
+  const { live, candidates, pinned } = fillCandidates(request, answer, capabilities, design.groups);
   const rest = candidates.filter((b) => !pinned.includes(b));
   const forBudget = candidates.filter((b) => !included.has(b.block_id) && omitted.has(b.block_id));
   if (design.contextOrder) orderFinding(request, answer, design.contextOrder, out);
-  // A cut is ANY-1's, an expired block kept ANY-5's, pinned blocks over the budget ANY-2's: none leaves a fill to judge.
+  // A cut is ANY-1's, an expired block kept ANY-5's, pinned blocks over the budget ANY-2's, a split group ANY-16's: none leaves a fill to judge.
   const expiredKept = request.blocks.some((b) => included.has(b.block_id) && !live.includes(b));
-  if (cut.size > 0 || expiredKept || !withinBudget(design.costOf(pinned.map((b) => b.content)), request.budget)) return;
+  if (cut.size > 0 || expiredKept || split || !withinBudget(design.costOf(pinned.map((b) => b.content)), request.budget)) return;
   if (design.fill === 'own') return;
   if (design.fill) {
     const fill = design.fill;
-    const want = taken(rest, pinned, fill, request.budget, design);
+    const want = taken(rest, pinned, fill, request.budget, design, design.groups);
     const wanted = new Set(want.map((b) => b.block_id));
     const dropped = forBudget.filter((b) => wanted.has(b.block_id)).map((b) => b.block_id);
     const extra = [...included].filter((id) => !wanted.has(id) && candidates.some((b) => b.block_id === id));
     if (dropped.length + extra.length > 0) {
       const other = OTHER_END[fill.order];
-      const reversed = other ? new Set(taken(rest, pinned, { ...fill, order: other }, request.budget, design).map((b) => b.block_id)) : undefined;
+      const reversed = other
+        ? new Set(taken(rest, pinned, { ...fill, order: other }, request.budget, design, design.groups).map((b) => b.block_id))
+        : undefined;
       const inverted = reversed !== undefined && reversed.size === included.size && [...included].every((id) => reversed.has(id));
       const how = `the declared fill (${FILL_WORDS[fill.order]}, ${fill.misfit === 'stop' ? 'stopping at the first block that does not fit' : 'skipping a block that does not fit'})`;
       const parts = [

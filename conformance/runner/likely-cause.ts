@@ -5,6 +5,7 @@
  * terminal's "likely cause" block, which stands right after the failures.
  * Nothing failing: neither.
  */
+import { knownDefectLeads } from '../../report/diagnosis.js';
 import { visible } from '../../report/visible.js';
 import { terminalValue } from '../../report/terminal.js';
 import type { PrincipleCause, Report } from '../../protocol/types.js';
@@ -84,8 +85,8 @@ export function likelyCauseText(d: Diagnosis, seen?: LogCounts, principles: read
   if (d.causes.length === 0) {
     lines.push(`likely cause: none of the known defects reproduces the failing answers exactly (${plural(d.failing, 'failure')}; docs/diagnosis.md)`);
     lines.push(...principles);
-  } else if (principles.length > 0 && (d.causes[0]?.explains ?? 0) * 2 <= d.failing) {
-    // No known defect explains most failures: the principles they break come first, the partial models after.
+  } else if (principles.length > 0 && !knownDefectLeads(d.causes[0])) {
+    // No known defect explains most failures, less what it contradicts: the principles they break come first, the partial models after.
     lines.push(`likely cause (no known defect explains most of the ${plural(d.failing, 'failure')}; docs/diagnosis.md):`);
     lines.push(...principles.map((l) => `  ${l}`));
     lines.push(`  known defects whose model answers exactly as the implementation did, for some failures:`);

@@ -76,6 +76,8 @@ export async function observeProperties(
     } catch (e) {
       observed = unanswered(p.id, p.counterexample, manifest, `the adapter failed: ${e instanceof Error ? e.message : String(e)}`);
     }
-    log.add(observed!);
+    // A relation between two answers (a twin selecting otherwise) is broken by neither alone: the property's own principles are.
+    const relation = requests.length > 1 ? p.requirements.filter((id) => id.startsWith('ANY-')) : [];
+    log.add(relation.length > 0 ? { ...observed!, relation } : observed!);
   }
 }

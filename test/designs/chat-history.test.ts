@@ -90,6 +90,32 @@ describe('the chat-history wrapper answers as the trimmer is described', () => {
     expect(four.estimated_tokens).toBe(Math.ceil(tokens('hello') * 4 + 19.2 + 24));
   });
 
+  it('keeps a tool call and its result together: an exchange that does not fit whole stops the search, and an expired call takes its result out', () => {
+    const call = block('call', 'search(query="token budget")', { role: 'assistant', created_at: 30, tool_call_id: 'c-1' });
+    const result = block('result', 'A budget is the most tokens a prompt may hold; 4096 is common.', { role: 'tool', created_at: 31, tool_call_id: 'c-1' });
+    const q3 = block('q3', 'Thanks.', { role: 'user', created_at: 40 });
+    // Room for the rules, q3 and the result alone, not for the call beside it.
+    const budget = Math.ceil(cost([rules, q3, result].map((b) => b.content)));
+    expect(cost([rules, q3, result, call].map((b) => b.content))).toBeGreaterThan(budget);
+    const r = assemble({ now: 100, budget, blocks: [rules, q2, call, result, q3] }).ok;
+    expect(r.included).toEqual(['rules', 'q3']);
+    // Dropped newest first, as the trimmer lists them.
+    expect(r.omissions).toEqual([
+      { block_id: 'result', reason: 'budget' },
+      { block_id: 'call', reason: 'budget' },
+      { block_id: 'q2', reason: 'budget' },
+    ]);
+    // With room for both, the exchange is written in time order under its speakers.
+    const all = assemble({ now: 100, budget: 1000, blocks: [rules, call, result, q3] }).ok;
+    expect(all.context).toBe([`System: ${rules.content}`, `AI: ${call.content}`, `Tool: ${result.content}`, `Human: ${q3.content}`].join('\n'));
+    const expiredCall = assemble({ now: 100, budget: 1000, blocks: [{ ...call, ttl_seconds: 5 }, result, q3] }).ok;
+    expect(expiredCall.included).toEqual(['q3']);
+    expect(expiredCall.omissions).toEqual([
+      { block_id: 'call', reason: 'expired' },
+      { block_id: 'result', reason: 'expired' },
+    ]);
+  });
+
   it('answers nothing included with an empty context and no conversation cost, and pinned_overflow when the system messages alone do not fit', () => {
     expect(assemble({ now: 0, budget: 10, blocks: [q1] }).ok).toEqual({
       context: '',

@@ -23,7 +23,7 @@ interface Entry {
   exposed_by?: string;
 }
 const EXPECTED: Entry[] = JSON.parse(readFileSync(`${ROOT}${DIR}expected.json`, 'utf8')).fixtures;
-const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance', 'content_blindness', 'fill', 'order'];
+const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance', 'content_blindness', 'fill', 'order', 'groups'];
 
 function entry(name: string): Entry {
   const e = EXPECTED.find((x) => x.fixture === name);
@@ -138,7 +138,7 @@ describe('every fixture', () => {
       expect(m.validates).toBe(false);
       expect(m.language).toBe(entry(name).language);
       // The members a design may add to its estimator, render and omissions: its own block members (DES-5), its fill and context order (DES-7, DES-8).
-      const optional = ['members', 'fill', 'context_order'].filter((k) => k in m.design);
+      const optional = ['members', 'fill', 'context_order', 'groups'].filter((k) => k in m.design);
       expect(Object.keys(m.design).sort()).toEqual(['estimator', 'omissions', 'render', ...optional].sort());
       if (m.design.fill !== undefined && m.design.fill !== 'own') expect(Object.keys(m.design.fill).sort()).toEqual(['misfit', 'order']);
       if (m.design.context_order) expect(Object.keys(m.design.context_order)).toContain('by');

@@ -34,6 +34,7 @@ const FAMILY: Readonly<Record<string, readonly string[]>> = {
   content_blindness: ['ANY-7'],
   fill: ['ANY-14'],
   order: ['ANY-15'],
+  groups: ['ANY-16'],
 };
 
 /**

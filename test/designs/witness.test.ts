@@ -18,6 +18,11 @@ const FIXTURES: { fixture: string; command: string; deviations: string[]; witnes
   readFileSync(`${ROOT}test/fixtures/designs/expected.json`, 'utf8'),
 ).fixtures;
 
+/** A fixture's witness requests: one, or several where no one answer can show every deviation (a split group leaves the fill unjudged, ANY-14). */
+function witnesses(f: { witness?: any }): any[] {
+  return f.witness === undefined ? [] : Array.isArray(f.witness) ? f.witness : [f.witness];
+}
+
 const LEGAL_REASONS = new Set([
   'expired',
   'excluded',
@@ -33,7 +38,7 @@ const LEGAL_REASONS = new Set([
 ]);
 
 const BATTERY: any[] = [
-  ...FIXTURES.flatMap((f) => (f.witness ? [f.witness] : [])),
+  ...FIXTURES.flatMap((f) => witnesses(f)),
   {
     now: 50,
     budget: 40,
@@ -210,7 +215,14 @@ function fillBroken(request: any, manifest: any, r: any, named: any[]): boolean 
   const included = new Set<string>(r.included);
   const live = request.blocks.filter((b: any) => !expired(b, request.now));
   if (request.blocks.some((b: any) => included.has(b.block_id) && expired(b, request.now))) return false;
-  const candidates = live.filter((b: any) => included.has(b.block_id) || !reasonOf.has(b.block_id) || BUDGET_REASONS.has(reasonOf.get(b.block_id)!));
+  // With groups (DES-9), a group with an expired block is no candidate, and one with a live pinned block is taken with the pinned blocks.
+  const groupOf = (b: any): string | undefined =>
+    design.groups && typeof b[design.groups] === 'string' && b[design.groups] !== '' ? b[design.groups] : undefined;
+  const gone = new Set(request.blocks.filter((b: any) => expired(b, request.now) && groupOf(b) !== undefined).map(groupOf));
+  const candidates = live.filter(
+    (b: any) =>
+      (included.has(b.block_id) || !reasonOf.has(b.block_id) || BUDGET_REASONS.has(reasonOf.get(b.block_id)!)) && (b.pinned === true || !gone.has(groupOf(b))),
+  );
   const droppedForBudget = candidates.filter((b: any) => !included.has(b.block_id) && BUDGET_REASONS.has(reasonOf.get(b.block_id) ?? ''));
   const costOf = (blocks: any[]) =>
     cost(
@@ -218,15 +230,23 @@ function fillBroken(request: any, manifest: any, r: any, named: any[]): boolean 
       design.estimator,
     );
   const pinnedOn = manifest.capabilities.includes('pinned');
-  const isPinned = (b: any) => pinnedOn && b.pinned === true;
+  const heldGroups = new Set(candidates.filter((b: any) => pinnedOn && b.pinned === true && groupOf(b) !== undefined).map(groupOf));
+  const isPinned = (b: any) => (pinnedOn && b.pinned === true) || heldGroups.has(groupOf(b));
   const taken = candidates.filter(isPinned);
   if (!within(costOf(taken), request.budget)) return false;
   if (design.fill === undefined) return droppedForBudget.length > 0 && within(costOf(candidates), request.budget);
+  // A group is considered where the first of its blocks stands in the fill's order, all of them together.
+  const units: any[][] = [];
   for (const b of inOrder(
     candidates.filter((b: any) => !isPinned(b)),
     design.fill.order,
   )) {
-    if (within(costOf([...taken, b]), request.budget)) taken.push(b);
+    const unit = groupOf(b) === undefined ? undefined : units.find((u) => groupOf(u[0]) === groupOf(b));
+    if (unit) unit.push(b);
+    else units.push([b]);
+  }
+  for (const unit of units) {
+    if (within(costOf([...taken, ...unit]), request.budget)) taken.push(...unit);
     else if (design.fill.misfit === 'stop') break;
   }
   const want = new Set(taken.map((b: any) => b.block_id));
@@ -249,6 +269,24 @@ function orderBroken(request: any, design: any, r: any): boolean {
     ),
   ].map((b: any) => b.block_id);
   return JSON.stringify(expected) !== JSON.stringify(r.included);
+}
+
+/**
+ * groups (ANY-16): with a declared linking member (DES-9), the blocks of each group of two or more
+ * are all included or none is; a group holding an expired block and a live pinned one is not judged.
+ */
+function groupsBroken(request: any, manifest: any, r: any): boolean {
+  const member = manifest.design.groups;
+  if (member === undefined) return false;
+  const pinnedOn = manifest.capabilities.includes('pinned');
+  const groups = new Map<string, any[]>();
+  for (const b of request.blocks) if (typeof b[member] === 'string' && b[member] !== '') groups.set(b[member], [...(groups.get(b[member]) ?? []), b]);
+  return [...groups.values()].some((blocks) => {
+    if (blocks.length < 2) return false;
+    if (blocks.some((b) => expired(b, request.now)) && blocks.some((b) => pinnedOn && b.pinned === true && !expired(b, request.now))) return false;
+    const kept = blocks.filter((b) => r.included.includes(b.block_id)).length;
+    return kept > 0 && kept < blocks.length;
+  });
 }
 
 /** The request as the kit sends it to a design that declares members (DES-5): the block at place i carries the i mod n-th value of each. */
@@ -292,8 +330,9 @@ function broken(request: any, manifest: any, answer: any): Set<string> {
   if (ids.length !== byId.size || new Set(ids).size !== byId.size || named.some((o: any) => !LEGAL_REASONS.has(o.reason))) out.add('accounting');
   if (included.some((b: any) => expired(b, request.now))) out.add('expired');
   if (pinnedOn && live.some((b: any) => b.pinned === true && !r.included.includes(b.block_id))) out.add('pinned');
-  // A block cut to fit leaves the fill to whole_blocks (ANY-14).
-  if (!out.has('whole_blocks') && fillBroken(request, manifest, r, named)) out.add('fill');
+  if (groupsBroken(request, manifest, r)) out.add('groups');
+  // A block cut to fit, or a split group, leaves the fill to whole_blocks or groups (ANY-14).
+  if (!out.has('whole_blocks') && !out.has('groups') && fillBroken(request, manifest, r, named)) out.add('fill');
   if (orderBroken(request, design, r)) out.add('order');
   if (included.length === 0) {
     if (r.context !== design.render.empty) out.add('invented');
@@ -342,9 +381,11 @@ describe.each(FIXTURES.map((f) => [f.fixture, f] as const))('%s', (_, f) => {
     });
     expect([...families].sort()).toEqual([...f.deviations].sort());
     if (f.witness) {
-      const w = battery[BATTERY.indexOf(f.witness)];
-      const at = BATTERY.indexOf(f.witness);
-      const own = [...broken(w, manifest, answers[at]), ...blindness(manifest, answers[at], twins[at])];
+      const own = new Set<string>();
+      for (const w of witnesses(f)) {
+        const at = BATTERY.indexOf(w);
+        for (const x of [...broken(battery[at], manifest, answers[at]), ...blindness(manifest, answers[at], twins[at])]) own.add(x);
+      }
       expect([...own].sort(), 'the witness alone').toEqual([...f.deviations].sort());
     }
   });

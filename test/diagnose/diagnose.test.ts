@@ -89,6 +89,27 @@ describe('diagnose', () => {
     expect(diagnose(observations, { memo: MEMO })).toBeUndefined();
   });
 
+  it('tells causes in the same words once: extra members whose values differ from answer to answer are one cause', async () => {
+    // Each answer carries an undeclared member, with one of three values: three instances of one entry, in one sentence.
+    const impl = modelImplementation({}, CORE);
+    const varied = fromFunctions(
+      async (request: unknown) => {
+        const answer = (await impl.assemble(request, { timeoutMs: 5000 })) as Outcome;
+        if (answer.kind !== 'result') return { error: { code: 'invalid_request', message: 'x' } };
+        const n = (request as { blocks?: unknown[] }).blocks?.length ?? 0;
+        return { ...(answer.value as object), notes: ['a', 'b', 'c'][n % 3] };
+      },
+      undefined,
+      CORE,
+    );
+    const d = diagnose(await observe(varied, CORE), { memo: MEMO })!;
+    const lines = d.causes.map((c) => `${c.id}: ${c.summary}`);
+    expect(new Set(lines).size).toBe(lines.length);
+    const extra = d.causes.find((c) => c.id === 'extra-result-members')!;
+    expect(extra.explains).toBe(extra.explained.length);
+    expect(d.unexplained).toEqual([]);
+  });
+
   it('leaves failures without an answer (a timeout, a crash) unexplained', async () => {
     const observations = await observe(modelImplementation({}, CORE), CORE);
     const broken: Observation[] = observations.map((o, i) =>

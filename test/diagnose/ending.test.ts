@@ -146,6 +146,22 @@ describe('the likely-cause block', () => {
     ]);
   });
 
+  it('puts the broken principles first when the first known defect explains most failures only before what it contradicts is taken off', () => {
+    const principles = [
+      'broken principles, whatever the design (SPEC section 18):',
+      '  blocks are dropped without being named (ANY-3): explains 5 of 5 failures',
+    ];
+    // a + b explains 3 of 5 and contradicts 2 passing answers: 1 of 5 net, no lead.
+    const lines = likelyCauseText(d, undefined, principles).split('\n');
+    expect(lines[0]).toBe('likely cause (no known defect explains most of the 5 failures; docs/diagnosis.md):');
+    expect(lines[1]).toBe(`  ${principles[0]}`);
+    // Without its contradictions the same cause leads, the principles after it.
+    const clean = { ...d, causes: [{ ...d.causes[0]!, contradicts: 0, contradicted: [] }, ...d.causes.slice(1)] };
+    expect(likelyCauseText(clean, undefined, principles).split('\n')[1]).toBe(
+      '  a + b [TIER-6, EXP-1]: one; and two — explains 3 of 5 failures, contradicts none',
+    );
+  });
+
   it('says so when no known defect reproduces the failures', () => {
     expect(likelyCauseText({ failing: 2, causes: [], unexplained: ['x', 'y'] })).toBe(
       'likely cause: none of the known defects reproduces the failing answers exactly (2 failures; docs/diagnosis.md)',

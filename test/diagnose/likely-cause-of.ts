@@ -8,7 +8,9 @@ import { loadCorpus } from '../../conformance/cases/load.js';
 import { ObservationLog } from '../../conformance/diagnose/index.js';
 import { likelyCause } from '../../conformance/runner/likely-cause.js';
 import type { LikelyCause } from '../../conformance/runner/likely-cause.js';
+import { openImplementation } from '../../conformance/runner/open.js';
 import { runSuite } from '../../conformance/runner/run.js';
+import type { GoldenCase } from '../../conformance/types.js';
 import type { Manifest, Report } from '../../protocol/types.js';
 
 const corpus = loadCorpus();
@@ -32,4 +34,29 @@ export async function likelyCauseOf(
   });
   const cause = await likelyCause(report, log);
   return { report: cause?.report ?? report, cause };
+}
+
+/** The same for a command run over stdio as a vendor runs it, with the properties (the golden cases unless `cases` says otherwise). */
+export async function likelyCauseOfCommand(
+  command: string,
+  { properties = 60, seed = 1, cases = corpus.cases }: { properties?: number; seed?: number; cases?: GoldenCase[] } = {},
+): Promise<{ report: Report; cause: LikelyCause | undefined }> {
+  const opened = await openImplementation({ transport: 'stdio', config: { command }, timeoutMs: 10_000 });
+  try {
+    const log = new ObservationLog();
+    const report = await runSuite({
+      cases,
+      impl: opened.impl,
+      manifest: opened.manifest,
+      timeoutMs: 10_000,
+      concurrency: 2,
+      properties,
+      seed,
+      observations: log,
+    });
+    const cause = await likelyCause(report, log);
+    return { report: cause?.report ?? report, cause };
+  } finally {
+    await opened.impl.close();
+  }
 }

@@ -3,11 +3,14 @@
  * ctxconform: its own message shape, its own token counter, its own transcript. Nothing
  * here knows the kit; wrapper.mjs translates.
  *
- * Trimming: every system message is kept; then the other messages are taken newest first
- * (by `createdAt`; of two with the same time, the later in the list is the newer) while
- * the running total fits the limit. The first message that does not fit ends the search:
- * it and every older message are dropped, so the kept history is never a conversation
- * with a hole in it.
+ * Trimming: every system message is kept, and with it every message of a tool exchange a
+ * system message belongs to; then the other messages are taken newest first (by
+ * `createdAt`; of two with the same time, the later in the list is the newer) while the
+ * running total fits the limit. A tool exchange (the assistant's call and the tool's
+ * result, which share a `toolCallId`) is taken whole where its newest message stands, or
+ * not at all: a provider refuses a result without its call. The first message or exchange
+ * that does not fit ends the search: it and every older message are dropped, so the kept
+ * history is never a conversation with a hole in it.
  *
  * Counter, as chat libraries count a conversation: the o200k_base tokens of each
  * message's content, plus 3.8 tokens a message, plus 1 for the role's own name, plus 24
@@ -15,14 +18,14 @@
  * limit as it is, fractions and all; the reported total is rounded up.
  *
  * Transcript: one line per kept message, system messages first, then the others oldest
- * first, each after its speaker (`System: `, `Human: `, `AI: `), joined by "\n".
+ * first, each after its speaker (`System: `, `Human: `, `AI: `, `Tool: `), joined by "\n".
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 export const TOKENS_PER_MESSAGE = 3.8;
 export const TOKENS_PER_NAME = 1;
 export const TOKENS_PER_CONVERSATION = 24;
-const SPEAKERS = { system: 'System: ', user: 'Human: ', assistant: 'AI: ' };
+const SPEAKERS = { system: 'System: ', user: 'Human: ', assistant: 'AI: ', tool: 'Tool: ' };
 
 /** Tokens of a text, with text such as `<|endoftext|>` counted as ordinary text. */
 const textTokens = (text) => encode(text, { disallowedSpecial: new Set() }).length;
@@ -45,8 +48,11 @@ export const countTokens = (messages) =>
 /** The transcript of messages, in the order given. */
 export const formatTranscript = (messages) => messages.map((m) => `${SPEAKERS[m.role]}${m.content}`).join('\n');
 
+/** The messages of the exchange `m` belongs to among `messages`, or `m` alone. */
+const exchangeOf = (m, messages) => (m.toolCallId ? messages.filter((x) => x.toolCallId === m.toolCallId) : [m]);
+
 /**
- * @param {{role: 'system' | 'user' | 'assistant', content: string, createdAt: number}[]} messages
+ * @param {{role: 'system' | 'user' | 'assistant' | 'tool', content: string, createdAt: number, toolCallId?: string}[]} messages
  * @param {number} maxTokens
  * @returns {{kept: object[], dropped: object[], totalTokens: number, transcript: string}}
  *   `kept`: system messages in list order, then the others oldest first; `dropped`: the
@@ -55,22 +61,29 @@ export const formatTranscript = (messages) => messages.map((m) => `${SPEAKERS[m.
  */
 export function trimMessages(messages, maxTokens) {
   const system = messages.filter((m) => m.role === 'system');
-  let contentTokens = system.reduce((sum, m) => sum + textTokens(m.content), 0);
+  const held = new Set(system.map((m) => m.toolCallId).filter(Boolean));
   // Oldest first: by createdAt, then by place in the list (the later one is the newer).
   const history = messages
     .map((m, place) => ({ m, place }))
     .filter(({ m }) => m.role !== 'system')
     .sort((a, b) => a.m.createdAt - b.m.createdAt || a.place - b.place)
     .map(({ m }) => m);
-  const recent = [];
-  let i = history.length - 1;
-  for (; i >= 0; i--) {
-    const tokens = textTokens(history[i].content);
-    if (conversation(contentTokens + tokens, system.length + recent.length + 1) > maxTokens) break;
+  // The rest of an exchange a system message belongs to is kept with it.
+  const taken = new Set(history.filter((m) => held.has(m.toolCallId)));
+  const first = [...system, ...taken];
+  let contentTokens = first.reduce((sum, m) => sum + textTokens(m.content), 0);
+  let count = first.length;
+  for (let i = history.length - 1; i >= 0; i--) {
+    if (taken.has(history[i])) continue;
+    const unit = exchangeOf(history[i], history).filter((m) => !taken.has(m));
+    const tokens = unit.reduce((sum, m) => sum + textTokens(m.content), 0);
+    if (conversation(contentTokens + tokens, count + unit.length) > maxTokens) break;
     contentTokens += tokens;
-    recent.unshift(history[i]);
+    count += unit.length;
+    for (const m of unit) taken.add(m);
   }
-  const dropped = history.slice(0, i + 1).reverse();
+  const recent = history.filter((m) => taken.has(m));
+  const dropped = history.filter((m) => !taken.has(m)).reverse();
   const kept = [...system, ...recent];
   return { kept, dropped, totalTokens: Math.ceil(conversation(contentTokens, kept.length)), transcript: formatTranscript(kept) };
 }
