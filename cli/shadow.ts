@@ -17,6 +17,7 @@ import { shellQuote } from '../conformance/runner/console.js';
 import { startShadow } from '../conformance/shadow/shadow.js';
 import httpTransport from '../conformance/transports/http.js';
 import type { Address } from '../conformance/shadow/shadow.js';
+import { DEFAULT_CLIENT_LIMITS } from '../conformance/shadow/proxy.js';
 import type { Manifest } from '../protocol/types.js';
 import { checkBaseline, finish } from './drive.js';
 import { rerunCommand } from './implementation.js';
@@ -28,6 +29,7 @@ export const DEFAULT_LISTEN = '127.0.0.1:8090';
 const DEFAULT_MAX_BODY = 1024 * 1024;
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 const DEFAULT_QUEUE = 10_000;
+const DEFAULT_QUEUE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_KEEP = 10;
 /** SIGTERM: the judge drains within this (SPEC's promise for every judging command). */
 const STOP_MS = 2000;
@@ -35,10 +37,26 @@ const STOP_MS = 2000;
 const HELP = (): string => `usage: ${usage()}
 
 A proxy in front of an assembler served over the http transport (POST /assemble,
-and whatever else it serves). Every request goes to the upstream unchanged and its
-answer comes back byte for byte (status, headers, body); a sample of the
+and whatever else it serves). Every request goes to the upstream with its method,
+target, end-to-end headers and body, and its answer comes back as it came: status,
+reason phrase, end-to-end headers in their order and spelling, body. A sample of the
 POST /assemble exchanges is judged in a worker thread, as ctxconform replay judges
 a recorded request (sent once: no determinism check), never on the request path.
+
+What the proxy changes, and nothing else (SPEC SHD-2):
+  - hop-by-hop headers (RFC 9110 section 7.6.1: Connection and the headers it names,
+    Keep-Alive, Proxy-Connection, TE, Transfer-Encoding, Upgrade) are removed both ways,
+    and Proxy-Authorization never reaches the upstream;
+  - each hop is its own connection: toward the client the proxy writes its own
+    Connection and Keep-Alive and frames the body (the upstream's Content-Length, else
+    chunked); toward the upstream it keeps a pool of connections;
+  - it adds no Date; interim 1xx answers are not passed on;
+  - its own plain-text answers (x-ctxconform-shadow: upstream-failed): 502 when the
+    upstream cannot be reached, breaks off before its headers, or sends what cannot be
+    passed on (a bad byte, status 000, two lengths, a 101: upgrades are not tunnelled),
+    504 when it is silent past --upstream-timeout;
+  - a request lost on a pooled connection the upstream closed is sent once more on a
+    new one (an assembly is a pure function of its request); nothing else is retried.
 
   --upstream URL          the assembler's base URL (http://host:port[/prefix])
   --listen HOST:PORT      where the proxy listens (default ${DEFAULT_LISTEN}; port 0 picks one)
@@ -48,9 +66,19 @@ a recorded request (sent once: no determinism check), never on the request path.
   --max-body BYTES        a request or answer longer than this passes through unjudged,
                           counted (default ${DEFAULT_MAX_BODY})
   --upstream-timeout MS   the upstream silent this long: 504, or its answer cut
-                          (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}); the proxy never retries
+                          (default ${DEFAULT_UPSTREAM_TIMEOUT_MS})
+  --header-timeout MS     a client's request headers must arrive within this: 408
+                          (default ${DEFAULT_CLIENT_LIMITS.headersTimeoutMs})
+  --request-timeout MS    a client's whole request must arrive within this: 408
+                          (default ${DEFAULT_CLIENT_LIMITS.requestTimeoutMs})
+  --idle-timeout MS       a kept-alive client connection idle this long is closed
+                          (default ${DEFAULT_CLIENT_LIMITS.idleTimeoutMs})
+  --max-connections N     client connections at once; one past it is closed as it comes
+                          (default ${DEFAULT_CLIENT_LIMITS.maxConnections})
   --queue N               samples on their way to the judge at most; past that a sample
                           is dropped and counted, the traffic never waits (default ${DEFAULT_QUEUE})
+  --queue-bytes BYTES     the same bound in bytes of requests and answers
+                          (default ${DEFAULT_QUEUE_BYTES})
   --records DIR           write each disagreeing request, scrubbed, to DIR/<kind>.jsonl,
                           a file ctxconform replay reads
   --keep N                records kept per kind of disagreement (default ${DEFAULT_KEEP})
@@ -76,6 +104,11 @@ const options = () =>
     'max-body': { type: 'string' },
     'upstream-timeout': { type: 'string' },
     queue: { type: 'string' },
+    'queue-bytes': { type: 'string' },
+    'header-timeout': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'idle-timeout': { type: 'string' },
+    'max-connections': { type: 'string' },
     records: { type: 'string' },
     keep: { type: 'string' },
     ...reportOptions(),
@@ -129,6 +162,16 @@ export async function run(argv: string[]): Promise<number> {
   const maxBodyBytes = intOption(values, 'max-body', DEFAULT_MAX_BODY, 0);
   const upstreamTimeoutMs = intOption(values, 'upstream-timeout', DEFAULT_UPSTREAM_TIMEOUT_MS, 1);
   const queueCapacity = intOption(values, 'queue', DEFAULT_QUEUE, 1);
+  const queueBytes = intOption(values, 'queue-bytes', DEFAULT_QUEUE_BYTES, 1);
+  const clients = {
+    headersTimeoutMs: intOption(values, 'header-timeout', DEFAULT_CLIENT_LIMITS.headersTimeoutMs, 1),
+    requestTimeoutMs: intOption(values, 'request-timeout', DEFAULT_CLIENT_LIMITS.requestTimeoutMs, 1),
+    idleTimeoutMs: intOption(values, 'idle-timeout', DEFAULT_CLIENT_LIMITS.idleTimeoutMs, 1),
+    maxConnections: intOption(values, 'max-connections', DEFAULT_CLIENT_LIMITS.maxConnections, 1),
+  };
+  // Node refuses a header timeout longer than the request's: say so in the flags' words.
+  if (clients.headersTimeoutMs > clients.requestTimeoutMs)
+    throw new UsageError(`--header-timeout (${clients.headersTimeoutMs} ms) cannot be longer than --request-timeout (${clients.requestTimeoutMs} ms)`);
   const keep = intOption(values, 'keep', DEFAULT_KEEP, 0);
   if (values.keep !== undefined && values.records === undefined) throw new UsageError('--keep says how many records --records DIR keeps: give --records');
   await checkBaseline(values.baseline);
@@ -143,6 +186,8 @@ export async function run(argv: string[]): Promise<number> {
     maxBodyBytes,
     upstreamTimeoutMs,
     queueCapacity,
+    queueBytes,
+    clients,
     ...(values.records !== undefined ? { records: { dir: values.records, perKind: keep } } : {}),
     ...(values.baseline !== undefined ? { baseline: values.baseline } : {}),
     onJudgeError: (message) => err(`ctxconform shadow: ${message}`),

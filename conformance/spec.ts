@@ -21,8 +21,8 @@ export const SPEC_VERSION = 'v1';
 
 export const KIT_VERSION: string = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
-/** Ids proved by the harness and contract suites (adapters, memory API, probes, declared constants, levels, declared designs), not by golden cases. */
-export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE', 'DECL', 'LVL', 'DES']);
+/** Ids proved by the harness and contract suites (adapters, memory API, probes, declared constants, levels, declared designs, the shadow proxy), not by golden cases. */
+export const CASE_EXEMPT_PREFIXES: readonly string[] = Object.freeze(['PROTO', 'MAPI', 'PROBE', 'DECL', 'LVL', 'DES', 'SHD']);
 
 /** Ids of the any level proved by its properties and the harness (SPEC ANY-12): content-blindness, determinism, unknown members, errors to valid requests. */
 export const CASE_EXEMPT_IDS: readonly string[] = Object.freeze(['ANY-7', 'ANY-8', 'ANY-9', 'ANY-13']);

@@ -1,7 +1,8 @@
 /**
  * The traffic's side of the judge: samples go to a worker thread
- * (judge-worker.ts) and are never waited for. At most `capacity` are on
- * their way or being judged; a sample offered past that is dropped (and the
+ * (judge-worker.ts), their buffers moved there, never copied, and are never
+ * waited for. At most `capacity` samples and `capacityBytes` bytes are on
+ * their way or being judged; a sample offered past either is dropped (and the
  * caller counts it), so the traffic never slows for the judge. A judge that
  * dies takes no request with it: the samples after it are dropped.
  */
@@ -15,6 +16,8 @@ export type JudgedMessage = Extract<FromJudge, { kind: 'judged' }>;
 
 export interface JudgeQueueOptions extends JudgeSetup {
   capacity: number;
+  /** Bytes of the samples on their way or being judged, at most (a request and its answer); undefined: not bounded in bytes. */
+  capacityBytes?: number;
   onJudged(m: JudgedMessage): void;
   onCauses?(causes: DiagnosisEntry[]): void;
   /** A sample the judge threw on, or the judge's thread gone: the kit's fault, said once per message. */
@@ -24,6 +27,9 @@ export interface JudgeQueueOptions extends JudgeSetup {
 export class JudgeQueue {
   private readonly worker: Worker;
   private pending = 0;
+  private pendingBytes = 0;
+  /** The bytes of each sample not yet judged, by its seq. */
+  private readonly sizes = new Map<number, number>();
   private dead = false;
   private finished: (() => void) | undefined;
 
@@ -47,10 +53,23 @@ export class JudgeQueue {
     return !this.dead && this.pending < this.o.capacity;
   }
 
-  /** Hand a sample over; false when it was dropped (the queue full, or the judge gone). */
+  /** Bytes of the samples on their way to the judge or being judged. */
+  get depthBytes(): number {
+    return this.pendingBytes;
+  }
+
+  /**
+   * Hand a sample over; false when it was dropped (the queue full in number or in bytes, or the
+   * judge gone). `transfer` moves the sample's buffers to the judge's thread instead of copying them:
+   * the caller does not read them again.
+   */
   offer(s: Sample, transfer?: ArrayBuffer[]): boolean {
     if (!this.hasRoom) return false;
+    const bytes = s.kind === 'bytes' ? s.request.byteLength + s.answer.byteLength : 0;
+    if (this.o.capacityBytes !== undefined && this.pendingBytes + bytes > this.o.capacityBytes) return false;
     this.pending++;
+    this.pendingBytes += bytes;
+    this.sizes.set(s.seq, bytes);
     this.worker.postMessage(s, transfer);
     return true;
   }
@@ -84,6 +103,8 @@ export class JudgeQueue {
   private received(m: FromJudge): void {
     if (m.kind === 'judged' || m.kind === 'judge-error') {
       this.pending--;
+      this.pendingBytes -= this.sizes.get(m.seq) ?? 0;
+      this.sizes.delete(m.seq);
       if (m.kind === 'judged') this.o.onJudged(m);
       else this.o.onJudgeError?.(`judging sample ${m.seq} failed: ${m.message}`);
     } else if (m.kind === 'causes') this.o.onCauses?.(m.causes);

@@ -1,11 +1,14 @@
 /**
  * What the shadow exports in the Prometheus text format (prom-client, on a
- * registry of its own so nothing else in the process leaks into it). The
- * shadow's own counts are `ctxconform_shadow_*`; the context-assembly
- * chapter's three keep the chapter's names (`context_tokens_est`,
- * `sections_omitted`, `pinned_overflow_errors`) and are read from the
- * upstream's answers the judge saw, the sampled ones (every answer at
- * `--sample 1`).
+ * registry of its own so nothing else in the process leaks into it), named by
+ * Prometheus' rules: one `ctxconform_shadow_` prefix, counters ending in
+ * `_total`, seconds and bytes as the units. The context-assembly chapter's
+ * three figures keep the chapter's words under that prefix
+ * (`context_tokens_est` is `ctxconform_shadow_context_tokens_estimated`,
+ * `sections_omitted` is `ctxconform_shadow_sections_omitted`,
+ * `pinned_overflow_errors` is `ctxconform_shadow_pinned_overflow_errors_total`)
+ * and are read from the upstream's answers the judge saw, the sampled ones
+ * (every answer at `--sample 1`).
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { UpstreamFailure } from './proxy.js';
@@ -27,7 +30,7 @@ export class ShadowMetrics {
   readonly omitted: Histogram<never>;
   readonly pinnedOverflow: Counter<never>;
 
-  constructor(queueDepth: () => number) {
+  constructor(queueDepth: () => number, queueBytes: () => number = () => 0) {
     const registers = [this.registry];
     this.requests = new Counter({ name: 'ctxconform_shadow_requests_total', help: 'Requests passed through to the upstream.', registers });
     this.sampled = new Counter({ name: 'ctxconform_shadow_sampled_total', help: 'POST /assemble exchanges sampled for judging.', registers });
@@ -43,7 +46,7 @@ export class ShadowMetrics {
     });
     this.upstreamFailures = new Counter({
       name: 'ctxconform_shadow_upstream_failures_total',
-      help: 'Exchanges the upstream gave no complete answer to, by kind (refused, timeout, reset, other).',
+      help: 'Exchanges the upstream gave no answer to that could be passed on whole, by kind (refused, timeout, reset, malformed, other).',
       labelNames: ['kind'],
       registers,
     });
@@ -74,6 +77,14 @@ export class ShadowMetrics {
         this.set(queueDepth());
       },
     });
+    new Gauge({
+      name: 'ctxconform_shadow_judge_queue_bytes',
+      help: 'Bytes of the samples (requests and answers) waiting for the judge or being judged.',
+      registers,
+      collect() {
+        this.set(queueBytes());
+      },
+    });
     this.judgeErrors = new Counter({ name: 'ctxconform_shadow_judge_errors_total', help: "Samples the kit's judge failed on (the kit's fault).", registers });
     this.recordsKept = new Counter({
       name: 'ctxconform_shadow_records_kept_total',
@@ -81,18 +92,22 @@ export class ShadowMetrics {
       registers,
     });
     this.tokens = new Histogram({
-      name: 'context_tokens_est',
+      name: 'ctxconform_shadow_context_tokens_estimated',
       help: "estimated_tokens of the upstream's results (sampled answers).",
       buckets: [64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
       registers,
     });
     this.omitted = new Histogram({
-      name: 'sections_omitted',
+      name: 'ctxconform_shadow_sections_omitted',
       help: "Omissions in the upstream's results (sampled answers).",
       buckets: [0, 1, 2, 4, 8, 16, 32, 64, 128, 256],
       registers,
     });
-    this.pinnedOverflow = new Counter({ name: 'pinned_overflow_errors', help: 'pinned_overflow error answers of the upstream (sampled answers).', registers });
+    this.pinnedOverflow = new Counter({
+      name: 'ctxconform_shadow_pinned_overflow_errors_total',
+      help: 'pinned_overflow error answers of the upstream (sampled answers).',
+      registers,
+    });
   }
 
   upstreamFailed(kind: UpstreamFailure): void {

@@ -1,19 +1,26 @@
 /**
- * The shadow's HTTP proxy: every request goes to the upstream unchanged
- * (method, path, headers, body), and the upstream's answer comes back as it
- * came (status, reason phrase, headers, body), streamed, never held for
- * judging and never replaced by the reference's. The one answer of the
- * proxy's own is for an upstream that gave none: 502 when it could not be
- * reached or broke off before its headers, 504 when it was silent for the
- * stated timeout; an answer broken off after its headers is broken off to the
- * client too. No retries.
+ * The shadow's HTTP proxy: every request goes to the upstream with its
+ * method, path, end-to-end headers and body, and the upstream's answer comes
+ * back as it came (status, reason phrase, end-to-end headers in their order
+ * and spelling, body), streamed, never held for judging and never replaced by
+ * the reference's. What the proxy changes is each hop's own (SPEC SHD-2): the
+ * hop-by-hop headers (RFC 9110 section 7.6.1, hop-by-hop.ts) and the framing
+ * of its connection to the client. The one answer of its own is for an
+ * upstream that gave none it can pass on: 502 when it could not be reached,
+ * broke off before its headers or sent an answer no HTTP peer may pass on
+ * (a bad status or header byte, a 101 it has no tunnel for), 504 when it was
+ * silent for the stated timeout; an answer broken off after its headers is
+ * broken off to the client too. A request lost to a pooled connection the
+ * upstream had closed is sent once more on a new one: an assembly is a pure
+ * function of its request (REQ-2).
  *
  * A sampled `POST /assemble` has its request and answer bytes copied (up to
  * the body limit) and handed over once the answer is complete: judging is
  * someone else's, after the fact.
  */
 import { Agent, createServer, request as httpRequest } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { PROXY_ONLY, endToEnd } from './hop-by-hop.js';
 
 /** One sampled exchange, complete, with the bytes as they went through. */
 export interface Exchange {
@@ -24,7 +31,7 @@ export interface Exchange {
   at: number;
 }
 
-export type UpstreamFailure = 'refused' | 'timeout' | 'reset' | 'other';
+export type UpstreamFailure = 'refused' | 'timeout' | 'reset' | 'malformed' | 'other';
 
 export interface ProxyEvents {
   /** Every request the proxy accepted. */
@@ -38,13 +45,28 @@ export interface ProxyEvents {
   exchange?(e: Exchange): void;
 }
 
+/** The proxy's guards against its clients (SPEC SHD-3): each a bound a slow or idle client cannot pass. */
+export interface ClientLimits {
+  /** A request's headers must arrive within this (408, then closed). */
+  headersTimeoutMs: number;
+  /** A whole request must arrive within this (408, then closed). */
+  requestTimeoutMs: number;
+  /** A kept-alive connection idle this long is closed. */
+  idleTimeoutMs: number;
+  /** Connections open at once at most; one past it is closed as it comes. */
+  maxConnections: number;
+}
+
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, idleTimeoutMs: 5_000, maxConnections: 1024 };
+
 export interface ProxyOptions {
   /** The upstream's base URL: `http://host:port`, maybe with a path prefix. */
   upstream: string;
   /** Silence from the upstream (no bytes) longer than this ends the exchange: 504, or a cut answer. */
   upstreamTimeoutMs: number;
-  /** A sampled request or answer longer than this is passed through and not judged. */
+  /** A sampled request or answer longer than this is passed through and not judged; nor is a longer request sent again. */
   maxBodyBytes: number;
+  clients?: Partial<ClientLimits>;
   events: ProxyEvents;
 }
 
@@ -62,8 +84,18 @@ class Capture {
       this.chunks = [];
     } else this.chunks.push(chunk);
   }
+  /**
+   * The bytes in a buffer of their own, exactly as long: it can be moved to the judge's thread
+   * (transferred, not cloned), where a chunk of a socket's read may be a view of a larger one.
+   */
   bytes(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
+    const out = Buffer.from(new ArrayBuffer(this.length));
+    let at = 0;
+    for (const c of this.chunks) {
+      c.copy(out, at);
+      at += c.length;
+    }
+    return out;
   }
 }
 
@@ -72,8 +104,13 @@ const pathOf = (url: string): string => url.split('?')[0]!.replace(/\/+$/, '') |
 function failureKind(e: NodeJS.ErrnoException): UpstreamFailure {
   if (e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH') return 'refused';
   if (e.code === 'ECONNRESET' || e.code === 'EPIPE' || e.message === 'socket hang up') return 'reset';
+  // llhttp's refusals of what the upstream sent: two lengths, a bad status line, a bad header byte.
+  if (e.code?.startsWith('HPE_')) return 'malformed';
   return 'other';
 }
+
+/** A request lost because the pooled connection it went on was closed under it: nothing came back, so it can go again. */
+const lostToReuse = (up: ClientRequest, e: NodeJS.ErrnoException): boolean => up.reusedSocket && failureKind(e) === 'reset';
 
 /** The proxy's own answer: plain text, so no client reads it as an assembler's answer. */
 function ownAnswer(res: ServerResponse, status: 502 | 504, text: string): void {
@@ -81,8 +118,17 @@ function ownAnswer(res: ServerResponse, status: 502 | 504, text: string): void {
     res.destroy();
     return;
   }
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text), 'x-ctxconform-shadow': 'upstream-failed' });
-  res.end(text);
+  try {
+    // Its own reason phrase: the upstream's, refused, may still be set on the answer.
+    res.writeHead(status, status === 502 ? 'Bad Gateway' : 'Gateway Timeout', {
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'x-ctxconform-shadow': 'upstream-failed',
+    });
+    res.end(text);
+  } catch {
+    res.destroy();
+  }
 }
 
 export function createShadowProxy(o: ProxyOptions): Server {
@@ -91,106 +137,160 @@ export function createShadowProxy(o: ProxyOptions): Server {
   const prefix = base.pathname.replace(/\/+$/, '');
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const ev = o.events;
+  const limits = { ...DEFAULT_CLIENT_LIMITS, ...o.clients };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = req.url ?? '/';
-    ev.request?.(url);
-    const sampled = req.method === 'POST' && pathOf(url) === '/assemble' && (ev.sample?.() ?? false);
-    const sent = sampled ? new Capture(o.maxBodyBytes) : undefined;
-    const got = sampled ? new Capture(o.maxBodyBytes) : undefined;
-    let failed = false;
-    /** The client went away first: what the upstream does then is no failure of the upstream. */
-    let clientGone = false;
-    /** The upstream's answer came to its end. */
-    let answered = false;
-    let status = 0;
-    /** The client's request came to its end. */
-    let requested = false;
-    let handed = false;
-    /** A sampled exchange is handed over once both its request and its answer are whole; one over the limit is counted instead. */
-    const handOver = (): void => {
-      if (handed || !sent || !got || failed) return;
-      if (sent.over || got.over) {
-        handed = true;
-        ev.oversize?.();
-      } else if (requested && answered) {
-        handed = true;
-        ev.exchange?.({ request: sent.bytes(), status, answer: got.bytes(), at: performance.now() });
-      }
-    };
-    const fail = (kind: UpstreamFailure, status: 502 | 504, text: string): void => {
-      if (failed) return;
-      failed = true;
-      ev.upstreamFailed?.(kind);
-      ownAnswer(res, status, text);
-    };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // How often the header and request timeouts are looked at: Node's 30 s would let a slow client hold a socket that long.
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, limits.headersTimeoutMs / 4)),
+    },
+    (req: IncomingMessage, res: ServerResponse) => {
+      // The Date of an answer is the upstream's, not a second one of the proxy's.
+      res.sendDate = false;
+      const url = req.url ?? '/';
+      ev.request?.(url);
+      const sampled = req.method === 'POST' && pathOf(url) === '/assemble' && (ev.sample?.() ?? false);
+      const sent = sampled ? new Capture(o.maxBodyBytes) : undefined;
+      const got = sampled ? new Capture(o.maxBodyBytes) : undefined;
+      /** The request's bytes, kept until an answer starts, to send it once more on a new connection (up to the body limit). */
+      let again: Capture | undefined = new Capture(o.maxBodyBytes);
+      let failed = false;
+      /** The client went away first: what the upstream does then is no failure of the upstream. */
+      let clientGone = false;
+      /** The upstream's answer came to its end. */
+      let answered = false;
+      let responded = false;
+      let status = 0;
+      /** The client's request came to its end. */
+      let requested = false;
+      let handed = false;
+      /** A sampled exchange is handed over once both its request and its answer are whole; one over the limit is counted instead. */
+      const handOver = (): void => {
+        if (handed || !sent || !got || failed) return;
+        if (sent.over || got.over) {
+          handed = true;
+          ev.oversize?.();
+        } else if (requested && answered) {
+          handed = true;
+          ev.exchange?.({ request: sent.bytes(), status, answer: got.bytes(), at: performance.now() });
+        }
+      };
+      const fail = (kind: UpstreamFailure, code: 502 | 504, text: string): void => {
+        if (failed) return;
+        failed = true;
+        ev.upstreamFailed?.(kind);
+        ownAnswer(res, code, text);
+      };
+      const headers = endToEnd(req.rawHeaders, PROXY_ONLY);
+      /** The request to the upstream now: the first, or the one sent again on a new connection. */
+      let up: ClientRequest;
 
-    const up = httpRequest({
-      agent,
-      host: base.hostname,
-      port: base.port || 80,
-      method: req.method,
-      path: prefix + url,
-      // The headers as they came, in their order and spelling (message.rawHeaders).
-      headers: req.rawHeaders as unknown as Record<string, string>,
-      setHost: false,
-    });
-    up.setTimeout(o.upstreamTimeoutMs, () => {
-      fail('timeout', 504, `ctxconform shadow: no bytes from the upstream ${o.upstream} for ${o.upstreamTimeoutMs} ms\n`);
-      up.destroy();
-    });
-    up.on('error', (e: NodeJS.ErrnoException) => {
-      // The upstream answered and closed before reading the whole request (a 413, say): the answer stands as it came.
-      if (answered) return;
-      if (!clientGone) fail(failureKind(e), 502, `ctxconform shadow: the upstream ${o.upstream} gave no answer: ${e.code ?? e.message}\n`);
-    });
-    up.on('response', (answer: IncomingMessage) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
-      answer.on('data', (chunk: Buffer) => {
-        got?.add(chunk);
-        if (!res.write(chunk)) {
-          answer.pause();
-          res.once('drain', () => answer.resume());
+      const forward = (fresh: boolean): ClientRequest => {
+        const attempt = httpRequest({
+          agent: fresh ? false : agent,
+          host: base.hostname,
+          port: base.port || 80,
+          method: req.method,
+          path: prefix + url,
+          // The end-to-end headers as they came, in their order and spelling (message.rawHeaders).
+          headers: headers as unknown as Record<string, string>,
+          setHost: false,
+        });
+        attempt.setTimeout(o.upstreamTimeoutMs, () => {
+          // The timer of a request already sent again is not this exchange's any more.
+          if (attempt !== up) return;
+          fail('timeout', 504, `ctxconform shadow: no bytes from the upstream ${o.upstream} for ${o.upstreamTimeoutMs} ms\n`);
+          attempt.destroy();
+        });
+        attempt.on('error', (e: NodeJS.ErrnoException) => {
+          // The upstream answered and closed before reading the whole request (a 413, say): the answer stands as it came.
+          if (answered || responded || clientGone) return;
+          if (!fresh && requested && again && !again.over && lostToReuse(attempt, e)) {
+            up = forward(true);
+            up.end(again.bytes());
+            return;
+          }
+          fail(failureKind(e), 502, `ctxconform shadow: the upstream ${o.upstream} gave no answer it can pass on: ${e.code ?? e.message}\n`);
+        });
+        // A 101 has no tunnel here (SPEC SHD-2): the Upgrade header is not forwarded, so an upstream that switches anyway gets its socket closed.
+        attempt.on('upgrade', (answer: IncomingMessage, socket) => {
+          socket.destroy();
+          fail(
+            'malformed',
+            502,
+            `ctxconform shadow: the upstream ${o.upstream} answered ${answer.statusCode} Switching Protocols; the shadow does not tunnel upgrades\n`,
+          );
+        });
+        attempt.on('response', (answer: IncomingMessage) => receive(attempt, answer));
+        return attempt;
+      };
+
+      const receive = (from: ClientRequest, answer: IncomingMessage): void => {
+        responded = true;
+        again = undefined;
+        try {
+          res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
+        } catch (e) {
+          // A status, reason phrase or header no HTTP peer may send on (a control byte, status 000): a 502 that says which.
+          const why = e as NodeJS.ErrnoException;
+          answer.destroy();
+          from.destroy();
+          fail('malformed', 502, `ctxconform shadow: the upstream ${o.upstream} sent an answer that cannot be passed on: ${why.code ?? ''} ${why.message}\n`);
+          return;
+        }
+        answer.on('data', (chunk: Buffer) => {
+          got?.add(chunk);
+          if (!res.write(chunk)) {
+            answer.pause();
+            res.once('drain', () => answer.resume());
+          }
+        });
+        answer.on('end', () => {
+          answered = true;
+          res.end();
+          status = answer.statusCode ?? 0;
+          handOver();
+        });
+        answer.on('error', () => {});
+        answer.on('close', () => {
+          if (answer.complete || failed || clientGone) return;
+          failed = true;
+          ev.upstreamFailed?.('reset');
+          res.destroy();
+        });
+      };
+
+      up = forward(false);
+      req.on('data', (chunk: Buffer) => {
+        sent?.add(chunk);
+        again?.add(chunk);
+        if (up.destroyed) return;
+        if (!up.write(chunk)) {
+          req.pause();
+          up.once('drain', () => req.resume());
         }
       });
-      answer.on('end', () => {
-        answered = true;
-        res.end();
-        status = answer.statusCode ?? 0;
+      req.on('end', () => {
+        requested = true;
+        up.end();
         handOver();
       });
-      answer.on('close', () => {
-        if (answer.complete || failed || clientGone) return;
-        failed = true;
-        ev.upstreamFailed?.('reset');
-        res.destroy();
+      // A request cut off (its upstream answered early and closed, say) is not judged; over the limit, it is counted.
+      req.on('close', () => {
+        if (!requested && sent?.over) handOver();
       });
-    });
-
-    req.on('data', (chunk: Buffer) => {
-      sent?.add(chunk);
-      if (up.destroyed) return;
-      if (!up.write(chunk)) {
-        req.pause();
-        up.once('drain', () => req.resume());
-      }
-    });
-    req.on('end', () => {
-      requested = true;
-      up.end();
-      handOver();
-    });
-    // A request cut off (its upstream answered early and closed, say) is not judged; over the limit, it is counted.
-    req.on('close', () => {
-      if (!requested && sent?.over) handOver();
-    });
-    // The client went away: so does its exchange with the upstream.
-    res.on('close', () => {
-      if (res.writableFinished) return;
-      clientGone = true;
-      up.destroy();
-    });
-  });
+      // The client went away: so does its exchange with the upstream.
+      res.on('close', () => {
+        if (res.writableFinished) return;
+        clientGone = true;
+        up.destroy();
+      });
+    },
+  );
+  server.maxConnections = limits.maxConnections;
   server.on('close', () => agent.destroy());
   return server;
 }

@@ -12,6 +12,7 @@ import type { Manifest, Report } from '../../protocol/types.js';
 import httpTransport from '../transports/http.js';
 import { JudgeQueue } from './judge-queue.js';
 import { createShadowProxy } from './proxy.js';
+import type { ClientLimits } from './proxy.js';
 import type { Kept } from './records.js';
 import { sampler } from './sampler.js';
 import { statusPage } from './status-page.js';
@@ -34,6 +35,10 @@ export interface ShadowOptions {
   upstreamTimeoutMs: number;
   /** Samples on their way to the judge at most; past that they are dropped. */
   queueCapacity: number;
+  /** Bytes of the samples on their way to the judge at most (requests and answers); past that they are dropped. */
+  queueBytes?: number;
+  /** The proxy's bounds on its clients (SPEC SHD-4); the defaults where absent. */
+  clients?: Partial<ClientLimits>;
   records?: { dir: string; perKind: number };
   baseline?: string;
   /** The likely cause is worked out again at most this often (ms). */
@@ -62,10 +67,16 @@ function closeServer(server: Server, ms: number): Promise<void> {
 
 export async function startShadow(o: ShadowOptions): Promise<RunningShadow> {
   let queue: JudgeQueue | undefined;
-  const tally = new ShadowTally({ manifest: o.manifest, ...(o.baseline !== undefined ? { baseline: o.baseline } : {}), queueDepth: () => queue?.depth ?? 0 });
+  const tally = new ShadowTally({
+    manifest: o.manifest,
+    ...(o.baseline !== undefined ? { baseline: o.baseline } : {}),
+    queueDepth: () => queue?.depth ?? 0,
+    queueBytes: () => queue?.depthBytes ?? 0,
+  });
   queue = new JudgeQueue({
     manifest: o.manifest,
     capacity: o.queueCapacity,
+    ...(o.queueBytes !== undefined ? { capacityBytes: o.queueBytes } : {}),
     diagnoseEveryMs: o.diagnoseEveryMs ?? 5000,
     ...(o.records ? { records: o.records } : {}),
     onJudged: (m) => tally.judged(m, performance.now() - m.at),
@@ -82,6 +93,7 @@ export async function startShadow(o: ShadowOptions): Promise<RunningShadow> {
     upstream: o.upstream,
     upstreamTimeoutMs: o.upstreamTimeoutMs,
     maxBodyBytes: o.maxBodyBytes,
+    ...(o.clients ? { clients: o.clients } : {}),
     events: {
       request: () => tally.request(),
       sample: () => {
@@ -97,7 +109,9 @@ export async function startShadow(o: ShadowOptions): Promise<RunningShadow> {
       oversize: () => tally.tooLarge(),
       upstreamFailed: (kind) => tally.upstreamFailed(kind),
       exchange: (e) => {
-        if (!q.offer({ kind: 'bytes', seq: ++seq, at: e.at, request: e.request, status: e.status, answer: e.answer })) tally.drop();
+        // The proxy made each buffer for this hand-over alone: moved to the judge, not copied.
+        const sample = { kind: 'bytes', seq: ++seq, at: e.at, request: e.request, status: e.status, answer: e.answer } as const;
+        if (!q.offer(sample, [e.request.buffer as ArrayBuffer, e.answer.buffer as ArrayBuffer])) tally.drop();
       },
     },
   });
@@ -142,7 +156,7 @@ export async function startShadow(o: ShadowOptions): Promise<RunningShadow> {
     async stop({ ms, rerun }) {
       const t0 = performance.now();
       // No new connection; the exchanges in flight finish, or are cut at the deadline.
-      await closeServer(proxy, ms / 2);
+      await closeServer(proxy, ms / 4);
       const drained = await q.drain(Math.max(0, ms - (performance.now() - t0)));
       await q.close();
       if (metricsServer) await closeServer(metricsServer, 0);

@@ -51,6 +51,8 @@ export interface TallyOptions {
   manifest: Manifest;
   baseline?: string;
   queueDepth: () => number;
+  /** Bytes of the samples waiting for the judge or being judged. */
+  queueBytes?: () => number;
 }
 
 const cut = (s: string): string => (s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE)} …` : s);
@@ -73,7 +75,7 @@ export class ShadowTally {
   private readonly t0 = performance.now();
 
   constructor(private readonly o: TallyOptions) {
-    this.metrics = new ShadowMetrics(o.queueDepth);
+    this.metrics = new ShadowMetrics(o.queueDepth, o.queueBytes);
   }
 
   request(): void {

@@ -6,6 +6,7 @@
  * text); the kept records reproduce the failures through replay; and stop
  * drains the judge into the replay-shaped report.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -21,9 +22,11 @@ import { assemble as defectiveAssemble, defectiveServer, describe as describeDef
 import { atExpiry, loadLoop, trafficRequest } from './load.js';
 import type { LoadResult } from './load.js';
 import { parsePrometheus, valueAt } from './prometheus.js';
-import { rawExchange, withoutDate } from './raw-http.js';
+import { rawExchange, endToEndOnly } from './raw-http.js';
 
 const manifest = describeDefective() as Manifest;
+/** Whether Prometheus' promtool is on the PATH (the metrics test skips, saying so, without it). */
+const promtool = spawnSync('promtool', ['--version']).status === 0;
 let upstream: Server;
 let upstreamUrl: string;
 let shadow: RunningShadow;
@@ -78,23 +81,33 @@ describe('the shadow in front of a defective upstream', () => {
     for (const [i, shadowed] of load.answers) {
       const direct = await rawExchange(`${upstreamUrl}/assemble`, 'POST', JSON.stringify(trafficRequest(i)));
       expect(shadowed.status).toBe(direct.status);
-      expect(withoutDate(shadowed.headers)).toEqual(withoutDate(direct.headers));
+      expect(endToEndOnly(shadowed.headers)).toEqual(endToEndOnly(direct.headers));
       expect(shadowed.body.equals(direct.body)).toBe(true);
     }
+  });
+
+  // Prometheus' own parser and linter (Debian's prometheus package; .ci/run installs it): the exposition parses, and every
+  // name follows the naming rules (a prefix, _total counters, base units, HELP for each).
+  it.skipIf(!promtool)('exposes /metrics that promtool check metrics reads without a complaint (skipped where promtool is not installed)', () => {
+    const r = spawnSync('promtool', ['check', 'metrics'], { input: metricsText, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(metricsText.match(/^# TYPE (\S+)/gm)!.every((t) => t.startsWith('# TYPE ctxconform_shadow_'))).toBe(true);
   });
 
   it('counts the disagreements by requirement in /metrics', () => {
     const p = parsePrometheus(metricsText);
     expect(p.types.get('ctxconform_shadow_disagreements_total')).toBe('counter');
-    expect(p.types.get('context_tokens_est')).toBe('histogram');
-    expect(p.types.get('sections_omitted')).toBe('histogram');
-    expect(p.types.get('pinned_overflow_errors')).toBe('counter');
+    expect(p.types.get('ctxconform_shadow_context_tokens_estimated')).toBe('histogram');
+    expect(p.types.get('ctxconform_shadow_sections_omitted')).toBe('histogram');
+    expect(p.types.get('ctxconform_shadow_pinned_overflow_errors_total')).toBe('counter');
     expect(valueAt(p, 'ctxconform_shadow_requests_total')).toBe(load.sent);
     expect(valueAt(p, 'ctxconform_shadow_judged_total', { status: 'pass' })).toBe(load.sent - defective().length);
     expect(valueAt(p, 'ctxconform_shadow_judged_total', { status: 'fail' })).toBe(defective().length);
     expect(valueAt(p, 'ctxconform_shadow_disagreements_total', { requirement: 'EXP-1', known: 'false' })).toBe(defective().length);
     expect(valueAt(p, 'ctxconform_shadow_dropped_samples_total')).toBe(0);
-    expect(valueAt(p, 'context_tokens_est_count')).toBe(load.sent);
+    expect(valueAt(p, 'ctxconform_shadow_context_tokens_estimated_count')).toBe(load.sent);
+    expect(valueAt(p, 'ctxconform_shadow_judge_queue_bytes')).toBe(0);
     expect(valueAt(p, 'ctxconform_shadow_records_kept_total')).toBeGreaterThan(0);
   });
 

@@ -22,5 +22,10 @@ export function rawExchange(url: string, method: string, body?: string | Buffer,
   });
 }
 
-/** The headers without Date, which says when each answer was made. */
-export const withoutDate = (h: string[]): string[] => h.flatMap((x, i) => (i % 2 === 0 && x.toLowerCase() !== 'date' ? [x, h[i + 1]!] : []));
+/**
+ * The headers each hop sets for itself (RFC 9110 section 7.6.1: Connection, Keep-Alive,
+ * Transfer-Encoding) and Date, which says when each answer was made: what is left must come
+ * through a proxy as it came.
+ */
+const OWN = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+export const endToEndOnly = (h: string[]): string[] => h.flatMap((x, i) => (i % 2 === 0 && !OWN.has(x.toLowerCase()) ? [x, h[i + 1]!] : []));
