@@ -6,6 +6,7 @@
  * same run with the golden cases, which a service skips, in its report
  * (contractAlias, below, is run's ending for it).
  */
+import { checkReportPaths } from './report-options.js';
 import { parseArgs } from 'node:util';
 import type { ProgressSink } from '../conformance/runner/console.js';
 import { shellQuote } from '../conformance/runner/console.js';
@@ -149,6 +150,7 @@ export async function run(argv: string[]): Promise<number> {
   const filter = typeof values.filter === 'string' ? values.filter : undefined;
   if (filter !== undefined) await checkFilterOption(filter, [], { properties: false });
   await checkBaseline(values.baseline as string | undefined);
+  await checkReportPaths(values);
   const required = requiredOf(chosen);
   const bar = progressFor(values as Values);
   const c: ContractRun = {

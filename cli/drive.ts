@@ -14,7 +14,7 @@ import { redactorFor } from '../conformance/runner/open.js';
 import type { OpenedImplementation } from '../conformance/runner/open.js';
 import { drivingOptions, openChosen, transportHelp } from './implementation.js';
 import type { ChosenImplementation, TransportKind } from './implementation.js';
-import { EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
+import { EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { reportOptions, reportOptionsHelp, writeAll } from './report-options.js';
 import { likelyCause } from '../conformance/runner/likely-cause.js';
 import type { ObservationLog } from '../conformance/diagnose/log.js';
@@ -205,15 +205,18 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
       ? ` (${signal}: what was not judged before it is not counted)`
       : word === 'NOTHING TESTED'
         ? ` (${s.total === 0 ? 'nothing was selected' : `all ${s.total} selected were skipped: ${topReasons(report.cases)}`})`
-        : word === 'FAIL' && v.unexpected.length === 0
-          ? ` (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
-          : '';
+        : word === 'INCOMPLETE'
+          ? ` (${v.unread} record${v.unread === 1 ? '' : 's'} of the input could not be read: the verdict speaks only for what was read)`
+          : word === 'FAIL' && v.unexpected.length === 0
+            ? ` (${stale.length} stale baseline entr${stale.length > 1 ? 'ies' : 'y'})`
+            : '';
   const flaky = (e.repeat ?? 1) > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : '';
   out(`\nlevels: ${levelsLine(report)}`);
   out(
     `${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
   );
   // A report asked for and not written is a run that did not do what it was told: CI must not take it for a verdict.
-  const status = signal !== undefined ? exitStatusOf(signal) : !allWritten ? EXIT_USAGE : v.passed ? EXIT_OK : EXIT_FAIL;
+  const status =
+    signal !== undefined ? exitStatusOf(signal) : !allWritten ? EXIT_USAGE : v.passed ? EXIT_OK : word === 'INCOMPLETE' ? EXIT_INCOMPLETE : EXIT_FAIL;
   return { status, report };
 }

@@ -9,7 +9,7 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
-import { writeAll } from './report-options.js';
+import { writeAll, checkReportPaths } from './report-options.js';
 import { parseShard } from '../conformance/runner/filter.js';
 import { recordedSource } from '../conformance/replay/read.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, rerunCommand, transportUsage } from './implementation.js';
@@ -126,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
     if (sources.some((s) => s.path === '-')) throw new UsageError('--shard splits files that every machine reads alike: not stdin (-)');
   }
   await checkBaseline(values.baseline as string | undefined);
+  await checkReportPaths(values);
   const maxListed = intOption(values, 'max-listed', 1000, 1);
   const twice = !values.once;
   const chosen = await chooseImplementation(values, ['assembler']);

@@ -60,6 +60,22 @@ export async function reportTargets(values: Values): Promise<ReportTargets> {
 }
 
 /**
+ * Refuse, before a run, report options that cannot all be written as asked: two reports on one
+ * file (the badge's JSON beside --json), or a format no entry registers (SPEC PROTO-10).
+ */
+export async function checkReportPaths(values: Values): Promise<void> {
+  const targets = await reportTargets(values);
+  if (Object.keys(targets).length === 0) return;
+  const { checkReportTargets, ReportTargetError } = await import('../report/index.js');
+  try {
+    checkReportTargets(targets);
+  } catch (e) {
+    if (e instanceof ReportTargetError) throw new UsageError(`cannot write the reports: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
  * Write the reports the command line names (none named, nothing is loaded): the paths written,
  * and each that could not be (named, with the reason) once every other one is written. Two
  * formats given one file, or a format no entry registers, is a usage error.

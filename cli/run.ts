@@ -4,6 +4,7 @@
  * (or a baseline entry went stale), 2 for a usage error or an implementation
  * that cannot start.
  */
+import { checkReportPaths } from './report-options.js';
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
 import type { Corpus } from '../conformance/cases/load.js';
@@ -125,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
   const filter = typeof values.filter === 'string' ? values.filter : undefined;
   if (filter !== undefined) await checkFilterOption(filter, cases);
   await checkBaseline(values.baseline as string | undefined);
+  await checkReportPaths(values);
   const bar = progressFor(values);
   const caseRerun = (id: string): string => rerunCommand('run', flags, rerunRest(values, id, seed));
   // A memory service is judged on its contract (SPEC section 16): ctxconform contract, of which this is the alias.

@@ -12,7 +12,7 @@ import { openHttp } from '../adapters/http.js';
 import { readManifest } from '../conformance/runner/open.js';
 import { loadFormats } from '../report/registry.js';
 import { err, out } from './output.js';
-import { reportOptions, reportOptionsHelp } from './report-options.js';
+import { reportOptions, reportOptionsHelp, checkReportPaths } from './report-options.js';
 import { shellQuote } from '../conformance/runner/console.js';
 import { startShadow } from '../conformance/shadow/shadow.js';
 import httpTransport from '../conformance/transports/http.js';
@@ -175,6 +175,7 @@ export async function run(argv: string[]): Promise<number> {
   const keep = intOption(values, 'keep', DEFAULT_KEEP, 0);
   if (values.keep !== undefined && values.records === undefined) throw new UsageError('--keep says how many records --records DIR keeps: give --records');
   await checkBaseline(values.baseline);
+  await checkReportPaths(values);
   const manifest = await manifestOf(upstream, values.manifest);
 
   const shadow = await startShadow({

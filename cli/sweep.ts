@@ -11,6 +11,7 @@ import { validateRequest } from '../reference/index.js';
 import { BUNDLED_CASES_DIR, loadCorpus } from '../conformance/cases/load.js';
 import { genContext, request as generatedRequest } from '../conformance/properties/arbitraries.js';
 import type { GenRequest } from '../conformance/properties/arbitraries.js';
+import { checkReportPaths } from './report-options.js';
 import { reportsHelp, checkBaseline, finish, implementationHelp, judgingOptions, stopSignal, withImplementation } from './drive.js';
 import { readRecorded, recordedSource } from '../conformance/replay/read.js';
 import { textTable } from '../report/text-table.js';
@@ -125,6 +126,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const seed = values.generate !== undefined ? intOption(values, 'generate', 1, -(2 ** 31)) : 0;
   await checkBaseline(values.baseline as string | undefined);
+  await checkReportPaths(values);
   const implementation = await chooseImplementation(values, ['assembler']);
   const given =
     typeof values.case === 'string'

@@ -10,6 +10,8 @@ export const EXIT_OK = 0;
 /** Something was tested and something unexpected failed (or nothing was tested at all). */
 export const EXIT_FAIL = 1;
 export const EXIT_USAGE = 2;
+/** Nothing failed, but part of the input could not be read: the verdict is INCOMPLETE (SPEC PROTO-10). */
+export const EXIT_INCOMPLETE = 3;
 /** Ended by SIGINT or SIGTERM (after writing the reports of what was judged): 128 + the signal's number, as a shell reports it. */
 export const EXIT_SIGINT = 130;
 export const EXIT_SIGTERM = 143;

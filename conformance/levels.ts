@@ -4,7 +4,7 @@
  * of a kit before levels is read with the level this gives it.
  */
 import type { CaseResult, Level, Manifest, ResultKind } from '../protocol/types.js';
-import { anyOnly } from '../protocol/levels.js';
+import { anyOnly, recordedLevel } from '../protocol/levels.js';
 import type { Expectation, GoldenCase } from './types.js';
 
 /** The tag every golden case expecting `invalid_request` carries: test/cases/levels.test.ts holds the corpus to it. */
@@ -40,7 +40,7 @@ export function propertyLevel(name: string, manifest?: Pick<Manifest, 'profiles'
 
 /** A recorded request (replay, the shadow): judged by the principles for a manifest of the any level alone. */
 export function recordLevel(manifest: Pick<Manifest, 'profiles'>): Level {
-  return anyOnly(manifest) ? 'any' : KIND_LEVEL.replay;
+  return recordedLevel(manifest);
 }
 
 /** The level of every result of a kind that is not a golden case or a property. */

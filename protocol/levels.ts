@@ -1,3 +1,6 @@
+/** The level every recorded request is judged at (replay, the shadow): the principles for a manifest of the any level alone, else its profile. */
+export const recordedLevel = (m: Profiles): Level => (anyOnly(m) ? 'any' : 'profile');
+
 /**
  * Which levels a manifest is judged on (SPEC LVL-1, LVL-2): read by the
  * engine that judges and by the reports that name the levels a run reached.

@@ -3,7 +3,7 @@
  * the exit status, every writer and the badge read them here, so whether a
  * run passed is decided in one place and report/ only writes it.
  */
-import { declaresLevel } from './levels.js';
+import { declaresLevel, recordedLevel } from './levels.js';
 import { principlesNotJudged } from './render-template.js';
 import { FAILING, LEVELS } from './types.js';
 import type { CaseResult, DeclaredConstants, Level, LevelReached, LevelWord, Report, Status } from './types.js';
@@ -26,6 +26,8 @@ export interface Verdict {
   untested: boolean;
   /** The signal that ended the run before everything was judged. */
   interrupted?: 'SIGINT' | 'SIGTERM';
+  /** Records of the run's input it could not read (a line that is not a request, an archive cut short): what was read is all it speaks for. */
+  unread: number;
 }
 
 /** The run's verdict as the runner's exit status gives it (baseline applied when present). */
@@ -40,8 +42,10 @@ export function verdict(report: Report): Verdict {
   // A shard may be empty by the luck of the split: that is no "nothing tested".
   const untested = s.total === s.skip && !report.run?.shard;
   const interrupted = report.run?.interrupted;
+  const unread = report.replay?.unreadable ?? 0;
   return {
-    passed: unexpected.length === 0 && stale.length === 0 && !untested && interrupted === undefined,
+    passed: unexpected.length === 0 && stale.length === 0 && !untested && interrupted === undefined && unread === 0,
+    unread,
     unexpected,
     known: expected,
     byDesign: expected.filter((c) => byDesign.has(c.id)),
@@ -54,13 +58,15 @@ export function verdict(report: Report): Verdict {
 /**
  * The one set of verdict words, the same in the terminal, Markdown, HTML and
  * JUnit: PASS, PASS (known failures only), PASS (deviations by design only),
- * FAIL, NOTHING TESTED and INTERRUPTED.
+ * FAIL, INCOMPLETE (part of the input could not be read, nothing failed),
+ * NOTHING TESTED and INTERRUPTED.
  */
-export type VerdictWord = 'PASS' | 'PASS (known failures only)' | 'PASS (deviations by design only)' | 'FAIL' | 'NOTHING TESTED' | 'INTERRUPTED';
+export type VerdictWord = 'PASS' | 'PASS (known failures only)' | 'PASS (deviations by design only)' | 'FAIL' | 'INCOMPLETE' | 'NOTHING TESTED' | 'INTERRUPTED';
 
 export function verdictWord(v: Verdict): VerdictWord {
   if (v.interrupted !== undefined) return 'INTERRUPTED';
   if (v.unexpected.length > 0 || v.stale.length > 0) return 'FAIL';
+  if (v.unread > 0) return 'INCOMPLETE';
   if (v.untested) return 'NOTHING TESTED';
   if (v.known.length > v.byDesign.length) return 'PASS (known failures only)';
   return v.byDesign.length > 0 ? 'PASS (deviations by design only)' : 'PASS';
@@ -94,26 +100,47 @@ export function levelsReached(report: Report): LevelReached[] {
   const out: LevelReached[] = [];
   for (const level of LEVELS) {
     const at = report.cases.filter((c) => c.level === level);
-    const pass = at.filter((c) => c.status === 'pass').length;
+    const more = unlistedAt(report, level);
+    const pass = at.filter((c) => c.status === 'pass').length + more.pass;
     const failingAt = at.filter(isFailing);
-    const skip = at.filter((c) => c.status === 'skip').length;
+    const failing = failingAt.length + more.failing;
+    const skip = at.filter((c) => c.status === 'skip').length + more.skip;
     const declared = declaresLevel(report.implementation, level);
-    const ran = pass + failingAt.length > 0;
+    const ran = pass + failing > 0;
     if (!ran && !declared && (level === 'profile' || level === 'contract')) continue;
-    const word: LevelWord = failingAt.some((c) => unexpected.has(c.id))
-      ? 'FAIL'
-      : failingAt.length > 0
-        ? 'PASS (known failures only)'
-        : pass > 0
-          ? 'PASS'
-          : declared
-            ? 'not run'
-            : 'not declared';
+    // A failure counted but not listed is of a listed kind when any is listed; with none listed, nothing says a baseline knows it.
+    const word: LevelWord =
+      failingAt.some((c) => unexpected.has(c.id)) || (failingAt.length === 0 && more.failing > 0)
+        ? 'FAIL'
+        : failing > 0
+          ? 'PASS (known failures only)'
+          : pass > 0
+            ? 'PASS'
+            : declared
+              ? 'not run'
+              : 'not declared';
     const name = level === 'profile' ? exactProfiles(report).join(' and ') || 'profile' : LEVEL_NAMES[level];
     const notJudged = level === 'any' && declared ? principlesNotJudged(report.implementation.design) : [];
-    out.push({ level, name, word, pass, failing: failingAt.length, skip, ...(notJudged.length > 0 ? { not_judged: notJudged } : {}) });
+    out.push({ level, name, word, pass, failing, skip, ...(notJudged.length > 0 ? { not_judged: notJudged } : {}) });
   }
   return out;
+}
+
+/**
+ * The results a replay or a shadow judged and counted in its summary without listing them
+ * (passes past --max-listed, the further requests of a listed kind of disagreement): all at
+ * the one level recorded requests are judged at.
+ */
+function unlistedAt(report: Report, level: Level): { pass: number; failing: number; skip: number } {
+  if (report.replay === undefined || level !== recordedLevel(report.implementation)) return { pass: 0, failing: 0, skip: 0 };
+  const s = report.summary;
+  const listed = report.cases.filter((c) => c.level === level);
+  const count = (f: (c: CaseResult) => boolean): number => listed.filter(f).length;
+  return {
+    pass: Math.max(0, s.pass - count((c) => c.status === 'pass')),
+    failing: Math.max(0, s.total - s.pass - s.skip - count(isFailing)),
+    skip: Math.max(0, s.skip - count((c) => c.status === 'skip')),
+  };
 }
 
 function exactProfiles(report: Pick<Report, 'implementation' | 'run'>): string[] {

@@ -132,8 +132,3 @@ export function renderBadge(report: Report): string {
     '',
   ].join('');
 }
-
-/** Where the shields.io endpoint JSON goes for a badge path: `badge.svg` -> `badge.json`. */
-export function badgeJsonPath(badge: string): string {
-  return (badge.endsWith('.svg') ? badge.slice(0, -4) : badge) + '.json';
-}

@@ -16,7 +16,8 @@ import { formats, loadFormats } from './registry.js';
 import type { RenderedFile, RenderOptions } from './registry.js';
 
 export type { Report } from '../protocol/types.js';
-export { renderBadge, renderBadgeJson, badgeColour, badgeData, badgeJsonPath } from './badge.js';
+export { renderBadge, renderBadgeJson, badgeColour, badgeData } from './badge.js';
+export { badgeJsonPath } from './badge-path.js';
 export { renderHtml } from './html.js';
 export type { HtmlOptions } from './html.js';
 export { renderJson } from './json.js';
@@ -77,22 +78,44 @@ export async function targetsIn(dir: string, targets: ReportTargets = {}): Promi
  */
 export async function writeEachReport(report: Report, targets: ReportTargets, options: RenderOptions = {}): Promise<WriteOutcome> {
   await loadFormats();
-  const known = new Set(formats().map((f) => f.name));
-  const unknown = Object.keys(targets).filter((k) => targets[k] !== undefined && !known.has(k));
-  if (unknown.length > 0) throw new ReportTargetError(`no report format named ${unknown.join(', ')} (formats: ${[...known].join(', ')})`);
+  checkReportTargets(targets);
   const files: Array<RenderedFile & { format: string }> = [];
   for (const f of formats()) {
     const path = targets[f.name];
     if (path === undefined) continue;
     for (const file of await f.render(report, path, options)) files.push({ ...file, format: f.name });
   }
+  checkPaths(files);
+  return writeEach(files);
+}
+
+/** Two of `files` on one path (resolved) is a ReportTargetError naming both formats. */
+function checkPaths(files: readonly { path: string; format: string }[]): void {
   const byPath = new Map<string, string>();
   for (const file of files) {
     const other = byPath.get(resolve(file.path));
-    if (other !== undefined) throw new ReportTargetError(`${file.path} would be written by both --${other} and --${file.format}: give them different files`);
+    if (other !== undefined && other !== file.format)
+      throw new ReportTargetError(`${file.path} would be written by both --${other} and --${file.format}: give them different files`);
+    if (other !== undefined) throw new ReportTargetError(`${file.path} would be written twice by --${file.format}: give it another file`);
     byPath.set(resolve(file.path), file.format);
   }
-  return writeEach(files);
+}
+
+/**
+ * Whether the targets can all be written as asked, known before any run: a format no entry
+ * registers, or two files on one path (the badge's JSON beside `--json`), is a ReportTargetError.
+ * Call loadFormats first.
+ */
+export function checkReportTargets(targets: ReportTargets): void {
+  const known = new Set(formats().map((f) => f.name));
+  const unknown = Object.keys(targets).filter((k) => targets[k] !== undefined && !known.has(k));
+  if (unknown.length > 0) throw new ReportTargetError(`no report format named ${unknown.join(', ')} (formats: ${[...known].join(', ')})`);
+  const files: { path: string; format: string }[] = [];
+  for (const f of formats()) {
+    const path = targets[f.name];
+    if (path !== undefined) for (const p of f.paths?.(path) ?? [path]) files.push({ path: p, format: f.name });
+  }
+  checkPaths(files);
 }
 
 /** Every requested format written; the first that could not be is thrown once every other one is. */

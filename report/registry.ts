@@ -36,6 +36,8 @@ export interface ReportFormat {
   rank: number;
   /** The files it writes for a report asked at `path` (most one; the badge its SVG and the endpoint JSON beside it). */
   render(report: Report, path: string, options: RenderOptions): Promise<RenderedFile[]>;
+  /** The paths render writes for `path`, known before any run (absent: `path` alone): two reports on one file are refused before a run. */
+  paths?(path: string): string[];
 }
 
 /** An entry module's format (identity: it only checks the entry's shape). */

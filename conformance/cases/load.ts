@@ -139,7 +139,7 @@ export function loadCorpus(dir: string = BUNDLED_CASES_DIR, { precompiled = true
     }
     const read = caseFileText(file, root);
     if (typeof read !== 'string') {
-      problems.push({ file, line: 1, col: 1, message: read.problem });
+      problems.push({ file, line: read.line ?? 1, col: read.col ?? 1, message: read.problem });
       continue;
     }
     const text = read;
@@ -175,7 +175,7 @@ function kindOf(st: Stats): string {
  * nowhere is a problem of its file. A FIFO or a device (a link to /dev/zero)
  * is refused before it is opened: reading one never ends.
  */
-function caseFileText(file: string, root: string): string | { problem: string } {
+function caseFileText(file: string, root: string): string | { problem: string; line?: number; col?: number } {
   const link = lstatSync(file, { throwIfNoEntry: false });
   if (link?.isSymbolicLink()) {
     const target = readlinkSync(file);
@@ -201,9 +201,35 @@ function caseFileText(file: string, root: string): string | { problem: string } 
     let n = 0;
     for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, n);
     if (n > MAX_CASE_FILE_BYTES) return { problem: tooBig(n) };
-    return buf.toString('utf8', 0, n);
+    return utf8Text(buf.subarray(0, n));
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The bytes as UTF-8 text, or where they stop being UTF-8: a lossy read would put U+FFFD into
+ * a case's contents and judge an implementation by bytes nobody wrote (SPEC PROTO-10).
+ */
+function utf8Text(bytes: Buffer): string | { problem: string; line: number; col: number } {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // A lossy read writes U+FFFD for each bad sequence: the first one not spelt in the file itself is where it starts.
+    const lossy = bytes.toString('utf8');
+    let lo = 0;
+    for (let k = lossy.indexOf('\ufffd'); k >= 0; k = lossy.indexOf('\ufffd', k + 1)) {
+      lo = Buffer.byteLength(lossy.slice(0, k), 'utf8');
+      if (!(bytes[lo] === 0xef && bytes[lo + 1] === 0xbf && bytes[lo + 2] === 0xbd)) break;
+    }
+    const before = bytes.subarray(0, lo).toString('utf8');
+    const line = before.split('\n').length;
+    const col = [...before.slice(before.lastIndexOf('\n') + 1)].length + 1;
+    return {
+      problem: `not UTF-8: the bytes from offset ${lo} (0x${bytes[lo]!.toString(16).padStart(2, '0')} ...) are no UTF-8 character; a case file is UTF-8 text`,
+      line,
+      col,
+    };
   }
 }
 

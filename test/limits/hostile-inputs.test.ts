@@ -149,7 +149,9 @@ describe('recorded traffic that expands without end', () => {
     const json = join(dir, 'report.json');
     const r = await measuredCli(['replay', file, '--json', json], { timeoutMs: TIME_BOUND_MS + 10_000 });
     withinBounds(r);
-    expect(r.status).toBe(0);
+    // The rest of the file was not read: nothing failed, and the verdict says it speaks only for what was read (PROTO-10).
+    expect(r.status).toBe(3);
+    expect(r.stdout).toMatch(/\nINCOMPLETE \(1 record of the input could not be read: the verdict speaks only for what was read\): 1 pass, 0 fail/);
     expect(r.stderr).toMatch(/: 2 results, 0 failed, 1,000,002 blank lines/);
     expect(r.stderr).toContain(
       "traffic.jsonl.gz:1000003: unreadable line: 1,000,002 blank lines, 1,000,000 more than the file's other lines: the rest of the file is not read",
@@ -160,6 +162,52 @@ describe('recorded traffic that expands without end', () => {
     };
     expect(report.summary).toMatchObject({ pass: 1, skip: 1 });
     expect(report.cases.find((c) => c.status === 'skip')?.message).toMatch(/the rest of the file is not read/);
+  });
+});
+
+describe('input the run could not read is never a PASS (SPEC PROTO-10)', () => {
+  it('a gzip archive cut short: the requests before the cut judged, the rest named, INCOMPLETE and exit status 3', async () => {
+    const dir = join(tmp, 'cut');
+    mkdirSync(dir);
+    const file = join(dir, 'traffic.jsonl.gz');
+    // Contents that do not compress away, so half the archive holds whole requests and a cut one.
+    const lines = Array.from({ length: 300 }, (_, i) =>
+      JSON.stringify({
+        now: 1,
+        budget: 40,
+        blocks: [{ block_id: `b${i}`, source: 'notes', content: `${i} ${'abcdefgh'.repeat(8)}${(i * 7919).toString(36)}`, priority: 1 }],
+      }),
+    );
+    const whole = gzipSync(`${lines.join('\n')}\n`);
+    writeFileSync(file, whole.subarray(0, Math.floor(whole.length / 2)));
+    const json = join(dir, 'report.json');
+    const r = await measuredCli(['replay', file, '--json', json], { timeoutMs: TIME_BOUND_MS + 10_000 });
+    withinBounds(r);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(/traffic\.jsonl\.gz:\d+: unreadable line: the rest of the file could not be read: unexpected end of file/);
+    expect(r.stdout).toMatch(/\nINCOMPLETE \(1 record of the input could not be read[^)]*\): \d+ pass, 0 fail/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { replay: { unreadable: number }; summary: { pass: number } };
+    expect(report.replay.unreadable).toBe(1);
+    expect(report.summary.pass).toBeGreaterThan(0);
+  });
+
+  it('a case file that is not UTF-8 is refused, naming the file, its line and column, and the byte offset', async () => {
+    const dir = casesWith('latin1', (a) =>
+      writeFileSync(join(a, 'latin1.yaml'), Buffer.from('description: caf\xe9 au lait\nrequirements: [EXP-1]\n', 'latin1')),
+    );
+    const r = await validate(dir);
+    withinBounds(r);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${join(dir, 'a', 'latin1.yaml')}:1:17: not UTF-8: the bytes from offset 16 (0xe9 ...) are no UTF-8 character`);
+  });
+
+  it('two reports on one file (--json F.json beside --badge F.svg) are refused before anything runs', async () => {
+    const r = await measuredCli(['run', '--json', join(tmp, 'F.json'), '--badge', join(tmp, 'F.svg')], { timeoutMs: TIME_BOUND_MS });
+    withinBounds(r);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`cannot write the reports: ${join(tmp, 'F.json')} would be written by both --json and --badge`);
+    expect(r.stdout).not.toMatch(/pass, \d+ fail/);
+    expect(existsSync(join(tmp, 'F.json'))).toBe(false);
   });
 });
 

@@ -285,15 +285,17 @@ describe('ctxconform replay', () => {
     expect(againReference.status, againReference.stdout).toBe(0);
   });
 
-  it('FILE:LINE replays one request; an unreadable line is named on stderr and the run goes on', () => {
+  it('FILE:LINE replays one request; an unreadable line is named on stderr, the run goes on, and its verdict is INCOMPLETE (PROTO-10)', () => {
     writeFileSync(
       join(tmp, 'one.jsonl'),
       `${JSON.stringify({ now: 1, budget: 5, blocks: [] })}\n{broken\n${JSON.stringify({ now: 1, budget: 9, blocks: [] })}\n`,
     );
     const whole = cli('replay', 'one.jsonl', '--json', 'one.json');
-    expect(whole.status).toBe(0);
+    expect(whole.status).toBe(3);
     expect(whole.stderr).toContain('one.jsonl:2: unreadable line: not JSON');
-    expect(whole.stdout).toMatch(/PASS: 2 pass, 0 fail, 0 error, 0 timeout, 0 crash, 1 skip of 3 requests/);
+    expect(whole.stdout).toMatch(
+      /\nINCOMPLETE \(1 record of the input could not be read[^)]*\): 2 pass, 0 fail, 0 error, 0 timeout, 0 crash, 1 skip of 3 requests/,
+    );
     const single = cli('replay', 'one.jsonl:3', '--json', 'single.json', '--once');
     expect(single.status).toBe(0);
     const report = JSON.parse(readFileSync(join(tmp, 'single.json'), 'utf8')) as Report;

@@ -122,6 +122,8 @@ describe('ctxconform shadow in front of a defective upstream', () => {
     expect(first.status).toBe(1);
     expect(first.stdout).toMatch(/SIGTERM: stopped\. \d+ requests passed through/);
     expect(first.stdout).toMatch(/\nFAIL: \d+ pass, \d+ fail/);
+    // The judged exchanges counted at their level (LVL-1): the upstream declares tiered, every request judged by it.
+    expect(first.stdout).toMatch(/\nlevels: any design: not run, tiered[^:]*: FAIL, validation: not run\n/);
     const report = JSON.parse(readFileSync(join(dir, 'shadow.json'), 'utf8')) as Report;
     expect(report.summary.total).toBe(first.load.sent);
     expect(report.summary.fail).toBe(defective());

@@ -18,6 +18,7 @@ import { replay } from '../../conformance/replay/run.js';
 import { startShadow } from '../../conformance/shadow/shadow.js';
 import type { RunningShadow } from '../../conformance/shadow/shadow.js';
 import type { Manifest, Report } from '../../protocol/types.js';
+import { levelsReached } from '../../protocol/verdict.js';
 import { assemble as defectiveAssemble, defectiveServer, describe as describeDefective } from '../fixtures/shadow/defective-server.js';
 import { atExpiry, loadLoop, trafficRequest } from './load.js';
 import type { LoadResult } from './load.js';
@@ -141,6 +142,9 @@ describe('the shadow in front of a defective upstream', () => {
 
   it('writes the replay-shaped report of what was judged at stop', () => {
     expect(report.summary.total).toBe(load.sent);
+    // Every judged exchange counted at its level, listed as a kind or not (SPEC LVL-1).
+    const profile = levelsReached(report).find((l) => l.level === 'profile')!;
+    expect([profile.word, profile.pass, profile.failing]).toEqual(['FAIL', load.sent - defective().length, defective().length]);
     expect(report.summary.fail).toBe(defective().length);
     expect(report.replay?.requests).toBe(load.sent);
     expect(report.cases.length).toBeGreaterThan(0);
