@@ -10,9 +10,12 @@ export interface JudgeSetup {
   diagnoseEveryMs: number;
 }
 
-export type ToJudge = Sample | { kind: 'finish' };
+/** Samples go over in batches, and their verdicts come back so: one message, and one wake of each thread, for many samples. */
+export type ToJudge = { kind: 'batch'; samples: Sample[] } | { kind: 'finish' };
 
-export type FromJudge =
+export type FromJudge = JudgeMessage | { kind: 'batch'; messages: JudgeMessage[] };
+
+export type JudgeMessage =
   | {
       kind: 'judged';
       seq: number;

@@ -9,10 +9,14 @@
 import { Worker } from 'node:worker_threads';
 import { packagePath } from '../../protocol/package-root.js';
 import type { DiagnosisEntry } from '../../protocol/types.js';
-import type { FromJudge, JudgeSetup } from './judge-protocol.js';
+import type { FromJudge, JudgeMessage, JudgeSetup } from './judge-protocol.js';
 import type { Sample } from './judging.js';
 
-export type JudgedMessage = Extract<FromJudge, { kind: 'judged' }>;
+export type JudgedMessage = Extract<JudgeMessage, { kind: 'judged' }>;
+
+/** Samples gathered before they go over at most, and how long the first waits for others (ms). */
+const BATCH_SIZE = 64;
+const BATCH_MS = 10;
 
 export interface JudgeQueueOptions extends JudgeSetup {
   capacity: number;
@@ -32,6 +36,10 @@ export class JudgeQueue {
   private readonly sizes = new Map<number, number>();
   private dead = false;
   private finished: (() => void) | undefined;
+  /** Samples offered and not yet sent over, with the buffers they move. */
+  private batch: Sample[] = [];
+  private moving: ArrayBuffer[] = [];
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: JudgeQueueOptions) {
     const setup: JudgeSetup = { manifest: o.manifest, diagnoseEveryMs: o.diagnoseEveryMs, ...(o.records ? { records: o.records } : {}) };
@@ -70,8 +78,37 @@ export class JudgeQueue {
     this.pending++;
     this.pendingBytes += bytes;
     this.sizes.set(s.seq, bytes);
-    this.worker.postMessage(s, transfer);
+    if (s.kind === 'outcome') {
+      // An in-process observer's values go over at once: one that cannot be copied throws here, to the offer's caller.
+      try {
+        this.worker.postMessage({ kind: 'batch', samples: [s] });
+      } catch (e) {
+        this.pending--;
+        this.sizes.delete(s.seq);
+        throw e;
+      }
+      return true;
+    }
+    this.batch.push(s);
+    if (transfer) this.moving.push(...transfer);
+    if (this.batch.length >= BATCH_SIZE) this.flush();
+    else if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.flush(), BATCH_MS);
+      this.timer.unref();
+    }
     return true;
+  }
+
+  /** Send the gathered samples over in one message: one wake of the judge's thread for many samples. */
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.batch.length === 0 || this.dead) return;
+    const samples = this.batch;
+    const moving = this.moving;
+    this.batch = [];
+    this.moving = [];
+    this.worker.postMessage({ kind: 'batch', samples }, moving);
   }
 
   /**
@@ -86,6 +123,7 @@ export class JudgeQueue {
     });
     const done = new Promise<true>((resolve) => {
       this.finished = () => resolve(true);
+      this.flush();
       this.worker.postMessage({ kind: 'finish' });
     });
     try {
@@ -96,11 +134,21 @@ export class JudgeQueue {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.timer);
     this.dead = true;
     await this.worker.terminate();
   }
 
   private received(m: FromJudge): void {
+    if (m.kind === 'batch') {
+      for (const one of m.messages) this.received(one);
+      return;
+    }
+    if (m.kind === 'judge-error' && m.seq < 0) {
+      // The likely cause's diagnosis failed, no sample's judging: nothing pending is answered by it.
+      this.o.onJudgeError?.(`working out the likely cause failed: ${m.message}`);
+      return;
+    }
     if (m.kind === 'judged' || m.kind === 'judge-error') {
       this.pending--;
       this.pendingBytes -= this.sizes.get(m.seq) ?? 0;
