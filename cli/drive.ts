@@ -4,6 +4,7 @@
  * (withImplementation), and the one ending of a judging command (failures,
  * baseline, summary, reports, the verdict line, the exit status).
  */
+import { kitCommand } from './invocation.js';
 import { levelsLine, stripAnsi } from '../report/text.js';
 import { DECLARED_PROFILE, verdict, verdictWord } from '../protocol/verdict.js';
 import { clauseTable } from '../conformance/contract/table.js';
@@ -188,7 +189,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   if (stale.length > 0) out(`baseline entries that now pass (remove them): ${ids(stale)}`);
   if (unkeyed.length > 0) {
     out(
-      `warning: baseline entr${unkeyed.length > 1 ? 'ies' : 'y'} without a defect key, accepting any failure with ${unkeyed.length > 1 ? 'their' : 'its'} status: ${ids(unkeyed)}; re-key: ctxconform baseline REPORT.json --write ${String(values['baseline'])} (REPORT.json: this run's --json)`,
+      `warning: baseline entr${unkeyed.length > 1 ? 'ies' : 'y'} without a defect key, accepting any failure with ${unkeyed.length > 1 ? 'their' : 'its'} status: ${ids(unkeyed)}; re-key: ${kitCommand()} baseline REPORT.json --write ${String(values['baseline'])} (REPORT.json: this run's --json)`,
     );
   }
   const clauses = clauseTable(report);

@@ -4,6 +4,7 @@
  * transport's typed config (by the option declarations of its entry), and
  * the same options spelled again for a rerun command.
  */
+import { kitCommand } from './invocation.js';
 import { shellQuote } from '../conformance/runner/console.js';
 import { ConfigError } from '../conformance/errors.js';
 import { DEFAULT_TIMEOUT_MS, checkConfig, openChecked, readManifest } from '../conformance/runner/open.js';
@@ -199,7 +200,7 @@ export function implementationFlags(values: OptionValues, { timeout = true }: { 
   return flags;
 }
 
-/** The command a vendor pastes to rerun one result: `npx ctxconform COMMAND FLAGS... REST...`. */
+/** The command a vendor pastes to rerun one result, from the folder they ran in: `npx ctxconform COMMAND FLAGS... REST...` or `node PATH/bin/ctxconform.mjs ...` (kitCommand). */
 export function rerunCommand(command: string, flags: readonly string[], rest: readonly string[]): string {
-  return ['npx', 'ctxconform', command, ...flags, ...rest].join(' ');
+  return [kitCommand(), command, ...flags, ...rest].join(' ');
 }

@@ -4,6 +4,7 @@
  * (or a baseline entry went stale), 2 for a usage error or an implementation
  * that cannot start.
  */
+import { kitCommand } from './invocation.js';
 import { checkReportPaths } from './report-options.js';
 import { parseArgs } from 'node:util';
 import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
@@ -96,7 +97,7 @@ function loadCases(dir: string | undefined): GoldenCase[] {
   if (corpus.problems.length > 0) {
     const shown = corpus.problems.slice(0, 20).map(formatProblem);
     const more = corpus.problems.length > 20 ? `\n(and ${corpus.problems.length - 20} more)` : '';
-    throw new UsageError(`the cases have problems (fix them or run ctxconform validate):\n${shown.join('\n')}${more}`);
+    throw new UsageError(`the cases have problems (fix them, or see them all with ${kitCommand()} validate):\n${shown.join('\n')}${more}`);
   }
   return corpus.cases;
 }

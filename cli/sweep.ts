@@ -5,6 +5,7 @@
  * inclusion intervals (docs/replay.md). Exit 0 when they agree at every
  * budget, 1 when they do not, 2 for a usage error.
  */
+import { kitCommand } from './invocation.js';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { validateRequest } from '../reference/index.js';
@@ -74,7 +75,7 @@ async function recordedRequest(arg: string): Promise<{ request: unknown; source:
 function caseRequest(id: string, dir: string | undefined): { request: unknown; source: string } {
   const { cases } = loadCorpus(dir ?? BUNDLED_CASES_DIR);
   const c = cases.find((x) => x.id === id);
-  if (!c) throw new UsageError(`no case ${id} in ${dir ?? 'the bundled corpus'} (ctxconform list shows the ids)`);
+  if (!c) throw new UsageError(`no case ${id} in ${dir ?? 'the bundled corpus'} (${kitCommand()} list shows the ids)`);
   return { request: c.request, source: c.id };
 }
 

@@ -122,31 +122,21 @@ describe('ctxconform run', () => {
         '--properties',
         '0',
       ],
-      { encoding: 'utf8', env },
+      // Run from a folder outside the kit, as a vendor runs it from their own repository.
+      { encoding: 'utf8', env, cwd: tmp },
     );
     expect(r.status).toBe(1);
     const rerun = /rerun: (.*)$/m.exec(r.stdout)?.[1] ?? '';
     expect(rerun).toContain('--env ESTIMATE_SHIFT=1 --env API_TOKEN');
     expect(r.stdout).not.toContain('s3cret-value');
-    // Pasted into a shell that holds the token, from a folder outside the kit: the same failure.
-    const again = spawnSync(
-      'bash',
-      ['-c', rerun.replace(/^npx ctxconform /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin/ctxconform.mjs'))} `)],
-      { encoding: 'utf8', env, cwd: tmp },
-    );
+    // There `npx ctxconform` would ask the public registry: the line runs this kit's own bin instead.
+    expect(rerun).toMatch(/^node \S*bin\/ctxconform\.mjs run /);
+    // Pasted as printed into a shell that holds the token, from that folder: the same failure.
+    const again = spawnSync('bash', ['-c', rerun], { encoding: 'utf8', env, cwd: tmp });
     expect(again.status).toBe(1);
     expect(again.stdout).toMatch(/estimated_tokens: expected \d+, got \d+/);
     // Without the variable the same case passes: it is the environment the failure lives in.
-    const plain = spawnSync(
-      'bash',
-      [
-        '-c',
-        rerun
-          .replace(/^npx ctxconform /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin/ctxconform.mjs'))} `)
-          .replace('--env ESTIMATE_SHIFT=1 ', ''),
-      ],
-      { encoding: 'utf8', env, cwd: tmp },
-    );
+    const plain = spawnSync('bash', ['-c', rerun.replace('--env ESTIMATE_SHIFT=1 ', '')], { encoding: 'utf8', env, cwd: tmp });
     expect(plain.status).toBe(0);
   });
 
