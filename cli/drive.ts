@@ -5,6 +5,7 @@
  * baseline, summary, reports, the verdict line, the exit status).
  */
 import { kitCommand } from './invocation.js';
+import { runNotes } from '../conformance/runner/run-notes.js';
 import { levelsLine, stripAnsi } from '../report/text.js';
 import { DECLARED_PROFILE, verdict, verdictWord } from '../protocol/verdict.js';
 import { clauseTable } from '../conformance/contract/table.js';
@@ -180,6 +181,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   }
   if (unexpected.length > printAtMost) out(`\n… and ${unexpected.length - printAtMost} more not passing: see the reports`);
   if (cause) out(`\n${cause.text}`);
+  for (const note of runNotes(report, e.opened.adapter)) out(`\n${note}`);
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
   const byDesign = new Set(report.baseline?.by_design ?? []);
   const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id) && !byDesign.has(c.id));

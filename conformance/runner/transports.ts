@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { entryModules } from '../../protocol/entries.js';
+import type { CaseResult } from '../../protocol/types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
 import { ConfigError } from '../errors.js';
 
@@ -90,6 +91,8 @@ export interface Transport<C = never> {
   check?(config: C): void | Promise<void>;
   /** Start it; a failure to start is a StartError saying what and why. Its describe answer is checked by the caller. */
   open(config: C, settings: OpenSettings): Promise<Opened>;
+  /** What a run's results say about reaching the implementation this way, one line each (conformance/runner/run-notes.ts). */
+  notes?(cases: readonly CaseResult[]): string[];
 }
 
 /** A transport of any config, as the registry holds it (its methods take the config bivariantly: each entry is typed where it is defined). */

@@ -1,4 +1,5 @@
 /** `--http URL`: a server answering POST URL/assemble and GET URL/describe (SPEC PROTO-4). */
+import { delayedAcknowledgements } from '../runner/run-notes.js';
 import { StartError } from '../errors.js';
 import { checkHttpUrl, defineTransport } from '../runner/transports.js';
 
@@ -25,6 +26,8 @@ export default defineTransport<'http'>({
   takesManifest: true,
   describedBy: (target) => `GET ${target}/describe`,
   check: ({ base }) => checkHttpUrl('base', base),
+  // A server answering in pieces with Nagle's algorithm on waits out the client's delayed ACK: one line says so.
+  notes: delayedAcknowledgements,
   async open({ base }, { manifest, timeoutMs, concurrency }) {
     // Loaded only for --http: undici alone costs a few hundred ms of start-up.
     const { HttpStartError, openHttp } = await import('../../adapters/http.js');

@@ -1,4 +1,5 @@
 /** `--stdio "COMMAND"`: a process speaking JSON lines on stdin/stdout (SPEC PROTO-3). */
+import { answersNotJson } from '../runner/run-notes.js';
 import { ConfigError, StartError } from '../errors.js';
 import { shellQuote } from '../runner/console.js';
 import { defineTransport } from '../runner/transports.js';
@@ -70,6 +71,8 @@ export default defineTransport<'stdio'>({
     if (command.trim() === '') throw new ConfigError('command', 'needs a command');
     if (env) envOf(env);
   },
+  // A debug print on stdout makes answers that are not JSON: one line says so after the case lines.
+  notes: answersNotJson,
   async open({ command, processes, env }, { manifest, timeoutMs, concurrency }) {
     const { StdioStartError, openStdio } = await import('../../adapters/stdio.js');
     try {
