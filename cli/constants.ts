@@ -4,6 +4,7 @@
  * the manifest's declared constants), 1 on any drift (or a constant that could
  * not be determined), 2 for usage errors.
  */
+import { kitCommand } from './invocation.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -45,7 +46,12 @@ export async function run(argv: string[]): Promise<number> {
   const json = typeof values['json'] === 'string' ? values['json'] : undefined;
   return withImplementation(await chooseImplementation(values, ['assembler']), async (opened) => {
     if (!opened.manifest.profiles.includes('tiered')) {
-      throw new UsageError(`${opened.manifest.name} does not declare the tiered profile: its constants are those of tiered`);
+      // The probe reads tiered's constants off the answers: a design of its own has none of tiered's to read.
+      throw new UsageError(
+        opened.manifest.profiles.includes('any')
+          ? `${opened.manifest.name} declares a design of its own ("profiles": ${JSON.stringify(opened.manifest.profiles)}), and the probe infers only tiered's constants (characters per token, tier fractions, each source's tier) from answers that follow tiered's algorithm: of an any design it can infer nothing, and its estimator, render and fill are what its manifest declares (design), judged by ${kitCommand()} run`
+          : `${opened.manifest.name} does not declare the tiered profile: the probe infers tiered's constants, and ${JSON.stringify(opened.manifest.profiles)} has none of them`,
+      );
     }
     const probed = await probeConstants(opened.impl, opened.manifest, { timeoutMs: opened.timeoutMs });
     const report = opened.redactor.holdsSecrets ? opened.redactor.value(probed) : probed;

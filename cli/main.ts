@@ -45,7 +45,7 @@ export function help(): string {
     '',
     ...Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d.about}`),
     '',
-    'ctxconform <command> --help shows the options of one command.',
+    'ctxconform <command> --help (or ctxconform help <command>) shows the options of one command.',
   ].join('\n');
 }
 
@@ -53,7 +53,9 @@ export function help(): string {
 const PARSE_ARGS_CODES = new Set(['ERR_PARSE_ARGS_UNKNOWN_OPTION', 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE', 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL']);
 
 export async function main(argv: string[]): Promise<number> {
-  const [cmd, ...rest] = argv;
+  const [first, ...more] = argv;
+  // `help COMMAND` is `COMMAND --help`: one text, from the command itself.
+  const [cmd, rest] = first === 'help' && more[0] !== undefined ? [more[0], ['--help']] : [first, more];
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     out(help());
     return cmd ? EXIT_OK : EXIT_USAGE;

@@ -63,6 +63,8 @@ export async function run(argv: string[]): Promise<number> {
     out(
       `  ${labels[i]!.padEnd(width)}  ${tallyText(t).padStart(16)}  kit ${terminalValue(c.kit)}, spec ${terminalValue(c.spec)}${t.skip > 0 ? `, ${t.skip} skip` : ''}${missing}`,
     );
+    // Each run's levels, as its own run said them (SPEC LVL-1): a pass count alone hides the level it was judged at.
+    out(`  ${''.padEnd(width)}  levels: ${terminalValue(c.levels)}`);
   });
   let written: string[];
   try {

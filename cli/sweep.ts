@@ -93,16 +93,19 @@ const span = (xs: BudgetIntervals): string => (xs.length === 0 ? '-' : xs.map(([
 
 /** Each block's inclusion intervals, reference against implementation; rows that differ marked. */
 export function sweepTable(info: SweepInfo): string {
+  // Held to the principles, the reference's column is tiered's selection beside a design of its own: shown, never marked.
+  const principles = info.judged_by === 'principles';
   const rows = info.blocks.map((b) => [
     terminalValue(b.block_id),
     span(b.reference),
     span(b.implementation),
-    span(b.reference) === span(b.implementation) ? '' : '<- differs',
+    principles || span(b.reference) === span(b.implementation) ? '' : '<- differs',
   ]);
   const b = info.budgets;
+  const reference = principles ? 'tiered' : 'the reference';
   const lines = [
-    `budgets ${b.from}..${b.to}${b.step > 1 ? ` step ${b.step}` : ''} (${sweptText(info)})${info.admits_all_from !== null ? `; the reference includes all it can from ${info.admits_all_from}` : ''}`,
-    textTable([['block', 'reference includes at', 'implementation includes at', ''], ...rows]),
+    `budgets ${b.from}..${b.to}${b.step > 1 ? ` step ${b.step}` : ''} (${sweptText(info)})${info.admits_all_from !== null ? `; ${reference} includes all it can from ${info.admits_all_from}` : ''}`,
+    textTable([['block', principles ? 'tiered includes at (no verdict)' : 'reference includes at', 'implementation includes at', ''], ...rows]),
   ];
   lines.push(sweepFinding(info));
   return lines.join('\n');

@@ -446,8 +446,14 @@ export interface SweepInfo {
   budgets: { from: number; to: number; step: number; count: number; swept?: number };
   /** The smallest swept budget from which the reference includes every block it includes at the last one. */
   admits_all_from: number | null;
+  /**
+   * What each budget's answer is held to: the reference (an exact profile), or the design-agnostic
+   * principles (a manifest of the any level alone, SPEC section 18), where the reference's column
+   * is tiered's selection shown beside it, no verdict. Absent: the reference (a kit before it).
+   */
+  judged_by?: 'reference' | 'principles';
   first_disagreement: number | null;
-  /** Budgets where the implementation's answer is not the reference's. */
+  /** Budgets where the implementation's answer is not the reference's (by the principles: breaks one). */
   disagreements: BudgetIntervals;
   /** Budgets where either side answered with an error (pinned_overflow, or the implementation's failure). */
   reference_errors: BudgetIntervals;

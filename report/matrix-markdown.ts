@@ -32,6 +32,7 @@ function render(m: Matrix, maxRows: number): string {
     ['language', m.columns.map((c) => cell(c.language ?? ''))],
     ['kit', m.columns.map((c) => cell(c.kit))],
     ['spec', m.columns.map((c) => cell(`${c.spec}${c.casesSpec ? ` (cases of ${c.casesSpec})` : ''}`))],
+    ['levels', m.columns.map((c) => cell(c.levels))],
     ['date', m.columns.map((c) => cell(c.date ?? ''))],
     ['declared constants', m.columns.map((c) => cell(c.constants ? constantsText(c.constants) : ''))],
     ['**score**', m.overall.map((t) => `**${tallyText(t)}**`)],

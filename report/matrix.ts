@@ -7,7 +7,7 @@
  */
 import { byId } from '../protocol/types.js';
 import type { CaseResult, DeclaredConstants, Report, Status, Summary } from '../protocol/types.js';
-import { areaOf, compareIds, wholePercent } from './text.js';
+import { areaOf, compareIds, levelsLine, wholePercent } from './text.js';
 import { DECLARED_PROFILE, declaredConstants, isFailing } from '../protocol/verdict.js';
 
 export const NOT_RUN = 'not run';
@@ -36,6 +36,8 @@ export interface MatrixColumn {
   shard?: string;
   /** run.constants of the report: the column is tiered with declared constants (SPEC section 17). */
   constants?: DeclaredConstants;
+  /** The levels the run reached, in the words of its own levels line (SPEC LVL-1): `any design: PASS, validation: not declared`. */
+  levels: string;
 }
 
 export interface MatrixCell {
@@ -122,6 +124,7 @@ export function buildMatrix(inputs: readonly MatrixInput[]): Matrix {
     source,
     ...(r.run?.shard ? { shard: r.run.shard } : {}),
     ...(declaredConstants(r) ? { constants: declaredConstants(r)! } : {}),
+    levels: levelsLine(r),
   }));
   const byCase = inputs.map(({ report }) => new Map(report.cases.map((c) => [c.id, c])));
   // A case's description and requirements from the newest kit that has it: cases only gain precision.

@@ -18,7 +18,8 @@ import { reportOf } from '../runner/envelope.js';
 import type { Judged } from '../replay/judge.js';
 import { breather, stopReason, untilStopped } from '../stopping.js';
 import { defectFrom } from '../defect.js';
-import { KIND_LEVEL } from '../levels.js';
+import { recordLevel } from '../levels.js';
+import { anyOnly } from '../../protocol/levels.js';
 import type { ObservationLog } from '../diagnose/log.js';
 import { recordedObservation } from '../diagnose/recorded.js';
 
@@ -243,6 +244,7 @@ export async function sweep(o: SweepOptions): Promise<Report> {
     source: o.source,
     budgets: { ...range, count: budgets.length, ...(swept < budgets.length ? { swept } : {}) },
     admits_all_from: admitsFrom,
+    judged_by: anyOnly(o.manifest) ? 'principles' : 'reference',
     first_disagreement: firstBudget,
     disagreements: intervals(budgets, differs),
     reference_errors: intervals(budgets, (i) => !judged[i]!.unswept && judged[i]!.reference?.kind === 'error'),
@@ -260,7 +262,8 @@ export async function sweep(o: SweepOptions): Promise<Report> {
   const result: CaseResult = {
     id: `sweep/${o.source}`,
     kind: 'sweep',
-    level: KIND_LEVEL.sweep,
+    // A manifest of the any level alone is judged by the principles at each budget (judgeRecorded): its level says so (LVL-1).
+    level: recordLevel(o.manifest),
     status: 'pass',
     requirements: [],
     duration_ms: 0,
@@ -275,7 +278,7 @@ export async function sweep(o: SweepOptions): Promise<Report> {
     Object.assign(result, {
       status: v.status,
       requirements: v.requirements,
-      message: `first disagreement at budget ${firstBudget}; ${count} of ${swept} swept budgets disagree (${info.disagreements.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', ')})${stopped}\n${v.message ?? v.status}`,
+      message: `${info.judged_by === 'principles' ? `first budget that breaks a principle: ${firstBudget}; ${count} of ${swept} swept budgets break one` : `first disagreement at budget ${firstBudget}; ${count} of ${swept} swept budgets disagree`} (${info.disagreements.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', ')})${stopped}\n${v.message ?? v.status}`,
       request,
       ...(v.expected !== undefined ? { expected: v.expected } : {}),
       ...(v.actual !== undefined ? { actual: v.actual } : {}),

@@ -118,6 +118,15 @@ describe('the packed kit in an empty project', () => {
     expect(existsSync(join(project, 'report.json'))).toBe(true);
   });
 
+  it("runs from a clone without installing, as README Install's first way says: node CLONE/bin/ctxconform.mjs, from the vendor's folder", () => {
+    const r = spawnSync(process.execPath, [join(root, 'bin/ctxconform.mjs'), 'run', '--properties', '0', '--filter', 'expiry/*'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\nPASS: 13 pass, 0 fail/);
+  });
+
   it('runs from a clone without installing: npx --prefix CLONE', () => {
     const r = spawnSync('npx', ['--offline', '--prefix', root, 'ctxconform', '--version'], { cwd: project, encoding: 'utf8' });
     expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
