@@ -18,8 +18,7 @@
 import type { Outcome } from '../../protocol/types.js';
 import { sameValue } from '../same-value.js';
 import type { Answer } from './model.js';
-
-export const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+import { isObject } from './json-object.js';
 
 function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, same: (name: string, x: unknown, y: unknown) => boolean): boolean {
   const keys = Object.keys(a);

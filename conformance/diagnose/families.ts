@@ -10,7 +10,7 @@
 import { HEADER_SEPARATOR, SEGMENT_JOINER, TIERS } from '../../reference/index.js';
 import type { Outcome } from '../../protocol/types.js';
 import type { Feature, Section } from './catalogue.js';
-import { isObject } from './compare.js';
+import { isObject } from './json-object.js';
 import { tierUnder } from './model.js';
 import type { Answer, Defects, ModelConfig } from './model.js';
 

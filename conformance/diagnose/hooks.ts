@@ -7,7 +7,7 @@
  */
 import { HEADER_SEPARATOR, invalidRequest, RANKING_POOL_ORDER, SPEC_COUNT, SPEC_RENDER, SPEC_TIERS } from '../../reference/index.js';
 import type { Problem, Rounding, Tier } from '../../reference/index.js';
-import { isObject } from './compare.js';
+import { isObject } from './json-object.js';
 
 /** A request or an answer as the model reads it. */
 export type Rec = Record<string, unknown>;

@@ -35,7 +35,7 @@ import {
   validateRequest,
 } from '../../reference/index.js';
 import type { DeclaredConstants, Tier } from '../../protocol/types.js';
-import { isObject } from './compare.js';
+import { isObject } from './json-object.js';
 import { byCodePoint, hooksOf, SPEC_HOOKS, specHeader } from './hooks.js';
 import type { ModelBlock as Blk, ModelHooks, Rec, Site } from './hooks.js';
 

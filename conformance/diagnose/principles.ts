@@ -9,7 +9,7 @@
 import { isExpired, validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { principleVerdict } from '../principles/verdict.js';
-import type { Finding } from '../principles/checks.js';
+import type { Finding } from '../principles/finding.js';
 import { manifestDesign, prepareDesign } from '../principles/design.js';
 import type { Design } from '../principles/design.js';
 import type { Observation } from './diagnose.js';

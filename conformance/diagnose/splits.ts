@@ -8,7 +8,7 @@
  * only for the answers it reproduces.
  */
 import type { Result } from '../../protocol/types.js';
-import type { PrincipleBlock, PrincipleRequest } from '../principles/checks.js';
+import type { PrincipleBlock, PrincipleRequest } from '../principles/finding.js';
 import type { Design } from '../principles/design.js';
 import { fillCandidates, taken } from '../principles/fill.js';
 import { isExpired } from '../../reference/index.js';

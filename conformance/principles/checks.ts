@@ -13,34 +13,7 @@ import { takeOutMarker } from './marker.js';
 import { groupFindings } from './groups.js';
 import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
 import { type Design, withinBudget } from './design.js';
-import type { RenderBlock } from '../../protocol/render-template.js';
-
-/** A broken principle: its requirement id and what the answer did. */
-export interface Finding {
-  id: string;
-  message: string;
-  expected?: unknown;
-  actual?: unknown;
-}
-
-export interface PrincipleBlock extends RenderBlock {
-  block_id: string;
-  source: string;
-  content: string;
-  created_at?: number;
-  ttl_seconds?: number;
-  pinned?: boolean;
-  /** Read for the lifecycle filters, which apply to pinned blocks too (PIN-5). */
-  status?: string;
-}
-
-export interface PrincipleRequest {
-  now: number;
-  budget: number;
-  blocks: PrincipleBlock[];
-  /** Read for `exclude`, which applies to pinned blocks too (PIN-5). */
-  constraints?: { exclude?: readonly string[]; include_superseded?: boolean; include_disputed?: boolean };
-}
+import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
 
 const expired = (req: PrincipleRequest, b: PrincipleBlock): boolean => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
 

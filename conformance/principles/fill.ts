@@ -9,7 +9,7 @@
 import { isExpired } from '../../reference/index.js';
 import type { DeclaredContextOrder, DeclaredFill, Result } from '../../protocol/types.js';
 import { reasonClass } from '../reason-classes.js';
-import type { Finding, PrincipleBlock, PrincipleRequest } from './checks.js';
+import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
 import { type Design, withinBudget } from './design.js';
 
 const quote = (s: string): string => JSON.stringify(s);

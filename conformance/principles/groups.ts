@@ -6,7 +6,7 @@
  */
 import { isExpired } from '../../reference/index.js';
 import type { Result } from '../../protocol/types.js';
-import type { Finding, PrincipleBlock, PrincipleRequest } from './checks.js';
+import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
 
 const quote = (s: string): string => JSON.stringify(s);
 

@@ -6,7 +6,7 @@
  * nothing was left out, or one missing when something was, is ANY-11's.
  */
 import type { DeclaredMarker } from '../../protocol/types.js';
-import type { Finding } from './checks.js';
+import type { Finding } from './finding.js';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

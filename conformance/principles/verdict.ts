@@ -12,7 +12,7 @@ import { isExpired } from '../../reference/index.js';
 import type { Design } from './design.js';
 import { principleFindings } from './checks.js';
 import { declaredRefusal } from './refusals.js';
-import type { Finding, PrincipleRequest } from './checks.js';
+import type { Finding, PrincipleRequest } from './finding.js';
 
 /** The requirement ids the principles are judged under, for a result's requirements. */
 export const PRINCIPLE_IDS = [

@@ -15,7 +15,7 @@ import { failed, principleVerdict } from '../principles/verdict.js';
 import { PropertyFailure } from './answers.js';
 import { anyRequest } from './any-requests.js';
 import type { GenContext, GenRequest } from './arbitraries.js';
-import type { PropertyDef, PropertyEnv } from './catalog.js';
+import type { PropertyDef, PropertyEnv } from './property.js';
 import type { Outcome, Result } from '../../protocol/types.js';
 
 /** Omission markers are written into tiered's render (MRK-1): a declared render has no place for them, so the level's properties leave such a manifest to the exact ones. */

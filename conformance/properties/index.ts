@@ -9,7 +9,7 @@ import type { Implementation, Manifest, PropertyResult } from '../../protocol/ty
 import { genContext } from './arbitraries.js';
 import type { GenContext } from './arbitraries.js';
 import { ask, comparableView, PropertyFailure } from './answers.js';
-import type { PropertyDef, PropertyEnv } from './catalog.js';
+import type { PropertyDef, PropertyEnv } from './property.js';
 import { listedFor, PROPERTIES, referenceAnswer, withWorkingContext } from './catalog.js';
 import { saveIfFailing } from './counterexample.js';
 import { keptDraws } from './drawn.js';
@@ -19,7 +19,7 @@ import { propertyLevel } from '../levels.js';
 
 export { PROPERTIES, listedFor } from './catalog.js';
 import { prepareDesign } from '../principles/design.js';
-export type { PropertyDef } from './catalog.js';
+export type { PropertyDef } from './property.js';
 
 export interface PropertyOptions {
   runs: number;

@@ -12,7 +12,7 @@ import { skipReason } from '../judge/judge.js';
 import { profileOf, PropertyFailure } from '../properties/answers.js';
 import type { Answer } from '../properties/answers.js';
 import { PROPERTIES } from '../properties/catalog.js';
-import type { PropertyDef, PropertyEnv } from '../properties/catalog.js';
+import type { PropertyDef, PropertyEnv } from '../properties/property.js';
 import { readAnswer } from '../properties/answers.js';
 import { genContext } from '../properties/arbitraries.js';
 import { anyOnly } from '../../protocol/levels.js';

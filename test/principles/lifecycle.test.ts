@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { loadCorpus } from '../../conformance/cases/load.js';
 import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/checks.js';
+import type { PrincipleRequest } from '../../conformance/principles/finding.js';
 import { designOf } from '../../conformance/principles/design.js';
 import { runSuite } from '../../conformance/runner/run.js';
 import type { Manifest, Result } from '../../protocol/types.js';

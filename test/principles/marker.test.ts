@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/checks.js';
+import type { PrincipleRequest } from '../../conformance/principles/finding.js';
 import { designOf } from '../../conformance/principles/design.js';
 import type { DeclaredDesign, Result } from '../../protocol/types.js';
 

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/checks.js';
+import type { PrincipleRequest } from '../../conformance/principles/finding.js';
 import { designOf, designProblems } from '../../conformance/principles/design.js';
 import { withMembers } from '../../conformance/principles/members.js';
 import { compileTemplate, lineCount, principlesNotJudged } from '../../protocol/render-template.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { agreesWithReference } from '../../conformance/properties/agrees.js';
 import { readAnswer, viewsAgree } from '../../conformance/properties/answers.js';
 import { genContext, request } from '../../conformance/properties/arbitraries.js';
-import type { PropertyEnv } from '../../conformance/properties/catalog.js';
+import type { PropertyEnv } from '../../conformance/properties/property.js';
 import { PROPERTIES, referenceAnswer } from '../../conformance/properties/catalog.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 import { CAPABILITIES } from '../../reference/index.js';

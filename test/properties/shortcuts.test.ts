@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { genContext, request } from '../../conformance/properties/arbitraries.js';
 import { PropertyFailure, readAnswer } from '../../conformance/properties/answers.js';
 import { PROPERTIES } from '../../conformance/properties/catalog.js';
-import type { PropertyEnv } from '../../conformance/properties/catalog.js';
+import type { PropertyEnv } from '../../conformance/properties/property.js';
 import { BlockIndex } from '../../conformance/properties/block-index.js';
 import { samePlainData } from '../../conformance/properties/plain-data.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';

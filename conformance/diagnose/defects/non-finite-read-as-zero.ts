@@ -1,5 +1,5 @@
 import { defineDefect } from '../defect.js';
-import { isObject } from '../compare.js';
+import { isObject } from '../json-object.js';
 import type { Rec } from '../hooks.js';
 
 function zeroNonFinite(x: unknown): unknown {

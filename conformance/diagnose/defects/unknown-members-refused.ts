@@ -1,6 +1,6 @@
 import { BLOCK_MEMBERS, CONSTRAINT_MEMBERS, REQUEST_MEMBERS } from '../../../protocol/assembly.js';
 import { defineDefect } from '../defect.js';
-import { isObject } from '../compare.js';
+import { isObject } from '../json-object.js';
 import type { Rec } from '../hooks.js';
 
 const REQUEST = new Set(REQUEST_MEMBERS);

@@ -1,0 +1,33 @@
+/**
+ * What the principles read and what they say (SPEC section 18): a request's
+ * blocks as every check reads them, and a broken principle. The shapes every
+ * check module of the principles shares, below all of them.
+ */
+import type { RenderBlock } from '../../protocol/render-template.js';
+
+/** A broken principle: its requirement id and what the answer did. */
+export interface Finding {
+  id: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface PrincipleBlock extends RenderBlock {
+  block_id: string;
+  source: string;
+  content: string;
+  created_at?: number;
+  ttl_seconds?: number;
+  pinned?: boolean;
+  /** Read for the lifecycle filters, which apply to pinned blocks too (PIN-5). */
+  status?: string;
+}
+
+export interface PrincipleRequest {
+  now: number;
+  budget: number;
+  blocks: PrincipleBlock[];
+  /** Read for `exclude`, which applies to pinned blocks too (PIN-5). */
+  constraints?: { exclude?: readonly string[]; include_superseded?: boolean; include_disputed?: boolean };
+}
