@@ -152,6 +152,9 @@ export async function principlesDesign(observations: readonly Observation[]): Pr
   return manifest.design ? prepareDesign(manifest) : designOfManifest(manifest);
 }
 
+/** Whether the principles read this observation: a valid request, and not one of ranked's (its own exact profile). */
+const principled = (o: Observation): boolean => validateRequest(o.request).length === 0 && (o.request as { profile?: unknown }).profile !== 'ranked';
+
 /** The principles the failing observations break under `design` (principlesDesign). */
 export function readPrinciples(observations: readonly Observation[], design: Design, among?: ReadonlySet<string>): PrincipleReading | undefined {
   const failing = observations.filter((o) => !o.passed && (among === undefined || among.has(o.id)));
@@ -164,7 +167,7 @@ export function readPrinciples(observations: readonly Observation[], design: Des
   const hangs: Observation[] = [];
   const answered: Observation[] = [];
   for (const o of failing) {
-    if (validateRequest(o.request).length > 0 || (o.request as { profile?: unknown }).profile === 'ranked') continue;
+    if (!principled(o)) continue;
     // A valid request that got no answer in time: which requests hang is the whole diagnosis (ANY-13).
     if (o.outcome.kind === 'timeout') {
       hangs.push(o);
@@ -180,15 +183,13 @@ export function readPrinciples(observations: readonly Observation[], design: Des
     if (keys.every((id) => RENDER.includes(id))) designOnly.push(o.id);
     for (const key of keys) byId.set(key, [...(byId.get(key) ?? []), o.id]);
   }
-  const broken: BrokenPrinciple[] = [...byId]
-    .map(([key, explained]) => ({
-      requirement: key.split('|')[0]!,
-      summary: SUMMARIES[key] ?? key,
-      explains: explained.length,
-      failing: failing.length,
-      explained,
-    }))
-    .sort((a, b) => b.explains - a.explains || (a.requirement < b.requirement ? -1 : 1));
+  const broken: BrokenPrinciple[] = [...byId].map(([key, explained]) => ({
+    requirement: key.split('|')[0]!,
+    summary: SUMMARIES[key] ?? key,
+    explains: explained.length,
+    failing: failing.length,
+    explained,
+  }));
   const overrun = broken.find((b) => b.requirement === 'ANY-2');
   if (overrun) {
     const how = miscount(
@@ -199,17 +200,8 @@ export function readPrinciples(observations: readonly Observation[], design: Des
   }
   const split = broken.find((b) => b.requirement === 'ANY-16');
   if (split) {
-    const why = splitCause(
-      [
-        ...answered,
-        ...observations.filter((o) => o.passed && validateRequest(o.request).length === 0 && (o.request as { profile?: unknown }).profile !== 'ranked'),
-      ],
-      split.explained,
-      design,
-      manifest.capabilities,
-    );
+    const why = splitCause([...answered, ...observations.filter((o) => o.passed && principled(o))], split.explained, design, manifest.capabilities);
     if (why) Object.assign(split, { summary: why.summary, explains: why.explained.length, explained: why.explained });
-    broken.sort((a, b) => b.explains - a.explains || (a.requirement < b.requirement ? -1 : 1));
   }
   if (hangs.length > 0) {
     const replied = observations.filter((o) => o.outcome.kind === 'result' || o.outcome.kind === 'error');
@@ -221,9 +213,10 @@ export function readPrinciples(observations: readonly Observation[], design: Des
       failing: failing.length,
       explained: hangs.map((o) => o.id),
     });
-    broken.sort((a, b) => b.explains - a.explains || (a.requirement < b.requirement ? -1 : 1));
     read += hangs.length;
   }
+  // Most failures explained first; equal counts in requirement order.
+  broken.sort((a, b) => b.explains - a.explains || (a.requirement < b.requirement ? -1 : 1));
   return { broken, designOnly, read };
 }
 

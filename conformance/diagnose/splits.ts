@@ -10,8 +10,8 @@
 import type { Result } from '../../protocol/types.js';
 import type { PrincipleBlock, PrincipleRequest } from '../principles/finding.js';
 import type { Design } from '../principles/design.js';
-import { fillCandidates, taken } from '../principles/fill.js';
-import { isExpired } from '../../reference/index.js';
+import { fillCandidates, ordered, taken } from '../principles/fill.js';
+import { groupOf, judgedGroups } from '../principles/groups.js';
 import type { Observation } from './diagnose.js';
 
 /** One read answer: the request as sent and the result. */
@@ -21,28 +21,11 @@ interface Read {
   answer: Result;
 }
 
-const linkOf = (b: PrincipleBlock, member: string): string | undefined => {
-  const g = b[member];
-  return typeof g === 'string' && g !== '' ? g : undefined;
-};
-
 /** Oldest first by created_at (absent 0), equal times in the request's order: the history as written. */
-const history = (blocks: readonly PrincipleBlock[]): PrincipleBlock[] =>
-  blocks
-    .map((b, i) => ({ b, i }))
-    .sort((x, y) => (x.b.created_at ?? 0) - (y.b.created_at ?? 0) || x.i - y.i)
-    .map(({ b }) => b);
+const history = (blocks: readonly PrincipleBlock[]): PrincipleBlock[] => ordered(blocks, 'chronological');
 
-/** The groups of two or more blocks of a request, each oldest first; a group no answer keeps whole lawfully (expired beside live pinned) is left out, as ANY-16 leaves it. */
-function groupsOf(request: PrincipleRequest, member: string): PrincipleBlock[][] {
-  const byValue = new Map<string, PrincipleBlock[]>();
-  for (const b of history(request.blocks)) {
-    const g = linkOf(b, member);
-    if (g !== undefined) byValue.set(g, [...(byValue.get(g) ?? []), b]);
-  }
-  const expired = (b: PrincipleBlock): boolean => isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
-  return [...byValue.values()].filter((bs) => bs.length > 1 && !(bs.some(expired) && bs.some((b) => b.pinned === true && !expired(b))));
-}
+/** The groups ANY-16 judges, each oldest first. */
+const groupsOf = (request: PrincipleRequest, member: string): PrincipleBlock[][] => judgedGroups(request, member).map((g) => history(g.blocks));
 
 /** Each split of the answers, by the half kept: the later blocks of a group without the earlier, the reverse, or neither; and whether it stands first in the context. */
 function splitsOf(reads: readonly Read[], member: string): { later: number; earlier: number; mixed: number; atStart: number } {
@@ -95,9 +78,9 @@ const MODELS: readonly SplitModel[] = [
       let kept = history(ungrouped(r, d, caps));
       const ids = (): Set<string> => new Set(kept.map((b) => b.block_id));
       const whole = (b: PrincipleBlock): boolean => {
-        const g = linkOf(b, member);
+        const g = groupOf(b, member);
         const now = ids();
-        return g === undefined || r.request.blocks.filter((x) => linkOf(x, member) === g).every((x) => now.has(x.block_id));
+        return g === undefined || r.request.blocks.filter((x) => groupOf(x, member) === g).every((x) => now.has(x.block_id));
       };
       while (kept.length > 0 && !whole(kept[0]!)) kept = kept.slice(1);
       return ids();

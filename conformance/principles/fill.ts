@@ -10,16 +10,15 @@ import { isExpired } from '../../reference/index.js';
 import type { DeclaredContextOrder, DeclaredFill, Result } from '../../protocol/types.js';
 import { reasonClass } from '../reason-classes.js';
 import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
+import { quotedList } from './finding.js';
+import { groupOf } from './groups.js';
 import { type Design, withinBudget } from './design.js';
-
-const quote = (s: string): string => JSON.stringify(s);
-const list = (ids: readonly string[]): string => ids.slice(0, 5).map(quote).join(', ') + (ids.length > 5 ? `, … and ${ids.length - 5} more` : '');
 
 /**
  * Blocks in `order`, ties in the request's order; newest first takes the later of two equal
  * times first, as a history listed oldest first is read from its end.
  */
-function ordered(blocks: readonly PrincipleBlock[], by: DeclaredFill['order'] | DeclaredContextOrder['by']): PrincipleBlock[] {
+export function ordered(blocks: readonly PrincipleBlock[], by: DeclaredFill['order'] | DeclaredContextOrder['by']): PrincipleBlock[] {
   const at = new Map(blocks.map((b, i) => [b, by === 'newest_first' ? -i : i]));
   const key = (b: PrincipleBlock): number => {
     if (by === 'priority') return -(typeof b['priority'] === 'number' ? (b['priority'] as number) : 0);
@@ -38,12 +37,6 @@ const FILL_WORDS: Readonly<Record<DeclaredFill['order'], string>> = {
 };
 
 const OTHER_END: Partial<Record<DeclaredFill['order'], DeclaredFill['order']>> = { newest_first: 'oldest_first', oldest_first: 'newest_first' };
-
-/** The group a block belongs to under the declared linking member (DES-9), or undefined. */
-const groupOf = (b: PrincipleBlock, member: string | undefined): string | undefined => {
-  const g = member === undefined ? undefined : b[member];
-  return typeof g === 'string' && g !== '' ? g : undefined;
-};
 
 /**
  * What the fill considers in `order`: a block, or with `member` the candidates of one group
@@ -144,12 +137,16 @@ export function fillFindings(
       const inverted = reversed !== undefined && reversed.size === included.size && [...included].every((id) => reversed.has(id));
       const how = `the declared fill (${FILL_WORDS[fill.order]}, ${fill.misfit === 'stop' ? 'stopping at the first block that does not fit' : 'skipping a block that does not fit'})`;
       const parts = [
-        dropped.length > 0 ? `${list(dropped)} fit${dropped.length === 1 ? 's' : ''} and ${dropped.length === 1 ? 'is' : 'are'} omitted for the budget` : '',
-        extra.length > 0 ? `${list(extra)} ${extra.length === 1 ? 'is' : 'are'} included where ${how} does not take ${extra.length === 1 ? 'it' : 'them'}` : '',
+        dropped.length > 0
+          ? `${quotedList(dropped)} fit${dropped.length === 1 ? 's' : ''} and ${dropped.length === 1 ? 'is' : 'are'} omitted for the budget`
+          : '',
+        extra.length > 0
+          ? `${quotedList(extra)} ${extra.length === 1 ? 'is' : 'are'} included where ${how} does not take ${extra.length === 1 ? 'it' : 'them'}`
+          : '',
       ].filter(Boolean);
       out.push({
         id: 'ANY-14',
-        message: `${inverted ? `the blocks are taken from the other end (${FILL_WORDS[other!]}, where the design declares ${FILL_WORDS[fill.order]}): ` : ''}${parts.join('; ')}; ${how} takes ${list([...wanted])}`,
+        message: `${inverted ? `the blocks are taken from the other end (${FILL_WORDS[other!]}, where the design declares ${FILL_WORDS[fill.order]}): ` : ''}${parts.join('; ')}; ${how} takes ${quotedList([...wanted])}`,
         expected: [...wanted],
         actual: answer.included,
       });
@@ -157,7 +154,7 @@ export function fillFindings(
   } else if (forBudget.length > 0 && withinBudget(design.costOf(candidates.map((b) => b.content)), request.budget)) {
     out.push({
       id: 'ANY-14',
-      message: `every live block fits (together they cost ${Number(design.costOf(candidates.map((b) => b.content)).toFixed(6))} of ${request.budget} under ${design.estimator}), yet ${list(forBudget.map((b) => b.block_id))} ${forBudget.length === 1 ? 'is' : 'are'} omitted for the budget`,
+      message: `every live block fits (together they cost ${Number(design.costOf(candidates.map((b) => b.content)).toFixed(6))} of ${request.budget} under ${design.estimator}), yet ${quotedList(forBudget.map((b) => b.block_id))} ${forBudget.length === 1 ? 'is' : 'are'} omitted for the budget`,
       expected: 'no block omitted for the budget',
       actual: forBudget.map((b) => b.block_id),
     });
@@ -184,7 +181,7 @@ function orderFinding(request: PrincipleRequest, answer: Result, order: Declared
   const words = order.by === 'chronological' ? 'oldest first' : order.by === 'priority' ? 'highest priority first' : 'in the request’s order';
   out.push({
     id: 'ANY-15',
-    message: `${backwards ? 'the blocks are written back to front: ' : ''}included lists ${list(actual)}, where the declared order (${words}${pinnedFirst ? ', pinned first' : ''}) is ${list(expected)}`,
+    message: `${backwards ? 'the blocks are written back to front: ' : ''}included lists ${quotedList(actual)}, where the declared order (${words}${pinnedFirst ? ', pinned first' : ''}) is ${quotedList(expected)}`,
     expected,
     actual,
   });

@@ -1,7 +1,8 @@
 /**
  * What the principles read and what they say (SPEC section 18): a request's
- * blocks as every check reads them, and a broken principle. The shapes every
- * check module of the principles shares, below all of them.
+ * blocks as every check reads them, a broken principle, and how a message
+ * quotes what it names. What every check module of the principles shares,
+ * below all of them.
  */
 import type { RenderBlock } from '../../protocol/render-template.js';
 
@@ -31,3 +32,9 @@ export interface PrincipleRequest {
   /** Read for `exclude`, which applies to pinned blocks too (PIN-5). */
   constraints?: { exclude?: readonly string[]; include_superseded?: boolean; include_disputed?: boolean };
 }
+
+/** A value in a finding's message, as JSON writes it. */
+export const quote = (s: string): string => JSON.stringify(s);
+
+/** The first five ids, quoted, and how many more. */
+export const quotedList = (ids: readonly string[]): string => ids.slice(0, 5).map(quote).join(', ') + (ids.length > 5 ? `, … and ${ids.length - 5} more` : '');

@@ -7,23 +7,35 @@
 import { isExpired } from '../../reference/index.js';
 import type { Result } from '../../protocol/types.js';
 import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
+import { quote } from './finding.js';
 
-const quote = (s: string): string => JSON.stringify(s);
+/** The group a block belongs to under the declared linking member (DES-9): its value, or undefined (none declared, absent, not a string, empty). */
+export const groupOf = (b: PrincipleBlock, member: string | undefined): string | undefined => {
+  const g = member === undefined ? undefined : b[member];
+  return typeof g === 'string' && g !== '' ? g : undefined;
+};
 
-/** ANY-16 for one answer: each group of two or more blocks, by the declared member's value, is all included or all left out. */
-export function groupFindings(request: PrincipleRequest, answer: Result, member: string, out: Finding[]): void {
+/**
+ * The groups ANY-16 judges, each in the request's order: two or more blocks sharing a value,
+ * but not a group holding an expired block beside a live pinned one, which no answer keeps
+ * whole lawfully (ANY-5, ANY-6).
+ */
+export function judgedGroups(request: PrincipleRequest, member: string): { id: string; blocks: PrincipleBlock[] }[] {
   const groups = new Map<string, PrincipleBlock[]>();
   for (const b of request.blocks) {
-    const g = b[member];
-    if (typeof g !== 'string' || g === '') continue;
-    groups.set(g, [...(groups.get(g) ?? []), b]);
+    const g = groupOf(b, member);
+    if (g !== undefined) groups.set(g, [...(groups.get(g) ?? []), b]);
   }
-  const included = new Set(answer.included);
   const expired = (b: PrincipleBlock): boolean => isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
-  for (const [g, blocks] of groups) {
-    if (blocks.length < 2) continue;
-    // An expired block beside a live pinned one: no answer keeps the group whole lawfully (ANY-5, ANY-6), so it is not judged whole.
-    if (blocks.some(expired) && blocks.some((b) => b.pinned === true && !expired(b))) continue;
+  return [...groups]
+    .filter(([, blocks]) => blocks.length > 1 && !(blocks.some(expired) && blocks.some((b) => b.pinned === true && !expired(b))))
+    .map(([id, blocks]) => ({ id, blocks }));
+}
+
+/** ANY-16 for one answer: each judged group is all included or all left out. */
+export function groupFindings(request: PrincipleRequest, answer: Result, member: string, out: Finding[]): void {
+  const included = new Set(answer.included);
+  for (const { id: g, blocks } of judgedGroups(request, member)) {
     const kept = blocks.filter((b) => included.has(b.block_id)).map((b) => b.block_id);
     if (kept.length === 0 || kept.length === blocks.length) continue;
     const left = blocks.filter((b) => !included.has(b.block_id)).map((b) => b.block_id);

@@ -20,6 +20,7 @@
  */
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Readable, Writable } from 'node:stream';
 import { PROXY_ONLY, endToEnd } from './hop-by-hop.js';
 
 /** One sampled exchange, complete, with the bytes as they went through. */
@@ -129,6 +130,19 @@ function ownAnswer(res: ServerResponse, status: 502 | 504, text: string): void {
   } catch {
     res.destroy();
   }
+}
+
+/** Each chunk of `source` kept by `keep`, then written to `target()` unless it is destroyed, `source` paused while the target's buffer is full. */
+function relay(source: Readable, target: () => Writable, keep: (chunk: Buffer) => void): void {
+  source.on('data', (chunk: Buffer) => {
+    keep(chunk);
+    const to = target();
+    if (to.destroyed) return;
+    if (!to.write(chunk)) {
+      source.pause();
+      to.once('drain', () => source.resume());
+    }
+  });
 }
 
 export function createShadowProxy(o: ProxyOptions): Server {
@@ -241,13 +255,11 @@ export function createShadowProxy(o: ProxyOptions): Server {
           fail('malformed', 502, `ctxconform shadow: the upstream ${o.upstream} sent an answer that cannot be passed on: ${why.code ?? ''} ${why.message}\n`);
           return;
         }
-        answer.on('data', (chunk: Buffer) => {
-          got?.add(chunk);
-          if (!res.write(chunk)) {
-            answer.pause();
-            res.once('drain', () => answer.resume());
-          }
-        });
+        relay(
+          answer,
+          () => res,
+          (chunk) => got?.add(chunk),
+        );
         answer.on('end', () => {
           answered = true;
           res.end();
@@ -264,15 +276,15 @@ export function createShadowProxy(o: ProxyOptions): Server {
       };
 
       up = forward(false);
-      req.on('data', (chunk: Buffer) => {
-        sent?.add(chunk);
-        again?.add(chunk);
-        if (up.destroyed) return;
-        if (!up.write(chunk)) {
-          req.pause();
-          up.once('drain', () => req.resume());
-        }
-      });
+      // Read at each chunk: a request sent again on a new connection takes the rest of the body.
+      relay(
+        req,
+        () => up,
+        (chunk) => {
+          sent?.add(chunk);
+          again?.add(chunk);
+        },
+      );
       req.on('end', () => {
         requested = true;
         up.end();
