@@ -60,7 +60,18 @@ export default defineConfig({
     ],
     coverage: {
       provider: 'v8',
-      include: ['reference/**/*.ts', 'protocol/**/*.ts', 'conformance/**/*.ts', 'adapters/**/*.ts', 'report/**/*.ts'],
+      include: [
+        'reference/**/*.ts',
+        'protocol/**/*.ts',
+        'vocabulary/**/*.ts',
+        'contract/**/*.ts',
+        'judging/**/*.ts',
+        'diagnosis/**/*.ts',
+        'running/**/*.ts',
+        'traffic/**/*.ts',
+        'adapters/**/*.ts',
+        'report/**/*.ts',
+      ],
       // The include globs also match test/reference/ and the like: tests are not what is measured.
       exclude: ['test/**', 'bench/**'],
       reporter: ['text-summary', 'text'],

@@ -6,7 +6,8 @@
  * manifest chooses the capabilities it answers with and the constants it
  * declares (SPEC section 17): the reference as a team tuned it.
  */
-import { assemble, CAPABILITIES, describe } from '../reference/index.js';
+import { assemble, describe } from '../reference/index.js';
+import { CAPABILITIES } from '../protocol/assembly.js';
 import type { Implementation, Manifest } from '../protocol/types.js';
 import { fromFunctions } from './inprocess.js';
 

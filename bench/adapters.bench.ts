@@ -16,10 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromFunctions } from '../adapters/inprocess.js';
-import { loadCorpus } from '../conformance/cases/load.js';
-import { openImplementation } from '../conformance/runner/open.js';
-import { runSuite } from '../conformance/runner/run.js';
-import type { GoldenCase } from '../conformance/types.js';
+import { loadCorpus } from '../judging/cases/load.js';
+import { openImplementation } from '../running/open.js';
+import { runSuite } from '../running/run.js';
+import type { GoldenCase } from '../vocabulary/types.js';
 import type { Implementation, Manifest } from '../protocol/types.js';
 import { assemble, describe } from '../reference/index.js';
 

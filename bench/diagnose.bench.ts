@@ -1,5 +1,5 @@
 /**
- * What the diagnosis adds to a failing run (conformance/diagnose/): the whole
+ * What the diagnosis adds to a failing run (diagnosis/): the whole
  * corpus and the properties (100 runs each, as `ctxconform run` does) through
  * the runner, against an implementation with the slips of a vendor's first
  * run (a Python assembler: the rounding remainder in the pool, null read
@@ -16,26 +16,26 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type * as Diagnose from '../conformance/diagnose/index.js';
-import type { Defects } from '../conformance/diagnose/index.js';
+import type * as Diagnose from '../diagnosis/index.js';
+import type { Defects } from '../diagnosis/index.js';
 import type * as Inprocess from '../adapters/inprocess.js';
 import type * as Wire from '../adapters/wire.js';
-import type * as Load from '../conformance/cases/load.js';
-import type * as Declared from '../conformance/judge/expectation.js';
-import type * as Replay from '../conformance/replay/run.js';
-import type * as LikelyCause from '../conformance/runner/likely-cause.js';
-import type * as Run from '../conformance/runner/run.js';
+import type * as Load from '../judging/cases/load.js';
+import type * as Declared from '../judging/expectation.js';
+import type * as Replay from '../traffic/replay/run.js';
+import type * as LikelyCause from '../running/likely-cause.js';
+import type * as Run from '../running/run.js';
 import type { Implementation, Manifest } from '../protocol/types.js';
 
 const dist = (path: string): string => new URL(`../dist/${path}`, import.meta.url).href;
 const { fromFunctions } = (await import(dist('adapters/inprocess.js'))) as typeof Inprocess;
 const { encodeRequest } = (await import(dist('adapters/wire.js'))) as typeof Wire;
-const { loadCorpus } = (await import(dist('conformance/cases/load.js'))) as typeof Load;
-const { declaredConstants } = (await import(dist('conformance/judge/expectation.js'))) as typeof Declared;
-const { CATALOGUE, ObservationLog, STREAM_LIMITS, modelAssemble } = (await import(dist('conformance/diagnose/index.js'))) as typeof Diagnose;
-const { runSuite } = (await import(dist('conformance/runner/run.js'))) as typeof Run;
-const { replay } = (await import(dist('conformance/replay/run.js'))) as typeof Replay;
-const { likelyCause } = (await import(dist('conformance/runner/likely-cause.js'))) as typeof LikelyCause;
+const { loadCorpus } = (await import(dist('judging/cases/load.js'))) as typeof Load;
+const { declaredConstants } = (await import(dist('judging/expectation.js'))) as typeof Declared;
+const { CATALOGUE, ObservationLog, STREAM_LIMITS, modelAssemble } = (await import(dist('diagnosis/index.js'))) as typeof Diagnose;
+const { runSuite } = (await import(dist('running/run.js'))) as typeof Run;
+const { replay } = (await import(dist('traffic/replay/run.js'))) as typeof Replay;
+const { likelyCause } = (await import(dist('running/likely-cause.js'))) as typeof LikelyCause;
 
 const line = (label: string, s: string): void => console.log(`${label.padEnd(52)} ${s}`);
 const ms = (x: number): string => `${x.toFixed(0)} ms`;

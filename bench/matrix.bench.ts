@@ -3,7 +3,7 @@
  * the bundled corpus, each failing a different tenth of it, built and
  * rendered as HTML, Markdown and JSON. Printed: time and output size.
  */
-import { loadCorpus } from '../conformance/cases/load.js';
+import { loadCorpus } from '../judging/cases/load.js';
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
 import { buildMatrix, renderMatrixJson } from '../report/matrix.js';

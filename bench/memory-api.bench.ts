@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DIRECTED, runContract } from '../conformance/contract/index.js';
+import { DIRECTED, runContract } from '../contract/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = 100;

@@ -13,7 +13,7 @@ import { createAssembleServer, listen } from '../adapters/http-server.js';
 import { openHttp } from '../adapters/http.js';
 import { referenceImplementation } from '../adapters/reference.js';
 import { openStdio } from '../adapters/stdio.js';
-import { PROPERTIES, runProperties } from '../conformance/properties/index.js';
+import { PROPERTIES, runProperties } from '../judging/properties/index.js';
 import type { Implementation, Manifest } from '../protocol/types.js';
 import { assemble, describe } from '../reference/index.js';
 

@@ -25,7 +25,7 @@ const WARM_UP = 200;
 const [what, kitRoot, file] = process.argv.slice(2) as [string, string, string];
 const here = fileURLToPath(new URL('..', import.meta.url));
 const compiled = async <T>(root: string, path: string): Promise<T> => (await import(pathToFileURL(join(root, 'dist', path)).href)) as T;
-const { readRecorded } = await compiled<typeof import('../conformance/replay/read.js')>(here, 'conformance/replay/read.js');
+const { readRecorded } = await compiled<typeof import('../traffic/replay/read.js')>(here, 'traffic/replay/read.js');
 const { assemble, CAPABILITIES } = await compiled<typeof import('../reference/index.js')>(here, 'reference/index.js');
 
 async function floor(path: string): Promise<number> {
@@ -43,7 +43,9 @@ async function floor(path: string): Promise<number> {
 
 async function replayer(root: string): Promise<(path: string) => Promise<number>> {
   const { referenceImplementation } = await compiled<typeof import('../adapters/reference.js')>(root, 'adapters/reference.js');
-  const { replay } = await compiled<typeof import('../conformance/replay/run.js')>(root, 'conformance/replay/run.js');
+  // A kit from before the rooms of CONTRIBUTING.md kept the replay in conformance/replay/.
+  const run = existsSync(join(root, 'dist', 'traffic/replay/run.js')) ? 'traffic/replay/run.js' : 'conformance/replay/run.js';
+  const { replay } = await compiled<typeof import('../traffic/replay/run.js')>(root, run);
   const impl = referenceImplementation();
   const manifest = await impl.describe();
   return async (path) => {

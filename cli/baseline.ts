@@ -10,9 +10,9 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatBaseline, loadBaselineEntries, readReport, ReportFileError, updateBaseline } from '../conformance/baseline.js';
-import type { BaselineEntry } from '../conformance/baseline.js';
-import { describeDefect } from '../conformance/defect.js';
+import { formatBaseline, loadBaselineEntries, readReport, ReportFileError, updateBaseline } from '../judging/baseline.js';
+import type { BaselineEntry } from '../judging/baseline.js';
+import { describeDefect } from '../vocabulary/defect.js';
 import type { Report } from '../protocol/types.js';
 import { EXIT_OK, UsageError } from './usage.js';
 import { out, print } from './output.js';

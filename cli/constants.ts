@@ -8,10 +8,10 @@ import { kitCommand } from './invocation.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatProbe, probeConstants } from '../conformance/constants/index.js';
+import { formatProbe, probeConstants } from '../diagnosis/constants/index.js';
 import { chooseImplementation, drivingOptions, loadImplementationOptions, transportUsage } from './implementation.js';
 import { implementationHelp, withImplementation } from './drive.js';
-import { KIT_VERSION } from '../conformance/spec.js';
+import { KIT_VERSION } from '../vocabulary/spec.js';
 import { UsageError } from './usage.js';
 import { out } from './output.js';
 

@@ -8,16 +8,16 @@
  */
 import { checkReportPaths } from './report-options.js';
 import { parseArgs } from 'node:util';
-import type { ProgressSink } from '../conformance/runner/console.js';
-import { shellQuote } from '../conformance/runner/console.js';
-import type { OpenedImplementation } from '../conformance/runner/open.js';
-import { runSuite } from '../conformance/runner/run.js';
-import { ObservationLog } from '../conformance/diagnose/log.js';
-import { addContractResults, contractClauseCount, contractReport, judgeContract } from '../conformance/contract/results.js';
-import type { ServiceConfig } from '../conformance/contract/results.js';
-import { contractGate, parseRequireTested, requireTestedResults } from '../conformance/contract/verdict.js';
-import type { RequireTested } from '../conformance/contract/verdict.js';
-import type { GoldenCase } from '../conformance/types.js';
+import type { ProgressSink } from '../running/console.js';
+import { shellQuote } from '../running/console.js';
+import type { OpenedImplementation } from '../running/open.js';
+import { runSuite } from '../running/run.js';
+import { ObservationLog } from '../diagnosis/log.js';
+import { addContractResults, contractClauseCount, contractReport, judgeContract } from '../running/contract-run.js';
+import type { ServiceConfig } from '../running/contract-run.js';
+import { contractGate, parseRequireTested, requireTestedResults } from '../contract/verdict.js';
+import type { RequireTested } from '../contract/verdict.js';
+import type { GoldenCase } from '../vocabulary/types.js';
 import type { Report } from '../protocol/types.js';
 import { reportsHelp, checkBaseline, finish, judgingOptions, progressFor, stopSignal, withImplementation } from './drive.js';
 import type { Values } from './drive.js';

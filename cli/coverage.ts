@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
-import { isCaseExempt, specRequirements } from '../conformance/spec.js';
-import type { GoldenCase } from '../conformance/types.js';
+import { formatProblem, loadCorpus } from '../judging/cases/load.js';
+import { isCaseExempt, specRequirements } from '../vocabulary/spec.js';
+import type { GoldenCase } from '../vocabulary/types.js';
 import { EXIT_FAIL, EXIT_OK, EXIT_USAGE } from './usage.js';
 import { casesDir } from './validate.js';
 import { out, err } from './output.js';

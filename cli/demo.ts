@@ -1,20 +1,20 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDemo, DemoError } from '../conformance/demo.js';
-import type { DemoInput, DemoOutput } from '../conformance/demo.js';
+import { buildDemo, DemoError } from '../running/demo.js';
+import type { DemoInput, DemoOutput } from '../running/demo.js';
 import { UsageError } from './usage.js';
 import { packagePath } from '../protocol/package-root.js';
 import { out } from './output.js';
 
 export const usage = 'ctxconform demo [--input FILE] --out FILE';
 
-const DEFAULT_INPUT = packagePath('conformance', 'demo', 'blocks.json');
+const DEFAULT_INPUT = packagePath('running', 'demo', 'blocks.json');
 
 export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { input: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean' } } });
   if (values.help) {
-    out(`usage: ${usage}\n\nWithout --input, uses the kit's own block set (conformance/demo/blocks.json).`);
+    out(`usage: ${usage}\n\nWithout --input, uses the kit's own block set (running/demo/blocks.json).`);
     return 0;
   }
   if (!values.out) throw new UsageError(`--out FILE is required\nusage: ${usage}`);

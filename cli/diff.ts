@@ -4,7 +4,7 @@
  * while known failures remain.
  */
 import { parseArgs } from 'node:util';
-import { readReport, ReportFileError } from '../conformance/baseline.js';
+import { readReport, ReportFileError } from '../judging/baseline.js';
 import { byId } from '../protocol/types.js';
 import type { Report, Status } from '../protocol/types.js';
 import { UsageError } from './usage.js';

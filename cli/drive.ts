@@ -1,27 +1,29 @@
 /**
  * What every command that drives an implementation shares: its options and
  * their help, opening the implementation and closing it on every path
- * (withImplementation), and the one ending of a judging command (failures,
- * baseline, summary, reports, the verdict line, the exit status).
+ * (withImplementation), and the one ending of a judging command: the engine
+ * concludes the run (running/conclude.ts: baseline, likely cause, notes,
+ * reports written), and this prints what it gives back (failures, summary,
+ * the verdict line) and picks the exit status.
  */
 import { kitCommand } from './invocation.js';
-import { runNotes } from '../conformance/runner/run-notes.js';
+import { conclude, type ConcludeOptions, type Conclusion } from '../running/conclude.js';
 import { levelsLine, stripAnsi } from '../report/text.js';
 import { DECLARED_PROFILE, verdict, verdictWord } from '../protocol/verdict.js';
-import { clauseTable } from '../conformance/contract/table.js';
-import { formatFailure, implementationLine, progress, summaryTable } from '../conformance/runner/console.js';
-import { describeDefect } from '../conformance/defect.js';
-import type { ProgressSink } from '../conformance/runner/console.js';
-import { redactorFor } from '../conformance/runner/open.js';
-import type { OpenedImplementation } from '../conformance/runner/open.js';
+import { clauseTable } from '../contract/table.js';
+import { formatFailure, implementationLine, progress, summaryTable } from '../running/console.js';
+import { describeDefect } from '../vocabulary/defect.js';
+import type { ProgressSink } from '../running/console.js';
+import { redactorFor } from '../running/open.js';
+import type { OpenedImplementation } from '../running/open.js';
 import { drivingOptions, openChosen, transportHelp } from './implementation.js';
-import type { ChosenImplementation, TransportKind } from './implementation.js';
+import type { ChosenImplementation } from './implementation.js';
+import type { TransportKind } from '../running/transports.js';
 import { EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
-import { reportOptions, reportOptionsHelp, writeAll } from './report-options.js';
-import { likelyCause } from '../conformance/runner/likely-cause.js';
-import type { ObservationLog } from '../conformance/diagnose/log.js';
+import { printWritten, reportOptions, reportOptionsHelp, reportTargets } from './report-options.js';
+import type { ObservationLog } from '../diagnosis/log.js';
 import { FAILING } from '../protocol/types.js';
-import type { CaseResult, Defect, Report } from '../protocol/types.js';
+import type { CaseResult, Report } from '../protocol/types.js';
 import { exitStatusOf, interruptedBy, stopSignal } from './interrupt.js';
 import { out, redactOnTerminal } from './output.js';
 import { terminalValue } from '../report/terminal.js';
@@ -84,11 +86,11 @@ export function progressFor(values: Values): ProgressSink | undefined {
   return progress(process.stderr, Boolean(process.stderr.isTTY) && process.env['CI'] !== 'true');
 }
 
-/** The baseline the ending applies, read by applyBaseline (conformance/baseline.ts). */
+/** The baseline the ending applies, read by applyBaseline (judging/baseline.ts). */
 export async function checkBaseline(file: string | undefined): Promise<void> {
   if (file === undefined) return;
   // Read before the run: a bad baseline is a usage error, not a finding after minutes of cases.
-  const { loadBaseline } = await import('../conformance/baseline.js');
+  const { loadBaseline } = await import('../judging/baseline.js');
   try {
     loadBaseline(file);
   } catch (e) {
@@ -139,6 +141,17 @@ function topReasons(cases: readonly CaseResult[]): string {
   return top.map(([why, n]) => `${n} × ${terminalValue(why)}`).join('; ') + (counts.size > 3 ? '; ...' : '');
 }
 
+/** The engine's ending of a run (running/conclude.ts); reports it cannot write as asked are a usage error. */
+async function concludeOrRefuse(report: Report, o: ConcludeOptions): Promise<Conclusion> {
+  const { ReportTargetError } = await import('../report/index.js');
+  try {
+    return await conclude(report, o);
+  } catch (e) {
+    if (e instanceof ReportTargetError) throw new UsageError(`cannot write the reports: ${e.message}`);
+    throw e;
+  }
+}
+
 /**
  * The end of every judging command: the implementation line, each failure the
  * baseline does not expect, the baseline's known ones, by design and stale
@@ -148,25 +161,18 @@ function topReasons(cases: readonly CaseResult[]): string {
  * that collected no test.
  */
 export async function finish(report: Report, values: Values, e: FinishOptions): Promise<{ status: number; report: Report }> {
-  // Before anything is shown or written: a service may have put a secret anywhere in the results (an echoed header in a message).
-  if (e.opened.redactor?.holdsSecrets) report = e.opened.redactor.value(report);
   const signal = interruptedBy();
-  if (signal !== undefined) report = { ...report, run: { ...report.run, interrupted: signal } };
-  let unexpected: CaseResult[] = report.cases.filter((c) => FAILING.has(c.status));
-  let stale: string[] = [];
-  let changed: Array<{ result: CaseResult; accepted: Defect; found: Defect }> = [];
-  let unkeyed: string[] = [];
-  if (typeof values['baseline'] === 'string') {
-    const { applyBaseline } = await import('../conformance/baseline.js');
-    const applied = applyBaseline(report, values['baseline']);
-    report = applied.report;
-    unexpected = applied.unexpected;
-    stale = applied.stale;
-    changed = applied.changed;
-    unkeyed = applied.unkeyed;
-  }
-  const cause = await likelyCause(report, e.observations);
-  if (cause) report = cause.report;
+  // Before anything is shown: a service may have put a secret anywhere in the results (an echoed header in a message).
+  const concluded = await concludeOrRefuse(report, {
+    ...(e.opened.redactor ? { redactor: e.opened.redactor } : {}),
+    ...(signal !== undefined ? { interrupted: signal } : {}),
+    ...(typeof values['baseline'] === 'string' ? { baseline: values['baseline'] } : {}),
+    ...(e.observations ? { observations: e.observations } : {}),
+    adapter: e.opened.adapter,
+    targets: await reportTargets(values),
+  });
+  const { unexpected, stale, changed, unkeyed, cause, notes } = concluded;
+  report = concluded.report;
 
   out(implementationLine(report, e.opened.adapter, e.opened.target));
   const printAtMost = e.printAtMost ?? Infinity;
@@ -180,8 +186,8 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
     out(`\n${news}${formatFailure(c)}`);
   }
   if (unexpected.length > printAtMost) out(`\n… and ${unexpected.length - printAtMost} more not passing: see the reports`);
-  if (cause) out(`\n${cause.text}`);
-  for (const note of runNotes(report, e.opened.adapter)) out(`\n${note}`);
+  if (cause) out(`\n${cause}`);
+  for (const note of notes) out(`\n${note}`);
   const unexpectedIds = new Set(unexpected.map((c) => c.id));
   const byDesign = new Set(report.baseline?.by_design ?? []);
   const known = report.cases.filter((c) => FAILING.has(c.status) && !unexpectedIds.has(c.id) && !byDesign.has(c.id));
@@ -197,7 +203,7 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   const clauses = clauseTable(report);
   if (clauses) out(`\n${clauses}`);
   out(`\n${summaryTable(report)}`);
-  const allWritten = await writeAll(report, values);
+  const allWritten = printWritten(concluded.written);
 
   const s = report.summary;
   const v = verdict(report);

@@ -4,9 +4,9 @@
  * tag, requirement, area or id glob that selects nothing is a usage error
  * instead of a run that tests nothing in silence.
  */
-import { checkedFilter, FilterError } from '../conformance/cases/filter.js';
-import { PROPERTY_NAMES } from '../conformance/properties/names.js';
-import type { GoldenCase } from '../conformance/types.js';
+import { checkedFilter, FilterError } from '../judging/cases/filter.js';
+import { PROPERTY_NAMES } from '../judging/properties/names.js';
+import type { GoldenCase } from '../vocabulary/types.js';
 import { UsageError } from './usage.js';
 
 /** `properties: false` for a command that runs none (ctxconform contract): a property id selects nothing there. */
@@ -17,7 +17,7 @@ export async function checkFilterOption(
 ): Promise<ReturnType<typeof checkedFilter>> {
   // The clause names come with their module: loaded only to filter. The property names are kept apart from the
   // properties, whose modules (fast-check among them) a run of golden cases alone does not load.
-  const { CLAUSES } = await import('../conformance/contract/clauses.js');
+  const { CLAUSES } = await import('../contract/clauses.js');
   const selectable = [...(properties ? PROPERTY_NAMES.map((name) => `property/${name}`) : []), ...CLAUSES.map((c) => `contract/${c.name}`)];
   try {
     return checkedFilter(expr, cases, selectable);

@@ -5,17 +5,15 @@
  * the same options spelled again for a rerun command.
  */
 import { kitCommand } from './invocation.js';
-import { shellQuote } from '../conformance/runner/console.js';
-import { ConfigError } from '../conformance/errors.js';
-import { DEFAULT_TIMEOUT_MS, checkConfig, openChecked, readManifest } from '../conformance/runner/open.js';
-import type { OpenedImplementation } from '../conformance/runner/open.js';
-import { defaultTransport, loadTransports, transports } from '../conformance/runner/transports.js';
+import { shellQuote } from '../running/console.js';
+import { ConfigError } from '../vocabulary/errors.js';
+import { DEFAULT_TIMEOUT_MS, checkConfig, openChecked, readManifest } from '../running/open.js';
+import type { OpenedImplementation } from '../running/open.js';
+import { defaultTransport, loadTransports, transports } from '../running/transports.js';
 import { loadFormats } from '../report/registry.js';
-import type { AnyTransport, TransportKind, TransportOption } from '../conformance/runner/transports.js';
+import type { AnyTransport, TransportKind, TransportOption } from '../running/transports.js';
 import type { Manifest } from '../protocol/types.js';
 import { UsageError, intOption } from './usage.js';
-
-export type { TransportKind };
 
 /** The options a command parsed: strings and booleans by option name. */
 export type OptionValues = Readonly<Record<string, unknown>>;

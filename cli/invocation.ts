@@ -9,7 +9,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { shellQuote } from '../conformance/runner/console.js';
+import { shellQuote } from '../running/console.js';
 import { PACKAGE_ROOT } from '../protocol/package-root.js';
 
 const real = (p: string): string | undefined => {

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { selects } from '../conformance/cases/filter.js';
+import { selects } from '../judging/cases/filter.js';
 import { checkFilterOption } from './filter-option.js';
-import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
-import { holdsIn, specVersionProblem } from '../conformance/spec.js';
+import { formatProblem, loadCorpus } from '../judging/cases/load.js';
+import { holdsIn, specVersionProblem } from '../vocabulary/spec.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { casesDir } from './validate.js';
 import { out, err } from './output.js';

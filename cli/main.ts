@@ -2,7 +2,7 @@
  * `ctxconform <command>`: each command lives in its own module exporting
  * `run(argv): Promise<number>` (the exit status) and `usage` (one line).
  */
-import { CallerError } from '../conformance/errors.js';
+import { CallerError } from '../vocabulary/errors.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { exitStatusOf, interruptedBy, listenForStop } from './interrupt.js';
 import { out, err } from './output.js';
@@ -61,7 +61,7 @@ export async function main(argv: string[]): Promise<number> {
     return cmd ? EXIT_OK : EXIT_USAGE;
   }
   if (cmd === '--version') {
-    const { KIT_VERSION } = await import('../conformance/spec.js');
+    const { KIT_VERSION } = await import('../vocabulary/spec.js');
     out(KIT_VERSION);
     return EXIT_OK;
   }

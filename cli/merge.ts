@@ -6,7 +6,7 @@
  * summed (a replay report lists only some of the results it counts).
  */
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { readReport, ReportFileError } from '../conformance/baseline.js';
+import { readReport, ReportFileError } from '../judging/baseline.js';
 import { byId, summarize } from '../protocol/types.js';
 import type { CaseResult, ReplayInfo, Report, Summary } from '../protocol/types.js';
 import { loadFormats } from '../report/registry.js';

@@ -94,7 +94,11 @@ export async function writeReportFiles(report: Report, values: Values): Promise<
 
 /** Every report asked for: `wrote FILE` for each written, an error line for each that could not be; whether all were. */
 export async function writeAll(report: Report, values: Values, who = 'ctxconform'): Promise<boolean> {
-  const { written, failed } = await writeReportFiles(report, values);
+  return printWritten(await writeReportFiles(report, values), who);
+}
+
+/** `wrote FILE` for each report written, an error line for each that could not be; whether all were. */
+export function printWritten({ written, failed }: WriteOutcome, who = 'ctxconform'): boolean {
   for (const f of written) out(`wrote ${f}`);
   for (const f of failed) err(`${who}: ${f.message}`);
   return failed.length === 0;

@@ -1,6 +1,6 @@
 /**
  * `ctxconform scrub IN OUT`: a copy of recorded requests that is safe to share
- * (conformance/scrub/scrub.ts says what is replaced and why the answers are
+ * (traffic/scrub.ts says what is replaced and why the answers are
  * kept). OUT is JSON lines, one request per line in input order, gzip when its
  * name ends in `.gz`. Exit 0 when every request was copied, 1 when an
  * unreadable line was left out, 2 for a usage error.
@@ -12,9 +12,9 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import { encodeRequest } from '../adapters/wire.js';
-import { recordedSource } from '../conformance/replay/read.js';
-import { readRecorded } from '../conformance/replay/read.js';
-import { scrubRequest } from '../conformance/scrub/scrub.js';
+import { recordedSource } from '../traffic/replay/read.js';
+import { readRecorded } from '../traffic/replay/read.js';
+import { scrubRequest } from '../traffic/scrub.js';
 import { EXIT_OK, UsageError } from './usage.js';
 import { stopSignal } from './interrupt.js';
 import { out, err } from './output.js';

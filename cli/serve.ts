@@ -4,10 +4,11 @@
  */
 import { parseArgs } from 'node:util';
 import { createAssembleServer, listen } from '../adapters/http-server.js';
-import { assemble, CAPABILITIES, DEFAULT_CAPABILITIES, describe } from '../reference/index.js';
-import type { Capability } from '../reference/index.js';
-import type { DeclaredConstants } from '../protocol/types.js';
-import { readManifest } from '../conformance/runner/open.js';
+import { assemble, DEFAULT_CAPABILITIES, describe } from '../reference/index.js';
+import { CAPABILITIES } from '../protocol/assembly.js';
+import type { Capability } from '../protocol/assembly.js';
+import type { DeclaredConstants } from '../protocol/assembly.js';
+import { readManifest } from '../running/open.js';
 import { EXIT_OK, UsageError } from './usage.js';
 import { out, err } from './output.js';
 

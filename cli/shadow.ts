@@ -9,15 +9,15 @@
  */
 import { parseArgs } from 'node:util';
 import { openHttp } from '../adapters/http.js';
-import { readManifest } from '../conformance/runner/open.js';
+import { readManifest } from '../running/open.js';
 import { loadFormats } from '../report/registry.js';
 import { err, out } from './output.js';
 import { reportOptions, reportOptionsHelp, checkReportPaths } from './report-options.js';
-import { shellQuote } from '../conformance/runner/console.js';
-import { startShadow } from '../conformance/shadow/shadow.js';
-import httpTransport from '../conformance/transports/http.js';
-import type { Address } from '../conformance/shadow/shadow.js';
-import { DEFAULT_CLIENT_LIMITS } from '../conformance/shadow/proxy.js';
+import { shellQuote } from '../running/console.js';
+import { startShadow } from '../traffic/shadow/shadow.js';
+import httpTransport from '../running/transports/http.js';
+import type { Address } from '../traffic/shadow/shadow.js';
+import { DEFAULT_CLIENT_LIMITS } from '../traffic/shadow/proxy.js';
 import type { Manifest } from '../protocol/types.js';
 import { checkBaseline, finish } from './drive.js';
 import { rerunCommand } from './implementation.js';

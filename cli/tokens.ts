@@ -6,11 +6,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readReport, ReportFileError } from '../conformance/baseline.js';
-import { formatProblem, loadCorpus } from '../conformance/cases/load.js';
+import { readReport, ReportFileError } from '../judging/baseline.js';
+import { formatProblem, loadCorpus } from '../judging/cases/load.js';
 import type { Report } from '../protocol/types.js';
 import { formatRatio } from '../report/text.js';
-import { markerOverhead, measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../conformance/tokens.js';
+import { markerOverhead, measureCases, tokenTable, UNDERCOUNT_THRESHOLD } from '../running/tokens.js';
 import type { TokenTable } from '../protocol/types.js';
 import { UsageError } from './usage.js';
 import { out, err } from './output.js';

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../conformance/cases/load.js';
+import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../judging/cases/load.js';
 import { EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
 import { out, err } from './output.js';
 

@@ -1,6 +1,6 @@
 /**
  * `ctxconform/vitest`: the conformance suite inside a vendor's own vitest run
- * (conformance/vitest.ts defines it), the implementation named as on the
+ * (running/vitest.ts defines it), the implementation named as on the
  * command line or by its transport's typed config:
  *
  *   // conformance.test.ts
@@ -12,9 +12,9 @@
  * vitest. The package is compiled JavaScript with declarations: vitest needs
  * no configuration for it.
  */
-import { shellQuote } from '../conformance/runner/console.js';
-import { openImplementation, type TransportChoice } from '../conformance/runner/open.js';
-import { defineSuite, type ConformanceSuiteOptions } from '../conformance/vitest.js';
+import { shellQuote } from '../running/console.js';
+import { openImplementation, type TransportChoice } from '../running/open.js';
+import { defineSuite, type ConformanceSuiteOptions } from '../running/vitest.js';
 import { chooseImplementation, implementationFlags, loadImplementationOptions, openChosen, optionValuesOf, rerunCommand } from './implementation.js';
 
 export type { ConformanceSuiteOptions };

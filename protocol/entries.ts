@@ -1,6 +1,6 @@
 /**
  * How a registry finds its entries at run time (the transports of
- * conformance/transports/, the report formats of report/formats/): every
+ * running/transports/, the report formats of report/formats/): every
  * module of a folder that ends as the registry's own module does (`.js`
  * compiled, `.ts` under vitest or tsx), each default-exporting one entry.
  */

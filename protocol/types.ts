@@ -4,11 +4,9 @@
  * runner writes and report/ renders. Adapters and report writers import them
  * from here, never from the runner's folder. The JSON shapes are the schemas
  * beside this file: protocol/schemas/*.schema.json. The request and result
- * themselves are in assembly.ts, re-exported here.
+ * themselves are in assembly.ts, imported from there.
  */
 import type { DeclaredConstants } from './assembly.js';
-
-export * from './assembly.js';
 
 /** `flaky`: answers differed between the repeats of `--repeat N` (REQ-2); it fails a run like `fail`. */
 export type Status = 'pass' | 'fail' | 'error' | 'timeout' | 'crash' | 'flaky' | 'skip';
@@ -205,7 +203,7 @@ interface ResultBase {
   message?: string;
   /** The command that reruns just this result. */
   rerun?: string;
-  /** A result that did not pass: what its failure is, as a baseline entry keys it (conformance/defect.ts). */
+  /** A result that did not pass: what its failure is, as a baseline entry keys it (vocabulary/defect.ts). */
   defect?: Defect;
 }
 
@@ -321,7 +319,7 @@ export interface Summary {
 
 /**
  * The transport a run went through, by its name in the kit's registry
- * (conformance/runner/transports.ts): reference, module, stdio, http, or the
+ * (running/transports.ts): reference, module, stdio, http, or the
  * memory-api contract (SPEC section 16); a new transport brings its own.
  */
 export type AdapterName = string;
@@ -475,7 +473,7 @@ export function summarize(cases: readonly { status: Status }[]): Summary {
   return s;
 }
 
-/** `ctxconform tokens`: the token estimate against real tokenizers (conformance/tokens.ts computes it). */
+/** `ctxconform tokens`: the token estimate against real tokenizers (running/tokens.ts computes it). */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
 export interface TokenRow {

@@ -6,7 +6,8 @@
 import { declaresLevel, recordedLevel } from './levels.js';
 import { principlesNotJudged } from './render-template.js';
 import { FAILING, LEVELS } from './types.js';
-import type { CaseResult, DeclaredConstants, Level, LevelReached, LevelWord, Report, Status } from './types.js';
+import type { CaseResult, Level, LevelReached, LevelWord, Report, Status } from './types.js';
+import type { DeclaredConstants } from './assembly.js';
 
 export function isFailing(c: { status: Status }): boolean {
   return FAILING.has(c.status);

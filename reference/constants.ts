@@ -1,6 +1,3 @@
-/** The specification's tables are its design's (design.ts), exported from there alone. */
-export { CHARS_PER_TOKEN, DEFAULT_TIER, HEADER_SEPARATOR, SEGMENT_JOINER, SOURCE_TO_TIER, TIER_FRACTIONS, TIER_PERCENT, TIERS } from './design.js';
-
 /** SPEC TIER-7: the originating text of a budget omission in `tiered`. */
 export const REASON_TIER_BUDGET = 'tier budget exhausted; overflow pool exhausted';
 export const REASON_EXPIRED = 'expired';

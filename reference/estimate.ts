@@ -1,8 +1,6 @@
-import { CHARS_PER_TOKEN, isExpired, SPEC_COUNT, SPEC_TIERS, shareOf, TIER_PERCENT, tierIn } from './design.js';
+import { CHARS_PER_TOKEN, SPEC_COUNT, SPEC_TIERS, shareOf, TIER_PERCENT, tierIn } from './design.js';
 import type { Tier } from '../protocol/assembly.js';
 import { codePointLength } from './unicode.js';
-
-export { isExpired };
 
 /** SPEC NUM-2: max(1, floor(codepoints / 4)); an empty string costs 1. Declared constants may change the 4 (section 17). */
 export function estimateTokens(s: string, charsPerToken: number = CHARS_PER_TOKEN): number {

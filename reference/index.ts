@@ -1,5 +1,6 @@
 /**
  * The reference assembler: the oracle every implementation is judged against.
+ *
  * Pure: no I/O, no clock, no randomness; the same request gives the same bytes.
  */
 import { assembleRanked } from './ranked.js';
@@ -30,7 +31,9 @@ export {
   tierIn,
 } from './design.js';
 export type { CountRule, Design, DesignConstants, Estimator, HeaderBlock, PoolOrder, RankKey, RankPreferences, Render, Rounding, TierTable } from './design.js';
-export { estimateTokens, tokensFor, tierOf, tierBudget, isExpired } from './estimate.js';
+export { estimateTokens, tokensFor, tierOf, tierBudget } from './estimate.js';
+// The specification's tables are its design's (design.ts), exported from there alone.
+export { CHARS_PER_TOKEN, DEFAULT_TIER, HEADER_SEPARATOR, SEGMENT_JOINER, SOURCE_TO_TIER, TIER_FRACTIONS, TIER_PERCENT, TIERS, isExpired } from './design.js';
 export { codePointLength, compareCodePoints } from './unicode.js';
 export { ContentLengths } from './lengths.js';
 export { pointer } from './validate.js';

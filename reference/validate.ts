@@ -1,5 +1,5 @@
 import { MAX_BUDGET, END_OF_DATED_SECONDS, MIN_DATED_SECONDS } from './constants.js';
-import { isExpired } from './estimate.js';
+import { isExpired } from './design.js';
 import { bytes, counts, doubles, LARGE } from './block-arrays.js';
 import type { Bytes, Counts, Numbers } from './block-arrays.js';
 import { IdSketch, identityOrder, uniqueIdOrder } from './id-order.js';

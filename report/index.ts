@@ -1,4 +1,6 @@
 /**
+ * The writers: every report format, each a pure render of a Report, and the one module that writes them.
+ *
  * Writes the report formats a run asked for, as the registered formats
  * render them (registry.ts, report/formats/); the writers are pure
  * (`render<Format>(report): string`), and this is the only module with file I/O.

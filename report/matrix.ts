@@ -6,7 +6,8 @@
  * "not run". Pure: the HTML, Markdown and JSON writers render this model.
  */
 import { byId } from '../protocol/types.js';
-import type { CaseResult, DeclaredConstants, Report, Status, Summary } from '../protocol/types.js';
+import type { CaseResult, Report, Status, Summary } from '../protocol/types.js';
+import type { DeclaredConstants } from '../protocol/assembly.js';
 import { areaOf, compareIds, levelsLine, wholePercent } from './text.js';
 import { DECLARED_PROFILE, declaredConstants, isFailing } from '../protocol/verdict.js';
 

@@ -4,7 +4,8 @@
  */
 import { DECLARED_PROFILE, declaredConstants, levelsReached, verdict, verdictWord } from '../protocol/verdict.js';
 import { FAILING, STATUSES } from '../protocol/types.js';
-import type { CaseResult, DeclaredConstants, Report, Status, Tier } from '../protocol/types.js';
+import type { CaseResult, Report, Status } from '../protocol/types.js';
+import type { DeclaredConstants, Tier } from '../protocol/assembly.js';
 import { stringifyJson } from '../protocol/deep-json.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.

@@ -18,10 +18,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = (p) => join(root, 'dist', p);
-const { loadCorpus } = await import(dist('conformance/cases/load.js'));
-const { runSuite } = await import(dist('conformance/runner/run.js'));
-const { likelyCause } = await import(dist('conformance/runner/likely-cause.js'));
-const { ObservationLog } = await import(dist('conformance/diagnose/index.js'));
+const { loadCorpus } = await import(dist('judging/cases/load.js'));
+const { runSuite } = await import(dist('running/run.js'));
+const { likelyCause } = await import(dist('running/likely-cause.js'));
+const { ObservationLog } = await import(dist('diagnosis/index.js'));
 const { referenceImplementation } = await import(dist('adapters/reference.js'));
 const { fromFunctions, openModule } = await import(dist('adapters/inprocess.js'));
 const { greedy, greedyManifest } = await import(dist('test/fixtures/other-designs/greedy.js'));

@@ -3,10 +3,10 @@
  * fresh scope on a memory service, one episode per block, and one
  * assemble-context call; the WorkingContext comes back as a kit-shaped view.
  * The service's own selection is not judged against golden cases (profile
- * `working-context-api`); conformance/contract/ checks the contract instead.
+ * `working-context-api`); contract/ checks the contract instead.
  */
 import { randomBytes } from 'node:crypto';
-import type { Block, Request } from '../../protocol/types.js';
+import type { Block, Request } from '../../protocol/assembly.js';
 import type { Implementation, Manifest, Outcome } from '../../protocol/types.js';
 import { JsonClient, type CallRecord } from './http.js';
 import { MemoryService } from './service.js';

@@ -1,9 +1,9 @@
 /**
  * The three memory-api calls ctxconform makes — ingest, hydrate, assemble-context —
  * each checked for the shape the adapter needs and recorded for the report.
- * The full contract checks live in conformance/contract/.
+ * The full contract checks live in contract/.
  */
-import type { Block } from '../../protocol/types.js';
+import type { Block } from '../../protocol/assembly.js';
 import type { Outcome } from '../../protocol/types.js';
 import type { CallRecord, JsonClient } from './http.js';
 import type { AssembleContextRequest, DurableMemoryObject, IngestRequest, IngestResult, MemoryRef, Scope, WorkingContext } from './wire.js';

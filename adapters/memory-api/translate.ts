@@ -2,7 +2,7 @@
  * Translation between a ctxconform request and the memory-api calls, and back.
  * Pure: no I/O, so the contract checks and the tests see exactly what is sent.
  */
-import type { Block, Request } from '../../protocol/types.js';
+import type { Block, Request } from '../../protocol/assembly.js';
 import type { ActorRef, AssembleContextRequest, IngestEpisode, MemoryRef, Scope, WorkingContext } from './wire.js';
 import { refKey } from './wire.js';
 import { DEFAULT_MARKER } from './marker.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../cli.js';
 import { SCENARIOS, play } from '../hostile-scenarios.js';
 import type { Scenario } from '../hostile-scenarios.js';
-import { UNEXPECTED_ANSWERS_ID } from '../../conformance/runner/run.js';
+import { UNEXPECTED_ANSWERS_ID } from '../../running/run.js';
 
 const scenario = (name: string): Scenario => {
   const s = SCENARIOS.find((x) => x.name.startsWith(name));

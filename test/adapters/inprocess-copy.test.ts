@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { runProperties } from '../../conformance/properties/index.js';
-import { judgeRecorded } from '../../conformance/replay/judge.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { runProperties } from '../../judging/properties/index.js';
+import { judgeRecorded } from '../../traffic/replay/judge.js';
 import { cloneJson } from '../../protocol/deep-json.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble, CAPABILITIES, describe as referenceManifest } from '../../reference/index.js';

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StartError } from '../../conformance/errors.js';
-import { openImplementation } from '../../conformance/runner/open.js';
-import { runSuite } from '../../conformance/runner/run.js';
+import { StartError } from '../../vocabulary/errors.js';
+import { openImplementation } from '../../running/open.js';
+import { runSuite } from '../../running/run.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-module-'));

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { encodeRequest } from '../../adapters/wire.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { openImplementation } from '../../conformance/runner/open.js';
-import { runSuite } from '../../conformance/runner/run.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { openImplementation } from '../../running/open.js';
+import { runSuite } from '../../running/run.js';
 import type { Outcome } from '../../protocol/types.js';
 
 const impl = fileURLToPath(new URL('../../adapters/examples/python/impl.py', import.meta.url));

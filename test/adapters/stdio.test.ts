@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLOSE_GRACE_MS, StdioImplementation } from '../../adapters/stdio.js';
 import { running } from '../../adapters/reap.js';
-import { CallerError } from '../../conformance/errors.js';
-import { openImplementation } from '../../conformance/runner/open.js';
+import { CallerError } from '../../vocabulary/errors.js';
+import { openImplementation } from '../../running/open.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-stdio-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

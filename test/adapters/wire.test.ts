@@ -13,10 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HttpImplementation } from '../../adapters/http.js';
 import { StdioImplementation } from '../../adapters/stdio.js';
 import { encodeRequest, UNSENDABLE } from '../../adapters/wire.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { judge } from '../../conformance/judge/judge.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { judge } from '../../judging/judge.js';
 import { formatErrors, validators } from '../../protocol/schemas.js';
-import type { GoldenCase } from '../../conformance/types.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-wire-'));

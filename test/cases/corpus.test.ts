@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../conformance/cases/load.js';
-import { judge, skipReason } from '../../conformance/judge/judge.js';
-import { isCaseExempt, specRequirements } from '../../conformance/spec.js';
-import type { GoldenCase } from '../../conformance/types.js';
+import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../judging/cases/load.js';
+import { judge, skipReason } from '../../judging/judge.js';
+import { isCaseExempt, specRequirements } from '../../vocabulary/spec.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
 import type { Manifest } from '../../protocol/types.js';
 
 const corpus = loadCorpus();
@@ -44,7 +44,7 @@ describe('the bundled corpus', () => {
 
   it('every case file starts with the schema comment for editors', () => {
     const missing = corpus.cases
-      .filter((c) => !readFileSync(c.file, 'utf8').startsWith('# yaml-language-server: $schema=../../conformance/schemas/case.schema.json\n'))
+      .filter((c) => !readFileSync(c.file, 'utf8').startsWith('# yaml-language-server: $schema=../../judging/cases/case.schema.json\n'))
       .map((c) => c.id);
     expect(missing).toEqual([]);
     expect(BUNDLED_CASES_DIR.endsWith('cases')).toBe(true);

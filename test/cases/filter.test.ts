@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { caseSelector, checkedFilter, FilterError, parseFilter } from '../../conformance/cases/filter.js';
-import type { Selectable } from '../../conformance/cases/filter.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
+import { caseSelector, checkedFilter, FilterError, parseFilter } from '../../judging/cases/filter.js';
+import type { Selectable } from '../../judging/cases/filter.js';
+import { loadCorpus } from '../../judging/cases/load.js';
 import type { Report } from '../../protocol/types.js';
 import { cli, ROOT } from '../cli.js';
 
@@ -176,8 +176,8 @@ describe('the help and docs/running.md show each selector', () => {
 describe('--filter in runSuite', () => {
   it('selects properties by their requirements and area too', async () => {
     const { referenceImplementation } = await import('../../adapters/reference.js');
-    const { runSuite } = await import('../../conformance/runner/run.js');
-    const { PROPERTIES } = await import('../../conformance/properties/index.js');
+    const { runSuite } = await import('../../running/run.js');
+    const { PROPERTIES } = await import('../../judging/properties/index.js');
     const impl = referenceImplementation();
     const manifest = await impl.describe();
     const gen = { profiles: manifest.profiles, capabilities: manifest.capabilities };

@@ -7,10 +7,10 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../conformance/cases/load.js';
-import { globMatcher } from '../../conformance/cases/filter.js';
+import { BUNDLED_CASES_DIR, formatProblem, loadCorpus } from '../../judging/cases/load.js';
+import { globMatcher } from '../../judging/cases/filter.js';
 import { main } from '../../cli/main.js';
-import { CASE_EXEMPT_PREFIXES, isCaseExempt, specRequirements } from '../../conformance/spec.js';
+import { CASE_EXEMPT_PREFIXES, isCaseExempt, specRequirements } from '../../vocabulary/spec.js';
 import { cli as cliBin } from '../cli.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

@@ -11,11 +11,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { judge, skipReason } from '../../conformance/judge/judge.js';
-import { runProperties } from '../../conformance/properties/index.js';
-import type { GoldenCase } from '../../conformance/types.js';
-import type { DeclaredConstants, Manifest } from '../../protocol/types.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { judge, skipReason } from '../../judging/judge.js';
+import { runProperties } from '../../judging/properties/index.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
+import type { Manifest } from '../../protocol/types.js';
+import type { DeclaredConstants } from '../../protocol/assembly.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import type { Defects } from '../fixtures/broken/mutant.js';
 import { ALL, blocks, capabilityDefects, constraints, DEFECTS, habits, MARKER_DEFECTS, rewrittenReference, same } from '../fixtures/known-defects.js';

@@ -4,9 +4,10 @@
  * transport outcomes map to their statuses.
  */
 import { describe, expect, it } from 'vitest';
-import { judge, skipReason, firstDifference } from '../../conformance/judge/judge.js';
-import { expectedMembers } from '../../conformance/judge/matchers.js';
-import type { Expectation, GoldenCase } from '../../conformance/types.js';
+import { judge, skipReason } from '../../judging/judge.js';
+import { firstDifference } from '../../vocabulary/first-difference.js';
+import { expectedMembers } from '../../judging/matchers.js';
+import type { Expectation, GoldenCase } from '../../vocabulary/types.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 
 const ALL: Manifest = { name: 't', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };

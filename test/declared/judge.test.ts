@@ -6,15 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assemble } from '../../reference/index.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { declaredConstants, isSpecConstants } from '../../conformance/judge/expectation.js';
-import { judge, skipReason } from '../../conformance/judge/judge.js';
-import { judgeRecorded } from '../../conformance/replay/judge.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { declaredConstants, isSpecConstants } from '../../judging/expectation.js';
+import { judge, skipReason } from '../../judging/judge.js';
+import { judgeRecorded } from '../../traffic/replay/judge.js';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import { TUNED_CORE } from '../fixtures/declared/constants.js';
-import type { Expectation, GoldenCase } from '../../conformance/types.js';
-import type { DeclaredConstants, Manifest, Outcome } from '../../protocol/types.js';
+import type { Expectation, GoldenCase } from '../../vocabulary/types.js';
+import type { Manifest, Outcome } from '../../protocol/types.js';
+import type { DeclaredConstants } from '../../protocol/assembly.js';
 import { TUNED } from '../fixtures/declared/constants.js';
 
 const ALL: Manifest = { name: 't', version: '1', profiles: ['tiered', 'ranked'], capabilities: ['working_context', 'constraints', 'lifecycle', 'pinned'] };

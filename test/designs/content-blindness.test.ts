@@ -8,9 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sameWidthTwin } from '../../conformance/properties/any-level.js';
-import { openImplementation } from '../../conformance/runner/open.js';
-import { runSuite } from '../../conformance/runner/run.js';
+import { sameWidthTwin } from '../../judging/properties/any-level.js';
+import { openImplementation } from '../../running/open.js';
+import { runSuite } from '../../running/run.js';
 
 const { fixtures } = JSON.parse(readFileSync(new URL('../fixtures/designs/expected.json', import.meta.url), 'utf8')) as {
   fixtures: { fixture: string; command: string }[];

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { openImplementation } from '../../conformance/runner/open.js';
-import { runSuite } from '../../conformance/runner/run.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { openImplementation } from '../../running/open.js';
+import { runSuite } from '../../running/run.js';
 import type { CaseResult } from '../../protocol/types.js';
 
 interface Fixture {

@@ -7,7 +7,7 @@
  * A validation entry, which reads no design, is still offered.
  */
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../conformance/diagnose/catalogue.js';
+import { CATALOGUE } from '../../diagnosis/catalogue.js';
 import type { Manifest } from '../../protocol/types.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 import type { GreedyDefects } from '../fixtures/other-designs/greedy.js';

@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { CATALOGUE, diagnose, FAMILIES, reachOf, SECTIONS } from '../../conformance/diagnose/index.js';
-import type { CatalogueEntry, Defects, Diagnosis, Observation, Section } from '../../conformance/diagnose/index.js';
-import { specRequirements } from '../../conformance/spec.js';
+import { CATALOGUE, diagnose, FAMILIES, reachOf, SECTIONS } from '../../diagnosis/index.js';
+import type { CatalogueEntry, Defects, Diagnosis, Observation, Section } from '../../diagnosis/index.js';
+import { specRequirements } from '../../vocabulary/spec.js';
 import type { Manifest } from '../../protocol/types.js';
 import { CORE, FAMILY_EXAMPLES, FULL, MEMO, modelImplementation, observe, TUNED_FULL } from './helpers.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../conformance/diagnose/index.js';
+import { CATALOGUE } from '../../diagnosis/index.js';
 import { FAILING } from '../../protocol/types.js';
 import type { Report } from '../../protocol/types.js';
 import { cli } from '../cli.js';

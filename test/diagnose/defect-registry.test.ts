@@ -2,7 +2,7 @@
  * A new defect is one module holding its hook override and its catalogue
  * entry, with no edit elsewhere. A made-up one (test/diagnose/fake-defect/:
  * content-upper-cased.ts, nothing else) is registered by the loader that
- * registers the built-in defect modules of conformance/diagnose/defects/,
+ * registers the built-in defect modules of diagnosis/defects/,
  * from its folder alone; the diagnosis then names it for an implementation
  * that has it, alone and beside another defect of the catalogue.
  */
@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, diagnose, FAMILIES, modelAssemble } from '../../conformance/diagnose/index.js';
-import { SPEC_HOOKS } from '../../conformance/diagnose/hooks.js';
-import { DEFECTS_DIR, registerDefect, registerDefectsIn, unregisterDefect } from '../../conformance/diagnose/defect.js';
+import { CATALOGUE, diagnose, FAMILIES, modelAssemble } from '../../diagnosis/index.js';
+import { SPEC_HOOKS } from '../../diagnosis/hooks.js';
+import { DEFECTS_DIR, registerDefect, registerDefectsIn, unregisterDefect } from '../../diagnosis/defect-registry.js';
 import { CORE, FAMILY_EXAMPLES, MEMO, modelImplementation, observe } from './helpers.js';
 
 const FAKE = fileURLToPath(new URL('./fake-defect/', import.meta.url));

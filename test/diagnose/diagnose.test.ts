@@ -3,12 +3,12 @@
  * value, warnings as a set, errors by code, reasons exactly), the spelling of
  * reasons read off the answers, what a contradiction does, and the greedy
  * cover of independent defects. Expectations come from SPEC.md and from the
- * definitions in conformance/diagnose/diagnose.ts, never from a run's output.
+ * definitions in diagnosis/diagnose.ts, never from a run's output.
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { asOutcome, CATALOGUE, diagnose, modelAssemble, reproduces } from '../../conformance/diagnose/index.js';
-import type { Defects, Observation } from '../../conformance/diagnose/index.js';
+import { asOutcome, CATALOGUE, diagnose, modelAssemble, reproduces } from '../../diagnosis/index.js';
+import type { Defects, Observation } from '../../diagnosis/index.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 import { CORE, FULL, MEMO, modelImplementation, observe } from './helpers.js';
 

@@ -3,14 +3,14 @@
  * judged as the runner judges it, gathered as the observations the
  * diagnosis reads.
  */
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { judge, skipReason } from '../../conformance/judge/judge.js';
-import type { Observation } from '../../conformance/diagnose/index.js';
-import { caseObservation, diagnosisMemo, keptAnswer } from '../../conformance/diagnose/index.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { judge, skipReason } from '../../judging/judge.js';
+import type { Observation } from '../../diagnosis/index.js';
+import { caseObservation, diagnosisMemo, keptAnswer } from '../../diagnosis/index.js';
 import { returnedOutcome } from '../../adapters/outcome.js';
-import type { Defects } from '../../conformance/diagnose/index.js';
-import { declaredConstants } from '../../conformance/judge/expectation.js';
-import type { GoldenCase } from '../../conformance/types.js';
+import type { Defects } from '../../diagnosis/index.js';
+import { declaredConstants } from '../../judging/expectation.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
 import type { Implementation, Manifest } from '../../protocol/types.js';
 import { TUNED } from '../fixtures/declared/constants.js';
 

@@ -4,13 +4,13 @@
  * would say of an implementation written in a test.
  */
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { ObservationLog } from '../../conformance/diagnose/index.js';
-import { likelyCause } from '../../conformance/runner/likely-cause.js';
-import type { LikelyCause } from '../../conformance/runner/likely-cause.js';
-import { openImplementation } from '../../conformance/runner/open.js';
-import { runSuite } from '../../conformance/runner/run.js';
-import type { GoldenCase } from '../../conformance/types.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { ObservationLog } from '../../diagnosis/index.js';
+import { likelyCause } from '../../running/likely-cause.js';
+import type { LikelyCause } from '../../running/likely-cause.js';
+import { openImplementation } from '../../running/open.js';
+import { runSuite } from '../../running/run.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
 import type { Manifest, Report } from '../../protocol/types.js';
 
 const corpus = loadCorpus();

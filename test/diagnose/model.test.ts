@@ -9,11 +9,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { differingPaths } from '../../conformance/defect.js';
-import { modelAssemble } from '../../conformance/diagnose/index.js';
-import { request } from '../../conformance/properties/arbitraries.js';
-import type { DeclaredConstants } from '../../protocol/types.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { differingPaths } from '../../vocabulary/defect.js';
+import { modelAssemble } from '../../diagnosis/index.js';
+import { request } from '../../judging/properties/arbitraries.js';
+import type { DeclaredConstants } from '../../protocol/assembly.js';
 import { assemble, CAPABILITIES } from '../../reference/index.js';
 import type { Capability, Tier } from '../../reference/index.js';
 import { TUNED } from '../fixtures/declared/constants.js';

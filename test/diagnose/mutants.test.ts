@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { diagnose } from '../../conformance/diagnose/index.js';
+import { diagnose } from '../../diagnosis/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble as referenceAssemble } from '../../reference/index.js';
 import { ALL, blocks, capabilityDefects, constraints, DEFECTS, habits, MARKER_DEFECTS, rewrittenReference, same } from '../fixtures/known-defects.js';

@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { ObservationLog } from '../../conformance/diagnose/log.js';
-import { runSuite } from '../../conformance/runner/run.js';
-import { likelyCause } from '../../conformance/runner/likely-cause.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { ObservationLog } from '../../diagnosis/log.js';
+import { runSuite } from '../../running/run.js';
+import { likelyCause } from '../../running/likely-cause.js';
 import { assemble as reference } from '../../reference/index.js';
-import type { Manifest, Result } from '../../protocol/types.js';
+import type { Manifest } from '../../protocol/types.js';
+import type { Result } from '../../protocol/assembly.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 
 const corpus = loadCorpus();

@@ -9,9 +9,9 @@
  * here from the spec, one reason per group, not read off the kit's output.
  */
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, FAMILIES } from '../../conformance/diagnose/index.js';
-import type { Defects } from '../../conformance/diagnose/index.js';
-import { readCauses } from '../../conformance/runner/likely-cause.js';
+import { CATALOGUE, FAMILIES } from '../../diagnosis/index.js';
+import type { Defects } from '../../diagnosis/index.js';
+import { readCauses } from '../../running/likely-cause.js';
 import type { Manifest } from '../../protocol/types.js';
 import { FAMILY_EXAMPLES, MEMO, modelImplementation, observe } from './helpers.js';
 

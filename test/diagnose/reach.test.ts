@@ -8,10 +8,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { CATALOGUE, FAMILIES, featuresOf, modelAssemble, reachOf } from '../../conformance/diagnose/index.js';
-import type { Defects, Feature, ModelConfig, ValidationMemo } from '../../conformance/diagnose/index.js';
-import { request } from '../../conformance/properties/arbitraries.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { CATALOGUE, FAMILIES, featuresOf, modelAssemble, reachOf } from '../../diagnosis/index.js';
+import type { Defects, Feature, ModelConfig, ValidationMemo } from '../../diagnosis/index.js';
+import { request } from '../../judging/properties/arbitraries.js';
 import { CAPABILITIES } from '../../reference/index.js';
 import { TUNED } from '../fixtures/declared/constants.js';
 import { FAMILY_EXAMPLES } from './helpers.js';

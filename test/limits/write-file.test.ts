@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WriteFileError, writeFileNoFollow } from '../../protocol/write-file.js';
 import { writeEachReport } from '../../report/index.js';
-import { reportOf } from '../../conformance/runner/envelope.js';
+import { reportOf } from '../../running/envelope.js';
 import { summarize } from '../../protocol/types.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxc-write-'));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openMemoryApi, type MemoryApiExchange } from '../../adapters/memory-api/index.js';
-import type { Request } from '../../protocol/types.js';
+import type { Request } from '../../protocol/assembly.js';
 import { startMemoryService, type FakeService, type Mode, type Variant } from '../fixtures/memory-service/server.js';
 import { ANCHORS_DIR, anchor, sayWhenNoAnchors } from '../published.js';
 

@@ -6,7 +6,7 @@
  * once, and the run goes on without that part and judges every other clause.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runContract, DIRECTED } from '../../conformance/contract/index.js';
+import { runContract, DIRECTED } from '../../contract/index.js';
 import type { ContractResult } from '../../protocol/types.js';
 import { startMemoryService, type FakeService, type ServiceOptions } from '../fixtures/memory-service/server.js';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkExchange, type Exchange } from '../../conformance/contract/index.js';
+import { checkExchange, type Exchange } from '../../contract/index.js';
 
 const scope = { tenantId: 't', namespaceId: 'n' };
 const ref = (id: string) => ({ id, type: 'episode' as const, scope });
@@ -270,8 +270,8 @@ describe('contract checks: a misbehaving service never takes down the run', () =
 
 describe('the clauses are the ones SPEC.md section 16 defines', () => {
   it('same ids, same order, all in section 16', async () => {
-    const { specRequirements } = await import('../../conformance/spec.js');
-    const { CLAUSES } = await import('../../conformance/contract/index.js');
+    const { specRequirements } = await import('../../vocabulary/spec.js');
+    const { CLAUSES } = await import('../../contract/index.js');
     const mapi = specRequirements().filter((r) => r.id.startsWith('MAPI-'));
     expect(mapi.map((r) => r.id)).toEqual(CLAUSES.map((c) => c.id));
     expect(new Set(mapi.map((r) => r.section))).toEqual(new Set(['16. The memory-api contract']));
@@ -332,7 +332,7 @@ describe('contract checks: segments obey the status filters (MAPI-13)', () => {
   });
 
   it('keptOut names what the request keeps out, required refs aside', async () => {
-    const { keptOut } = await import('../../conformance/contract/index.js');
+    const { keptOut } = await import('../../contract/index.js');
     const ex = exchange({}, { filters: { includeDisputed: false, includeSuperseded: false }, constraints: { mustIncludeRefs: [ref('a')] } }, [
       ['episode/a', 'disputed'],
       ['episode/b', 'superseded'],
@@ -368,7 +368,7 @@ describe('contract checks: the kit counts the budget itself (MAPI-3)', () => {
   });
 
   it('counts with the declared estimator', async () => {
-    const { loadEstimator } = await import('../../conformance/contract/index.js');
+    const { loadEstimator } = await import('../../contract/index.js');
     const three = (await loadEstimator('3'))!;
     // NUM-2's form with 3: max(1, floor(code points / 3)); code points, not bytes.
     expect([three.cost(''), three.cost('abcdefg'), three.cost('éééééé')]).toEqual([1, 2, 2]);
@@ -383,7 +383,7 @@ describe('contract checks: the kit counts the budget itself (MAPI-3)', () => {
       "the segments cost 9 tokens by the kit's count (1 code point a token), more than maxTokens 4 - reservedTokens 1 = 3 (the answer says tokenEstimate 2)",
     ]);
     const o200k = (await loadEstimator('o200k_base'))!;
-    const { ENCODINGS } = await import('../../conformance/tokens.js');
+    const { ENCODINGS } = await import('../../running/tokens.js');
     expect(o200k.cost('a recalled note about the billing migration')).toBe(ENCODINGS.o200k_base('a recalled note about the billing migration'));
     expect(await loadEstimator('0')).toBeUndefined();
     expect(await loadEstimator('p50k_base')).toBeUndefined();
@@ -482,14 +482,14 @@ describe('contract checks: provenance names what was ingested (MAPI-10)', () => 
 
 describe('--require-tested and the untested clauses (verdict.ts)', () => {
   it('reads all, MAPI ids and contract names; anything else is a problem naming it', async () => {
-    const { parseRequireTested } = await import('../../conformance/contract/verdict.js');
+    const { parseRequireTested } = await import('../../contract/verdict.js');
     expect(parseRequireTested('all')).toEqual({ required: 'all' });
     expect(parseRequireTested('MAPI-11,contract/status-filters,mapi-11')).toEqual({ required: ['MAPI-11', 'MAPI-13'] });
     expect(parseRequireTested('MAPI-14')).toEqual({ problem: expect.stringContaining('not "MAPI-14"') });
   });
 
   it('names every skipped clause; fails only the required ones, and those not run', async () => {
-    const { contractGate } = await import('../../conformance/contract/verdict.js');
+    const { contractGate } = await import('../../contract/verdict.js');
     const result = (id: string, status: 'pass' | 'skip' | 'fail') => ({
       id: `contract/${id}`,
       kind: 'contract' as const,
@@ -511,7 +511,7 @@ describe('--require-tested and the untested clauses (verdict.ts)', () => {
       notRun: ['MAPI-3'],
       suffix: '; untested: MAPI-11, MAPI-13; not run: MAPI-3',
     });
-    const { requireTestedResults } = await import('../../conformance/contract/verdict.js');
+    const { requireTestedResults } = await import('../../contract/verdict.js');
     const gated = requireTestedResults(report, contractGate(report, ['MAPI-11', 'MAPI-3']));
     expect(gated.cases.map((c) => `${c.requirements[0]} ${c.status}`)).toEqual(['MAPI-1 pass', 'MAPI-11 fail', 'MAPI-13 skip', 'MAPI-3 fail']);
     expect(gated.summary).toMatchObject({ total: 4, pass: 1, fail: 2, skip: 1 });

@@ -7,7 +7,7 @@ import { run as contract } from '../../cli/contract.js';
 import { UsageError } from '../../cli/usage.js';
 import type { Report } from '../../protocol/types.js';
 import { resultsOf } from '../../protocol/types.js';
-import { CLAUSES, DIRECTED } from '../../conformance/contract/index.js';
+import { CLAUSES, DIRECTED } from '../../contract/index.js';
 import { startMemoryService, type FakeService } from '../fixtures/memory-service/server.js';
 
 let service: FakeService | undefined;

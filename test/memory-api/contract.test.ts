@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runContract, CLAUSES, DIRECTED, type ContractOptions } from '../../conformance/contract/index.js';
+import { runContract, CLAUSES, DIRECTED, type ContractOptions } from '../../contract/index.js';
 import { validators } from '../../protocol/schemas.js';
 import type { ContractResult } from '../../protocol/types.js';
 import {
@@ -264,7 +264,7 @@ describe('random requests', () => {
   });
 
   it('the same seed sends the same requests', async () => {
-    const { randomScenarios } = await import('../../conformance/contract/index.js');
+    const { randomScenarios } = await import('../../contract/index.js');
     expect(randomScenarios(3, 5)).toEqual(randomScenarios(3, 5));
     expect(randomScenarios(3, 5)).not.toEqual(randomScenarios(4, 5));
   });

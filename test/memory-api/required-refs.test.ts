@@ -10,7 +10,7 @@
  * with --task invoice and with --marker ''.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { runContract, DIRECTED } from '../../conformance/contract/index.js';
+import { runContract, DIRECTED } from '../../contract/index.js';
 import { startMemoryService, type FakeService, type ServiceOptions } from '../fixtures/memory-service/server.js';
 
 const RUNS = 300;

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { checkExchange, workingContextProblems } from '../../conformance/contract/index.js';
-import { WORKING_CONTEXT_SCHEMA_PATH } from '../../conformance/contract/schema.js';
+import { checkExchange, workingContextProblems } from '../../contract/index.js';
+import { WORKING_CONTEXT_SCHEMA_PATH } from '../../contract/schema.js';
 import { ANCHORS_DIR, PUBLISHED_DIR, anchor, sayWhenNoAnchors } from '../published.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;

@@ -88,7 +88,7 @@ describe('the packed kit in an empty project', () => {
       'dist/adapters/module-worker.js',
       'dist/corpus.json',
       'protocol/schemas/report.schema.json',
-      'conformance/schemas/case.schema.json',
+      'judging/cases/case.schema.json',
       'adapters/examples/python/impl.py',
       'SPEC.md',
       'README.md',

@@ -3,10 +3,10 @@
  * hand: each answer breaks one principle, or none, under a declared design.
  */
 import { describe, expect, it } from 'vitest';
-import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/finding.js';
-import { designOf } from '../../conformance/principles/design.js';
-import type { Result } from '../../protocol/types.js';
+import { principleFindings } from '../../judging/principles/checks.js';
+import type { PrincipleRequest } from '../../judging/principles/finding.js';
+import { designOf } from '../../judging/principles/design.js';
+import type { Result } from '../../protocol/assembly.js';
 
 const SPEC = designOf(undefined);
 const TAGS = designOf({

@@ -4,10 +4,11 @@
  * chat history of four messages of 10 tokens each under NUM-2's estimate.
  */
 import { describe, expect, it } from 'vitest';
-import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/finding.js';
-import { designOf } from '../../conformance/principles/design.js';
-import type { DeclaredDesign, Result } from '../../protocol/types.js';
+import { principleFindings } from '../../judging/principles/checks.js';
+import type { PrincipleRequest } from '../../judging/principles/finding.js';
+import { designOf } from '../../judging/principles/design.js';
+import type { DeclaredDesign } from '../../protocol/types.js';
+import type { Result } from '../../protocol/assembly.js';
 
 const msg = (id: string, at: number, extra: Record<string, unknown> = {}) => ({
   block_id: id,

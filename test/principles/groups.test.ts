@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { runSuite } from '../../conformance/runner/run.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { runSuite } from '../../running/run.js';
 import type { Manifest } from '../../protocol/types.js';
 
 type Block = { block_id: string; source: string; content: string; priority: number; created_at?: number; ttl_seconds?: number; pinned?: boolean } & Record<

@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/finding.js';
-import { designOf } from '../../conformance/principles/design.js';
-import { runSuite } from '../../conformance/runner/run.js';
-import type { Manifest, Result } from '../../protocol/types.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { principleFindings } from '../../judging/principles/checks.js';
+import type { PrincipleRequest } from '../../judging/principles/finding.js';
+import { designOf } from '../../judging/principles/design.js';
+import { runSuite } from '../../running/run.js';
+import type { Manifest } from '../../protocol/types.js';
+import type { Result } from '../../protocol/assembly.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 
 const req = (constraints?: PrincipleRequest['constraints']): PrincipleRequest => ({

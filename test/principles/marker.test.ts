@@ -6,10 +6,11 @@
  * worked out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/finding.js';
-import { designOf } from '../../conformance/principles/design.js';
-import type { DeclaredDesign, Result } from '../../protocol/types.js';
+import { principleFindings } from '../../judging/principles/checks.js';
+import type { PrincipleRequest } from '../../judging/principles/finding.js';
+import { designOf } from '../../judging/principles/design.js';
+import type { DeclaredDesign } from '../../protocol/types.js';
+import type { Result } from '../../protocol/assembly.js';
 
 const req: PrincipleRequest = {
   now: 0,

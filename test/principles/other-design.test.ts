@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { runSuite } from '../../conformance/runner/run.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { runSuite } from '../../running/run.js';
 import type { Manifest } from '../../protocol/types.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 import type { GreedyDefects } from '../fixtures/other-designs/greedy.js';

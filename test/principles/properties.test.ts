@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { runProperties } from '../../conformance/properties/index.js';
-import { ANY_LEVEL_PROPERTIES } from '../../conformance/properties/any-level.js';
+import { runProperties } from '../../judging/properties/index.js';
+import { ANY_LEVEL_PROPERTIES } from '../../judging/properties/any-level.js';
 import type { Manifest } from '../../protocol/types.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 import type { GreedyDefects } from '../fixtures/other-designs/greedy.js';

@@ -7,10 +7,10 @@
  * never a cut. Each answer is worked out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleBlock, PrincipleRequest } from '../../conformance/principles/finding.js';
-import { designOf } from '../../conformance/principles/design.js';
-import type { Result } from '../../protocol/types.js';
+import { principleFindings } from '../../judging/principles/checks.js';
+import type { PrincipleBlock, PrincipleRequest } from '../../judging/principles/finding.js';
+import { designOf } from '../../judging/principles/design.js';
+import type { Result } from '../../protocol/assembly.js';
 
 const SPEC = designOf(undefined);
 /** Contents joined by blank lines: a render that names no block. */

@@ -9,11 +9,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { designOf } from '../../conformance/principles/design.js';
-import { refusable } from '../../conformance/principles/refusals.js';
-import { principleVerdict } from '../../conformance/principles/verdict.js';
-import { runSuite } from '../../conformance/runner/run.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { designOf } from '../../judging/principles/design.js';
+import { refusable } from '../../judging/principles/refusals.js';
+import { principleVerdict } from '../../judging/principles/verdict.js';
+import { runSuite } from '../../running/run.js';
 import type { DeclaredRefusal, Manifest } from '../../protocol/types.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 

@@ -7,12 +7,13 @@
  * Every expected text below is worked out from the SPEC's words.
  */
 import { describe, expect, it } from 'vitest';
-import { principleFindings } from '../../conformance/principles/checks.js';
-import type { PrincipleRequest } from '../../conformance/principles/finding.js';
-import { designOf, designProblems } from '../../conformance/principles/design.js';
-import { withMembers } from '../../conformance/principles/members.js';
+import { principleFindings } from '../../judging/principles/checks.js';
+import type { PrincipleRequest } from '../../judging/principles/finding.js';
+import { designOf, designProblems } from '../../judging/principles/design.js';
+import { withMembers } from '../../judging/principles/members.js';
 import { compileTemplate, lineCount, principlesNotJudged } from '../../protocol/render-template.js';
-import type { DeclaredDesign, Manifest, Result } from '../../protocol/types.js';
+import type { DeclaredDesign, Manifest } from '../../protocol/types.js';
+import type { Result } from '../../protocol/assembly.js';
 
 const block = (over: Record<string, unknown> = {}) => ({ block_id: 'b-7', source: 'kb', content: 'one\ntwo\nthree', priority: 0.875, ...over });
 

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { judgeRecorded } from '../../conformance/replay/judge.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { judgeRecorded } from '../../traffic/replay/judge.js';
 import { greedy, greedyManifest } from '../fixtures/other-designs/greedy.js';
 
 const requests = loadCorpus()

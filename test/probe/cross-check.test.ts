@@ -1,6 +1,6 @@
 /**
  * The constants probe cross-checks a drift against the catalogue of known
- * defects (conformance/constants/cross-check.ts): a defect that is no changed
+ * defects (diagnosis/constants/cross-check.ts): a defect that is no changed
  * constant can move the readings the probe takes for tier fractions (issue
  * 23's vendor was sent to the tier table), and the probe says when such a
  * defect fits its readings better; a changed constant is confirmed as one.
@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { formatProbe, probeConstants } from '../../conformance/constants/index.js';
-import { CATALOGUE } from '../../conformance/diagnose/index.js';
+import { formatProbe, probeConstants } from '../../diagnosis/constants/index.js';
+import { CATALOGUE } from '../../diagnosis/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { CORE, modelImplementation } from '../diagnose/helpers.js';
 

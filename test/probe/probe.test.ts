@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromFunctions, openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
 import { main } from '../../cli/main.js';
-import { candidates, cost, lengthForCost, SPEC_ESTIMATOR } from '../../conformance/constants/estimate.js';
-import { formatProbe, largestAdmitted, probeConstants, splittingLength } from '../../conformance/constants/index.js';
-import type { ProbeReport } from '../../conformance/constants/index.js';
+import { candidates, cost, lengthForCost, SPEC_ESTIMATOR } from '../../diagnosis/constants/estimate.js';
+import { formatProbe, largestAdmitted, probeConstants, splittingLength } from '../../diagnosis/constants/index.js';
+import type { ProbeReport } from '../../diagnosis/constants/index.js';
 import { assemble as referenceAssemble, estimateTokens } from '../../reference/index.js';
 
 const DIR = new URL('../fixtures/broken/', import.meta.url).pathname;

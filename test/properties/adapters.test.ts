@@ -1,10 +1,10 @@
 /** The properties are black box: the same verdicts through the http adapter as in process. */
-import { ANY_LEVEL_PROPERTIES } from '../../conformance/properties/any-level.js';
+import { ANY_LEVEL_PROPERTIES } from '../../judging/properties/any-level.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Server } from 'node:http';
 import { createAssembleServer, listen } from '../../adapters/http-server.js';
 import { openHttp } from '../../adapters/http.js';
-import { PROPERTIES, runProperties } from '../../conformance/properties/index.js';
+import { PROPERTIES, runProperties } from '../../judging/properties/index.js';
 import type { CaseResult } from '../../protocol/types.js';
 import { assemble, describe } from '../../reference/index.js';
 import * as broken from '../fixtures/broken/inclusive-expiry.js';

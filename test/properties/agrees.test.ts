@@ -6,11 +6,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agreesWithReference } from '../../conformance/properties/agrees.js';
-import { readAnswer, viewsAgree } from '../../conformance/properties/answers.js';
-import { genContext, request } from '../../conformance/properties/arbitraries.js';
-import type { PropertyEnv } from '../../conformance/properties/property.js';
-import { PROPERTIES, referenceAnswer } from '../../conformance/properties/catalog.js';
+import { agreesWithReference } from '../../judging/properties/agrees.js';
+import { readAnswer, viewsAgree } from '../../judging/properties/answers.js';
+import { genContext, request } from '../../judging/properties/arbitraries.js';
+import type { PropertyEnv } from '../../judging/properties/property.js';
+import { PROPERTIES, referenceAnswer } from '../../judging/properties/catalog.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 import { CAPABILITIES } from '../../reference/index.js';
 

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { formatFailure } from '../../conformance/runner/console.js';
-import { requirementsBehind } from '../../conformance/properties/blame.js';
-import { runProperties } from '../../conformance/properties/index.js';
+import { formatFailure } from '../../running/console.js';
+import { requirementsBehind } from '../../judging/properties/blame.js';
+import { runProperties } from '../../judging/properties/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 

@@ -5,7 +5,7 @@
  * seed and path, and saves as a golden case that the reference passes and the
  * broken implementation fails.
  */
-import { ANY_LEVEL_PROPERTIES } from '../../conformance/properties/any-level.js';
+import { ANY_LEVEL_PROPERTIES } from '../../judging/properties/any-level.js';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,11 +13,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { fromFunctions, openModule } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { judge } from '../../conformance/judge/judge.js';
-import { replayProperty, runProperties } from '../../conformance/properties/index.js';
-import { caseValidator } from '../../conformance/cases/schema.js';
+import { judge } from '../../judging/judge.js';
+import { replayProperty, runProperties } from '../../judging/properties/index.js';
+import { caseValidator } from '../../judging/cases/schema.js';
 import type { CaseResult, Implementation, Manifest } from '../../protocol/types.js';
-import type { GoldenCase } from '../../conformance/types.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
 import { assemble as referenceAssemble } from '../../reference/index.js';
 
 const SEED = 20261129;

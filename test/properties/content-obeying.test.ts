@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { runProperties } from '../../conformance/properties/index.js';
+import { runProperties } from '../../judging/properties/index.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 

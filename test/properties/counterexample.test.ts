@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { capabilitiesUsed, expectationFromReference, saveCounterexample, saveIfFailing, visibleYaml } from '../../conformance/properties/counterexample.js';
+import { capabilitiesUsed, expectationFromReference, saveCounterexample, saveIfFailing, visibleYaml } from '../../judging/properties/counterexample.js';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { assemble as referenceAssemble } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
-import { permuted, twinContent } from '../../conformance/properties/catalog.js';
-import { CASE_SCHEMA_PATH, caseValidator } from '../../conformance/cases/schema.js';
+import { permuted, twinContent } from '../../judging/properties/catalog.js';
+import { CASE_SCHEMA_PATH, caseValidator } from '../../judging/cases/schema.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-cx-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

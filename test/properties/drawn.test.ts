@@ -1,5 +1,5 @@
 /**
- * Kept draws (conformance/properties/drawn.ts) stand for drawing afresh: a
+ * Kept draws (judging/properties/drawn.ts) stand for drawing afresh: a
  * property's input, or a request drawn as the first part of one, is the value
  * a fresh draw gives at that generator state, the generator is left where a
  * fresh draw leaves it (so what is drawn after it is as ever), and a failure
@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fillerChoice, genContext, request, unknownMembers } from '../../conformance/properties/arbitraries.js';
-import type { GenContext } from '../../conformance/properties/arbitraries.js';
-import { keptDraws } from '../../conformance/properties/drawn.js';
-import { PROPERTIES } from '../../conformance/properties/catalog.js';
+import { fillerChoice, genContext, request, unknownMembers } from '../../judging/properties/arbitraries.js';
+import type { GenContext } from '../../judging/properties/arbitraries.js';
+import { keptDraws } from '../../judging/properties/drawn.js';
+import { PROPERTIES } from '../../judging/properties/catalog.js';
 import { describe as referenceManifest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 
@@ -48,7 +48,7 @@ describe('kept draws', () => {
   });
 
   it("give each property's input as a fresh draw gives it, whatever the other properties drew before", () => {
-    // Each property's input as the runner draws it: its arbitrary, kept (properties/index.ts).
+    // Each property's input as the runner draws it: its arbitrary, kept (judging/properties/index.ts).
     const input = (def: (typeof PROPERTIES)[number], gen: GenContext) => keptDraws(def.arbitrary, gen);
     PROPERTIES.forEach((def, n) => {
       // A context of its own: nothing is kept in it yet, so the first sampling draws afresh.

@@ -3,8 +3,8 @@
  * properties, names the catalogue's properties, in its order.
  */
 import { describe, expect, it } from 'vitest';
-import { PROPERTIES } from '../../conformance/properties/catalog.js';
-import { PROPERTY_NAMES } from '../../conformance/properties/names.js';
+import { PROPERTIES } from '../../judging/properties/catalog.js';
+import { PROPERTY_NAMES } from '../../judging/properties/names.js';
 
 describe('PROPERTY_NAMES', () => {
   it("is the catalogue's property names, in its order", () => {

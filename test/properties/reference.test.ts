@@ -5,10 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { runProperties, PROPERTIES } from '../../conformance/properties/index.js';
-import { request, ID_CHARS, genContext } from '../../conformance/properties/arbitraries.js';
-import type { GenRequest } from '../../conformance/properties/arbitraries.js';
-import { invalidRequest } from '../../conformance/properties/corruptions.js';
+import { runProperties, PROPERTIES } from '../../judging/properties/index.js';
+import { request, ID_CHARS, genContext } from '../../judging/properties/arbitraries.js';
+import type { GenRequest } from '../../judging/properties/arbitraries.js';
+import { invalidRequest } from '../../judging/properties/corruptions.js';
 import { describe as referenceManifest, isExpired, validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 

@@ -7,12 +7,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { genContext, request } from '../../conformance/properties/arbitraries.js';
-import { PropertyFailure, readAnswer } from '../../conformance/properties/answers.js';
-import { PROPERTIES } from '../../conformance/properties/catalog.js';
-import type { PropertyEnv } from '../../conformance/properties/property.js';
-import { BlockIndex } from '../../conformance/properties/block-index.js';
-import { samePlainData } from '../../conformance/properties/plain-data.js';
+import { genContext, request } from '../../judging/properties/arbitraries.js';
+import { PropertyFailure, readAnswer } from '../../judging/properties/answers.js';
+import { PROPERTIES } from '../../judging/properties/catalog.js';
+import type { PropertyEnv } from '../../judging/properties/property.js';
+import { BlockIndex } from '../../judging/properties/block-index.js';
+import { samePlainData } from '../../judging/properties/plain-data.js';
 import type { Manifest, Outcome } from '../../protocol/types.js';
 import { assemble, CAPABILITIES } from '../../reference/index.js';
 import type { Result } from '../../reference/index.js';

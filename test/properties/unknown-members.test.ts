@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { referenceImplementation } from '../../adapters/reference.js';
-import { runProperties } from '../../conformance/properties/index.js';
-import { withUnknownMembers } from '../../conformance/properties/arbitraries.js';
+import { runProperties } from '../../judging/properties/index.js';
+import { withUnknownMembers } from '../../judging/properties/arbitraries.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble } from '../../reference/index.js';
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assemble, CAPABILITIES, constantsProblems, estimateTokens, isErrorAnswer, TIER_PERCENT, tierBudget } from '../../reference/index.js';
 import type { Result, DeclaredConstants, Tier } from '../../reference/index.js';
-import { request } from '../../conformance/properties/arbitraries.js';
+import { request } from '../../judging/properties/arbitraries.js';
 import { mutant } from '../fixtures/broken/mutant.js';
 import { NOW, TIER_BUDGET, block, tiered } from './helpers.js';
 

@@ -1,7 +1,7 @@
-/** The demo command's builder (conformance/demo.ts): a bad input file is a DemoError, never a crash. */
+/** The demo command's builder (running/demo.ts): a bad input file is a DemoError, never a crash. */
 import { describe, expect, it } from 'vitest';
-import { buildDemo, DemoError } from '../../conformance/demo.js';
-import type { DemoInput } from '../../conformance/demo.js';
+import { buildDemo, DemoError } from '../../running/demo.js';
+import type { DemoInput } from '../../running/demo.js';
 
 const bad = (input: unknown): DemoInput => input as DemoInput;
 

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { request, genContext } from '../../conformance/properties/arbitraries.js';
-import type { GenRequest } from '../../conformance/properties/arbitraries.js';
-import { invalidRequest } from '../../conformance/properties/corruptions.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
+import { request, genContext } from '../../judging/properties/arbitraries.js';
+import type { GenRequest } from '../../judging/properties/arbitraries.js';
+import { invalidRequest } from '../../judging/properties/corruptions.js';
+import { loadCorpus } from '../../judging/cases/load.js';
 import { assemble, CAPABILITIES, codePointLength, ContentLengths, validateRequest } from '../../reference/index.js';
 import type { Manifest } from '../../protocol/types.js';
 

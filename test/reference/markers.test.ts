@@ -1,13 +1,13 @@
 /**
  * omission_markers in the reference (SPEC 8.5): markers change nothing but
  * the context (MRK-4), the context is exactly what the judge's own reading of
- * MRK-1..3 (conformance/markers.ts, written from the spec) expects, and the
+ * MRK-1..3 (judging/markers.ts, written from the spec) expects, and the
  * pinned prefix is the same at every budget (MRK-3).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markedContext } from '../../conformance/judge/markers.js';
-import { request } from '../../conformance/properties/arbitraries.js';
+import { markedContext } from '../../judging/markers.js';
+import { request } from '../../judging/properties/arbitraries.js';
 import { assemble, DEFAULT_CAPABILITIES, isErrorAnswer, isExpired } from '../../reference/index.js';
 import type { Capability, Result } from '../../reference/index.js';
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { readRecorded } from '../../conformance/replay/read.js';
-import type { Recorded } from '../../conformance/replay/read.js';
+import { readRecorded } from '../../traffic/replay/read.js';
+import type { Recorded } from '../../traffic/replay/read.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'ctxconform-read-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

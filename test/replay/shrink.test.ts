@@ -4,7 +4,7 @@
  * more tries than allowed.
  */
 import { describe, expect, it } from 'vitest';
-import { shrinkRecorded, smaller } from '../../conformance/replay/shrink.js';
+import { shrinkRecorded, smaller } from '../../traffic/replay/shrink.js';
 
 const big = {
   profile: 'tiered',

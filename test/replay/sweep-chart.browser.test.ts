@@ -12,8 +12,8 @@ import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModule } from '../../adapters/inprocess.js';
-import { loadCorpus } from '../../conformance/cases/load.js';
-import { sweep } from '../../conformance/sweep/sweep.js';
+import { loadCorpus } from '../../judging/cases/load.js';
+import { sweep } from '../../traffic/sweep.js';
 import { renderHtml } from '../../report/html.js';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,6 +1,6 @@
 /**
  * An interrupted sweep says how far it got and claims nothing past it
- * (conformance/sweep/sweep.ts, report/sweep-text.ts): the budgets answered
+ * (traffic/sweep.ts, report/sweep-text.ts): the budgets answered
  * before the signal are counted (`budgets.swept`), both sides of the
  * inclusion table stop there, so no block is marked as differing for want of
  * an answer, and no writer says the implementation agrees at every budget.
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
 import { sweepTable } from '../../cli/sweep.js';
-import { sweep } from '../../conformance/sweep/sweep.js';
+import { sweep } from '../../traffic/sweep.js';
 import type { Report } from '../../protocol/types.js';
 import { assemble, describe as referenceDescribe } from '../../reference/index.js';
 import { renderHtml } from '../../report/html.js';

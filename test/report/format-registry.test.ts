@@ -127,7 +127,7 @@ describe('the built-in formats', () => {
   it('are the files of report/formats/, and no command or engine module names one (matrix writes its own document, not a report)', () => {
     const entries = readdirSync(join(root, 'report/formats')).map((f) => f.replace(/\.ts$/, ''));
     expect(entries.sort()).toEqual(['badge', 'html', 'json', 'junit', 'markdown']);
-    for (const dir of ['cli', 'conformance']) {
+    for (const dir of ['cli', 'vocabulary', 'contract', 'judging', 'diagnosis', 'running', 'traffic']) {
       for (const file of readdirSync(join(root, dir), { recursive: true }) as string[]) {
         if (!file.endsWith('.ts') || file === 'matrix.ts') continue;
         const text = readFileSync(join(root, dir, file), 'utf8');

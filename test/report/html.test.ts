@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../protocol/types.js';
-import { tokenTable } from '../../conformance/tokens.js';
+import { tokenTable } from '../../running/tokens.js';
 import { renderHtml, scriptJson } from '../../report/html.js';
 import { fixtureRuns, pythonAvailable } from '../fixtures/reports/build.js';
 import { hostileReport } from '../fixtures/reports/hostile-report.js';

@@ -7,7 +7,7 @@
  * and what its answer broke apart.
  */
 import { describe, expect, it } from 'vitest';
-import { formatFailure } from '../../conformance/runner/console.js';
+import { formatFailure } from '../../running/console.js';
 import { validators } from '../../protocol/schemas.js';
 import type { Manifest, Report } from '../../protocol/types.js';
 import { renderHtml } from '../../report/html.js';

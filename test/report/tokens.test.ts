@@ -5,8 +5,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../cli/usage.js';
 import { run as runTokens } from '../../cli/tokens.js';
 import { writeReports } from '../../report/index.js';
-import { ENCODINGS, markerOverhead, measureCases, median, percentile, tokenTable } from '../../conformance/tokens.js';
-import type { GoldenCase } from '../../conformance/types.js';
+import { ENCODINGS, markerOverhead, measureCases, median, percentile, tokenTable } from '../../running/tokens.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
 import { cli } from '../cli.js';
 import { FIXTURE_CASES_DIR, fixtureCases, referenceRun } from '../fixtures/reports/build.js';
 

@@ -15,7 +15,7 @@ import { stringify } from 'yaml';
 import { formatErrors, validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { resultsOf } from '../../protocol/types.js';
-import { KIT_VERSION } from '../../conformance/spec.js';
+import { KIT_VERSION } from '../../vocabulary/spec.js';
 import { cli, CLI_SHELL, cliSpawn } from '../cli.js';
 import type { CliRun } from '../cli.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';

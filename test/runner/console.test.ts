@@ -1,6 +1,6 @@
 /** What `ctxconform run` prints: progress in both modes, failures, the summary table. */
 import { describe, expect, it } from 'vitest';
-import { formatFailure, progress, summaryTable } from '../../conformance/runner/console.js';
+import { formatFailure, progress, summaryTable } from '../../running/console.js';
 import type { Report } from '../../protocol/types.js';
 
 function sink(): { stream: NodeJS.WriteStream; text: () => string } {

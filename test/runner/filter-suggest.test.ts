@@ -4,7 +4,7 @@
  * was meant.
  */
 import { describe, expect, it } from 'vitest';
-import { checkedFilter, FilterError } from '../../conformance/cases/filter.js';
+import { checkedFilter, FilterError } from '../../judging/cases/filter.js';
 import { cli } from '../cli.js';
 
 const cases = [

@@ -44,7 +44,7 @@ describe('what a run loads', () => {
   it('loads fast-check and the properties when a property runs (so the hook sees them)', () => {
     const loaded = loadedBy('with-properties', '--properties', '1');
     expect(loaded).toContain('node_modules/fast-check/lib/fast-check.js');
-    expect(loaded).toContain('dist/conformance/properties/catalog.js');
+    expect(loaded).toContain('dist/judging/properties/catalog.js');
   });
 
   /** What a run of golden cases alone need not load: fast-check, the properties, the observation of a recorded request. */
@@ -53,13 +53,13 @@ describe('what a run loads', () => {
 
   it('loads neither for golden cases alone, nor the diagnosis of a recorded request', () => {
     const loaded = loadedBy('cases-only', '--properties', '0');
-    expect(loaded).toContain('dist/conformance/runner/observe.js');
+    expect(loaded).toContain('dist/running/observe.js');
     expect(loaded.filter(propertiesOnly)).toEqual([]);
   });
 
   it('loads neither for golden cases alone chosen by --filter, which is checked against the property names', () => {
     const loaded = loadedBy('filtered', '--properties', '0', '--filter', 'expiry/*');
-    expect(loaded).toContain('dist/conformance/properties/names.js');
+    expect(loaded).toContain('dist/judging/properties/names.js');
     expect(loaded.filter(propertiesOnly)).toEqual([]);
   });
 });

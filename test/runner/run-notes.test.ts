@@ -1,6 +1,6 @@
 /**
  * One line for a pattern many results share and no case line can name
- * (conformance/runner/run-notes.ts), against peers written in Python, as
+ * (running/run-notes.ts), against peers written in Python, as
  * vendors write them: a stdio implementation with a debug print left on
  * stdout, and Python's http.server answering in pieces with Nagle's algorithm
  * on (test/fixtures/peers/). And the HTTP adapter's own side: each request

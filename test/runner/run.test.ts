@@ -3,12 +3,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromFunctions } from '../../adapters/inprocess.js';
-import { openImplementation } from '../../conformance/runner/open.js';
-import { runSuite } from '../../conformance/runner/run.js';
-import type { GoldenCase } from '../../conformance/types.js';
+import { openImplementation } from '../../running/open.js';
+import { runSuite } from '../../running/run.js';
+import type { GoldenCase } from '../../vocabulary/types.js';
 import type { Manifest } from '../../protocol/types.js';
 import { resultsOf } from '../../protocol/types.js';
-import { KIT_VERSION } from '../../conformance/spec.js';
+import { KIT_VERSION } from '../../vocabulary/spec.js';
 import { assemble } from '../../reference/index.js';
 import { FAULT_CASES } from '../fixtures/faulty/cases.js';
 

@@ -2,7 +2,7 @@
  * A new transport is 2 files with no edit elsewhere: its adapter and its
  * registry entry. A made-up one (test/runner/fake-transport/: fake-adapter.ts and
  * entries/fake.ts, nothing else) is registered by the loader that registers
- * the built-in entries of conformance/transports/, from its folder alone, and
+ * the built-in entries of running/transports/, from its folder alone, and
  * is then driven through every command that drives an assembler (run,
  * replay, sweep, constants) and the code API; it appears in their help, in
  * rerun commands and in the reports (which the report schema accepts), and
@@ -21,8 +21,8 @@ import { run as sweepCommand } from '../../cli/sweep.js';
 import { run as constantsCommand } from '../../cli/constants.js';
 import { run as contractCommand } from '../../cli/contract.js';
 import { UsageError } from '../../cli/usage.js';
-import { openImplementation } from '../../conformance/runner/open.js';
-import { loadTransports, registerTransportsIn, transports, unregisterTransport } from '../../conformance/runner/transports.js';
+import { openImplementation } from '../../running/open.js';
+import { loadTransports, registerTransportsIn, transports, unregisterTransport } from '../../running/transports.js';
 import { validators } from '../../protocol/schemas.js';
 import type { Report } from '../../protocol/types.js';
 import { fakeLog } from './fake-transport/fake-adapter.js';
@@ -133,9 +133,9 @@ describe('a transport added as its adapter and its entry', () => {
 });
 
 describe('the built-in transports', () => {
-  const ENTRIES = join(root, 'conformance/transports');
+  const ENTRIES = join(root, 'running/transports');
 
-  it('are the entry modules of conformance/transports/, each registered under its file name: no list names them', async () => {
+  it('are the entry modules of running/transports/, each registered under its file name: no list names them', async () => {
     const entries = readdirSync(ENTRIES).filter((f) => f.endsWith('.ts'));
     const builtIn = transports()
       .map((t) => t.name)
@@ -155,7 +155,9 @@ describe('the built-in transports', () => {
         ...Object.entries(t.options ?? {}).flatMap(([name, o]) => [name, o.key]),
       ]);
     expect(words).toEqual(expect.arrayContaining(['stdio', 'http', 'memory-api', 'module', 'impl', 'processes', 'api-key', 'command', 'url']));
-    const sources = ['conformance', 'cli'].flatMap((d) => files(join(root, d))).filter((f) => f.endsWith('.ts') && !f.startsWith(ENTRIES));
+    const sources = ['vocabulary', 'contract', 'judging', 'diagnosis', 'running', 'traffic', 'cli']
+      .flatMap((d) => files(join(root, d)))
+      .filter((f) => f.endsWith('.ts') && !f.startsWith(ENTRIES));
     const found = sources.flatMap((f) => {
       // Code only: a comment may show an example.
       const text = readFileSync(f, 'utf8')

@@ -15,7 +15,7 @@ import type { Server as TcpServer } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../adapters/http-server.js';
-import { createShadowProxy } from '../../conformance/shadow/proxy.js';
+import { createShadowProxy } from '../../traffic/shadow/proxy.js';
 
 /** What the raw upstream received last, as bytes. */
 let received = '';

@@ -12,7 +12,7 @@ import type { Server as TcpServer, Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../../adapters/http-server.js';
-import { createShadowProxy } from '../../conformance/shadow/proxy.js';
+import { createShadowProxy } from '../../traffic/shadow/proxy.js';
 import { rawExchange } from './raw-http.js';
 
 const OK = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok';

@@ -5,8 +5,8 @@
  * handed over answered once, in batches.
  */
 import { describe, expect, it } from 'vitest';
-import { JudgeQueue } from '../../conformance/shadow/judge-queue.js';
-import type { JudgedMessage } from '../../conformance/shadow/judge-queue.js';
+import { JudgeQueue } from '../../traffic/shadow/judge-queue.js';
+import type { JudgedMessage } from '../../traffic/shadow/judge-queue.js';
 import type { Manifest } from '../../protocol/types.js';
 import { assemble, describe as describeReference } from '../../reference/index.js';
 

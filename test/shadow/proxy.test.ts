@@ -7,8 +7,8 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssembleServer, listen } from '../../adapters/http-server.js';
-import { createShadowProxy } from '../../conformance/shadow/proxy.js';
-import type { Exchange } from '../../conformance/shadow/proxy.js';
+import { createShadowProxy } from '../../traffic/shadow/proxy.js';
+import type { Exchange } from '../../traffic/shadow/proxy.js';
 import { assemble, describe as describeReference } from '../../reference/index.js';
 import { rawExchange, endToEndOnly } from './raw-http.js';
 

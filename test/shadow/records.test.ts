@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RecordsKeeper, recordFileName, scrubMessage } from '../../conformance/shadow/records.js';
-import { sampler } from '../../conformance/shadow/sampler.js';
-import { scrubRequest } from '../../conformance/scrub/scrub.js';
+import { RecordsKeeper, recordFileName, scrubMessage } from '../../traffic/shadow/records.js';
+import { sampler } from '../../traffic/shadow/sampler.js';
+import { scrubRequest } from '../../traffic/scrub.js';
 import { assemble } from '../../reference/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ctxconform-records-'));

@@ -10,7 +10,7 @@ import type { Socket } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssembleServer, listen } from '../../adapters/http-server.js';
-import { createShadowProxy } from '../../conformance/shadow/proxy.js';
+import { createShadowProxy } from '../../traffic/shadow/proxy.js';
 import { assemble, describe as describeReference } from '../../reference/index.js';
 import { rawExchange } from './raw-http.js';
 

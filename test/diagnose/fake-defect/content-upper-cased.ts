@@ -1,4 +1,4 @@
-import { defineDefect } from '../../../conformance/diagnose/defect.js';
+import { defineDefect } from '../../../diagnosis/defect-registry.js';
 
 /** A made-up defect, its hook override and its entry in this one module (test/diagnose/defect-registry.test.ts). */
 export default defineDefect({

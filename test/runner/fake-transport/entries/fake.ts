@@ -1,10 +1,10 @@
 /**
  * A made-up transport's registry entry, as a new transport's would be in
- * conformance/transports/: its options, its typed config and how it opens
+ * running/transports/: its options, its typed config and how it opens
  * (its adapter, ../fake-adapter.ts, imported only then).
  */
-import { ConfigError } from '../../../../conformance/errors.js';
-import { defineTransport } from '../../../../conformance/runner/transports.js';
+import { ConfigError } from '../../../../vocabulary/errors.js';
+import { defineTransport } from '../../../../running/transports.js';
 
 export interface FakeConfig {
   name: string;
@@ -12,7 +12,7 @@ export interface FakeConfig {
   flavour?: string;
 }
 
-declare module '../../../../conformance/runner/transports.js' {
+declare module '../../../../running/transports.js' {
   interface TransportConfigs {
     fake: FakeConfig;
   }

@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'content-in-marker',
-  section: 'markers',
-  requirements: ['MRK-2'],
-  summary: 'a marker quotes the start of the omitted content; MRK-2 says nothing of the content appears in it',
-  defects: { contentInMarker: true },
-});

@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'content-trimmed',
-  section: 'rendering',
-  requirements: ['REN-4'],
-  summary: 'content is trimmed of surrounding whitespace; REN-4 puts it in the context verbatim',
-  defects: { body: (content) => content.trim() },
-});

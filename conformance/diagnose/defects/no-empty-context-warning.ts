@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'no-empty-context-warning',
-  section: 'working_context',
-  requirements: ['WC-4'],
-  summary: 'no empty_context warning is given; WC-4 gives one exactly when nothing is included',
-  defects: { emptyContextWarning: false },
-});

@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'no-stale-warning',
-  section: 'lifecycle',
-  requirements: ['LIF-4'],
-  summary: 'an included stale block gets no stale_consolidation warning; LIF-4 gives one',
-  defects: { staleWarning: false },
-});

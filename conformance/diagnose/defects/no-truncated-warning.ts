@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'no-truncated-warning',
-  section: 'working_context',
-  requirements: ['WC-4'],
-  summary: 'no truncated warning is given; WC-4 gives one exactly when truncated is true',
-  defects: { truncatedWarning: false },
-});

@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'ranked-line-cost-of-content',
-  section: 'ranked',
-  requirements: ['RANK-3'],
-  summary: 'in ranked, a line costs the estimate of its content; RANK-3 costs the whole line, "- [date] " included',
-  defects: { rankedCostedText: (_line, content) => content },
-});

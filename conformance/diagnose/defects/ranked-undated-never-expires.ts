@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'ranked-undated-never-expires',
-  section: 'ranked',
-  requirements: ['RANK-6'],
-  summary: 'in ranked, an undated block never expires; RANK-6 expires it as if created_at were 0',
-  defects: { rankedTtl: (ttl, dated) => (dated ? ttl : 0) },
-});

@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'render-by-priority-only',
-  section: 'rendering',
-  requirements: ['REN-1'],
-  summary: 'included blocks are rendered by (-priority, block_id), ignoring the source; REN-1 renders by (source, -priority, block_id)',
-  defects: { renderOrder: 'priority' },
-});

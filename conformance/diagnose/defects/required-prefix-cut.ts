@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'required-prefix-cut',
-  section: 'constraints',
-  requirements: ['CON-2'],
-  summary: 'required blocks stop at the first that does not fit; CON-2 lets every later one still try',
-  defects: { requiredPrefixCut: true },
-});

@@ -1,9 +1,0 @@
-import { defineDefect } from '../defect.js';
-
-export default defineDefect({
-  id: 'truncated-for-any-omission',
-  section: 'working_context',
-  requirements: ['WC-3'],
-  summary: 'truncated is true for any omission; WC-3 makes it true only for a budget or max_segments omission',
-  defects: { truncatedBy: 'any' },
-});

@@ -1,0 +1,9 @@
+import { defineDefect } from '../defect-registry.js';
+
+export default defineDefect({
+  id: 'tier-budget-rounded',
+  section: 'tiers',
+  requirements: ['NUM-3', 'TIER-2'],
+  summary: 'a tier budget is B * pct / 100 rounded to the nearest integer; TIER-2 takes the floor',
+  defects: { tierBudget: (budget, pct) => Math.round((budget * pct) / 100) },
+});
