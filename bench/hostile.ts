@@ -12,7 +12,8 @@ for (const s of SCENARIOS) {
   const peak = r.peakMiB === undefined ? 'peak unknown' : `peak ${r.peakMiB.toFixed(0)} MiB (bound ${s.limitMiB})`;
   const left = r.leftRunning?.length ? `, left running: ${r.leftRunning.length}` : '';
   console.log(
-    `${s.name}: ${r.hung ? `did not end, killed after ${(r.ms / 1000).toFixed(1)} s` : `${(r.ms / 1000).toFixed(1)} s`} (bound ${s.limitMs / 1000} s), exit ${r.status}, ${peak}, reports ${r.reports.length}/5${left}`,
+    `${s.name}: ${r.hung ? `did not end, killed after ${(r.ms / 1000).toFixed(1)} s` : `${(r.ms / 1000).toFixed(1)} s`} ` +
+      `(bound ${s.limitMs / 1000} s), exit ${r.status}, ${peak}, reports ${r.reports.length}/5${left}`,
   );
   const verdict = r.stdout.split('\n').filter((l) => /^(PASS|FAIL|INTERRUPTED|NOTHING)/.test(l));
   if (verdict.length) console.log(`  ${verdict.join(' | ')}`);

@@ -198,13 +198,15 @@ for (const n of sizes) {
   const high = worst(shapes.map((r) => Math.max(...r)));
   const was = large.filter((l) => l.n === n && l.before).map((l) => l.before!.tiered / l.before!.inputOrderFloor);
   console.log(
-    `  1. large requests at ${n.toExponential(0)}, the worst shape: ${ratio(low)} to ${ratio(high)} the floor over ${PROCESSES} processes (goal <= ${GOAL_LARGE}x): ${verdictWithin(low, high, GOAL_LARGE)}` +
+    `  1. large requests at ${n.toExponential(0)}, the worst shape: ${ratio(low)} to ${ratio(high)} the floor ` +
+      `over ${PROCESSES} processes (goal <= ${GOAL_LARGE}x): ${verdictWithin(low, high, GOAL_LARGE)}` +
       (was.length > 0 ? ` (before: ${ratio(worst(was))} the floor before)` : ''),
   );
 }
 const [smallLow, smallHigh] = [Math.min(...smallRatios), Math.max(...smallRatios)];
 console.log(
-  `  2. small requests: the floor does ${ratio(smallLow)} to ${ratio(smallHigh)} the reference's requests per second over ${SMALL_ROUNDS} rounds (goal <= ${GOAL_SMALL}x): ${verdictWithin(smallLow, smallHigh, GOAL_SMALL)}` +
+  `  2. small requests: the floor does ${ratio(smallLow)} to ${ratio(smallHigh)} the reference's requests per ` +
+    `second over ${SMALL_ROUNDS} rounds (goal <= ${GOAL_SMALL}x): ${verdictWithin(smallLow, smallHigh, GOAL_SMALL)}` +
     (before ? ` (before: the floor before did ${ratio(best[3]! / best[2]!)} the reference of ${BASELINE_COMMIT}'s)` : ''),
 );
 if (memory.length > 0) {

@@ -91,7 +91,8 @@ export async function run(argv: string[]): Promise<number> {
   for (const id of u.redefined) {
     const old = previous[id]!;
     out(
-      `  ${shown(id)} fails with another defect (${shown(describeDefect(u.entries[id]!.defect!))}; the entry accepted ${shown(describeDefect(old.defect!))}): written as a new bug entry${old.reason !== undefined ? `; its reason was ${JSON.stringify(old.reason)}` : ''}`,
+      `  ${shown(id)} fails with another defect (${shown(describeDefect(u.entries[id]!.defect!))}; the entry ` +
+        `accepted ${shown(describeDefect(old.defect!))}): written as a new bug entry${old.reason !== undefined ? `; its reason was ${JSON.stringify(old.reason)}` : ''}`,
     );
   }
   const bare = ids.filter((id) => u.entries[id]!.reason === undefined);

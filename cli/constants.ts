@@ -49,7 +49,9 @@ export async function run(argv: string[]): Promise<number> {
       // The probe reads tiered's constants off the answers: a design of its own has none of tiered's to read.
       throw new UsageError(
         opened.manifest.profiles.includes('any')
-          ? `${opened.manifest.name} declares a design of its own ("profiles": ${JSON.stringify(opened.manifest.profiles)}), and the probe infers only tiered's constants (characters per token, tier fractions, each source's tier) from answers that follow tiered's algorithm: of an any design it can infer nothing, and its estimator, render and fill are what its manifest declares (design), judged by ${kitCommand()} run`
+          ? `${opened.manifest.name} declares a design of its own ("profiles": ${JSON.stringify(opened.manifest.profiles)}), ` +
+              `and the probe infers only tiered's constants (characters per token, tier fractions, each source's tier) from ` +
+              `answers that follow tiered's algorithm: of an any design it can infer nothing, and its estimator, render and fill are what its manifest declares (design), judged by ${kitCommand()} run`
           : `${opened.manifest.name} does not declare the tiered profile: the probe infers tiered's constants, and ${JSON.stringify(opened.manifest.profiles)} has none of them`,
       );
     }

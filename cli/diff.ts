@@ -61,7 +61,8 @@ export function formatDiff(d: ReportDiff, before: Report, after: Report): string
   const out: string[] = [];
   // Two runs judged with different constants differ for that reason alone: the names say so (SPEC section 17).
   const name = (r: Report): string =>
-    `${terminalValue(`${r.implementation.name} ${r.implementation.version}`)} (kit ${terminalValue(r.kit.version)}${r.run?.constants ? `; ${DECLARED_PROFILE}: ${constantsText(r.run.constants)}` : ''})`;
+    `${terminalValue(`${r.implementation.name} ${r.implementation.version}`)} (kit ` +
+    `${terminalValue(r.kit.version)}${r.run?.constants ? `; ${DECLARED_PROFILE}: ${constantsText(r.run.constants)}` : ''})`;
   out.push(`old: ${name(before)}: ${before.summary.pass}/${before.summary.total} pass`);
   out.push(`new: ${name(after)}: ${after.summary.pass}/${after.summary.total} pass`);
   const section = (title: string, lines: string[]): void => {
@@ -101,7 +102,8 @@ export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean' } } });
   if (values.help) {
     out(
-      `usage: ${usage}\n\nCompares two JSON reports case by case: regressed (was pass), fixed (now pass),\nchanged (another non-pass status), new and removed cases.\n--json prints the comparison as JSON.\nExit status: 1 when any case regressed, else 0.`,
+      `usage: ${usage}\n\nCompares two JSON reports case by case: regressed (was pass), fixed (now pass),\n` +
+        `changed (another non-pass status), new and removed cases.\n--json prints the comparison as JSON.\nExit status: 1 when any case regressed, else 0.`,
     );
     return 0;
   }

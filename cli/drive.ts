@@ -197,7 +197,8 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   if (stale.length > 0) out(`baseline entries that now pass (remove them): ${ids(stale)}`);
   if (unkeyed.length > 0) {
     out(
-      `warning: baseline entr${unkeyed.length > 1 ? 'ies' : 'y'} without a defect key, accepting any failure with ${unkeyed.length > 1 ? 'their' : 'its'} status: ${ids(unkeyed)}; re-key: ${kitCommand()} baseline REPORT.json --write ${String(values['baseline'])} (REPORT.json: this run's --json)`,
+      `warning: baseline entr${unkeyed.length > 1 ? 'ies' : 'y'} without a defect key, accepting any failure ` +
+        `with ${unkeyed.length > 1 ? 'their' : 'its'} status: ${ids(unkeyed)}; re-key: ${kitCommand()} baseline REPORT.json --write ${String(values['baseline'])} (REPORT.json: this run's --json)`,
     );
   }
   const clauses = clauseTable(report);
@@ -222,7 +223,8 @@ export async function finish(report: Report, values: Values, e: FinishOptions): 
   const flaky = (e.repeat ?? 1) > 1 || s.flaky > 0 ? `${s.flaky} flaky, ` : '';
   out(`\nlevels: ${levelsLine(report)}`);
   out(
-    `${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
+    `${word}${report.run?.constants ? ` (${DECLARED_PROFILE})` : ''}${why}: ${s.pass} pass, ${s.fail} fail, ` +
+      `${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${flaky}${s.skip} skip of ${s.total} ${e.what}${e.suffix ?? ''}`,
   );
   // A report asked for and not written is a run that did not do what it was told: CI must not take it for a verdict.
   const status =

@@ -55,7 +55,8 @@ export function mergeReports(inputs: readonly MergeInput[], options: { allowPart
     }
     if (!isDeepStrictEqual(report.kit, base.kit)) {
       throw new MergeError(
-        `${file} was made by ${terminalValue(`${report.kit.name} ${report.kit.version} (spec ${report.kit.spec})`)}, ${first.file} by ${terminalValue(`${base.kit.name} ${base.kit.version} (spec ${base.kit.spec})`)}: merge reports of one kit version`,
+        `${file} was made by ${terminalValue(`${report.kit.name} ${report.kit.version} (spec ${report.kit.spec})`)}, ` +
+          `${first.file} by ${terminalValue(`${base.kit.name} ${base.kit.version} (spec ${base.kit.spec})`)}: merge reports of one kit version`,
       );
     }
     const a = report.implementation;
@@ -205,7 +206,9 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.help) {
     out(
-      `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` or \`replay --shard I/N\` into one report with the totals of an unsharded run.\nRefuses reports of different implementations, kit versions or commands, duplicate case ids,\nand (without --allow-partial) an incomplete set of shards.\n\n  -o FILE                 the merged JSON report (as --json FILE)\nreport options:\n${reportOptionsHelp()}`,
+      `usage: ${usage}\n\nJoins the JSON reports of \`run --shard I/N\` or \`replay --shard I/N\` into one report with the totals of an unsharded run.\n` +
+        `Refuses reports of different implementations, kit versions or commands, duplicate case ids,\n` +
+        `and (without --allow-partial) an incomplete set of shards.\n\n  -o FILE                 the merged JSON report (as --json FILE)\nreport options:\n${reportOptionsHelp()}`,
     );
     return 0;
   }
@@ -230,7 +233,8 @@ export async function run(argv: string[]): Promise<number> {
   const { written, failed } = await writeReportFiles(merged, { ...asked, ...(jsonOut !== undefined ? { json: jsonOut } : {}) });
   const s = merged.summary;
   out(
-    `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,
+    `merged ${positionals.length} reports: ${s.total} ${merged.replay ? 'requests' : 'cases'}, ${s.pass} pass, ` +
+      `${s.fail} fail, ${s.error} error, ${s.timeout} timeout, ${s.crash} crash, ${s.flaky > 0 ? `${s.flaky} flaky, ` : ''}${s.skip} skip`,
   );
   if (written.length > 0) out(`wrote ${written.join(', ')}`);
   for (const f of failed) err(`ctxconform merge: ${f.message}`);

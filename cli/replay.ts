@@ -73,7 +73,10 @@ function progressPrinter(stream: NodeJS.WriteStream, interactive: boolean): { up
     const rate = p.elapsedMs > 0 ? Math.round((p.records * 1000) / p.elapsedMs) : 0;
     const share = p.size ? `${p.fileDone ? 100 : Math.min(99, Math.floor((p.bytes * 100) / p.size))}% of ` : '';
     const blank = p.blank > 0 ? `, ${p.blank.toLocaleString('en-US')} blank line${p.blank === 1 ? '' : 's'}` : '';
-    return `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} result${p.records === 1 ? '' : 's'}, ${p.failing.toLocaleString('en-US')} failed${blank}, ${rate.toLocaleString('en-US')}/s`;
+    return (
+      `replay ${share}${basename(p.file)}: ${p.records.toLocaleString('en-US')} result${p.records === 1 ? '' : 's'}, ` +
+      `${p.failing.toLocaleString('en-US')} failed${blank}, ${rate.toLocaleString('en-US')}/s`
+    );
   };
   return {
     update(p) {

@@ -27,7 +27,10 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.help) {
     out(
-      `usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.\n--capabilities the ones to apply and declare, comma-separated, to mirror your manifest (default ${DEFAULT_CAPABILITIES.join(',')}; also: omission_markers; "" for none).\n--manifest FILE your manifest: the reference applies and declares its capabilities and its declared constants (SPEC section 17), the reference as your team tuned it.`,
+      `usage: ${usage}\n\nPOST /assemble (JSON request) -> 200 result | 422 error answer; GET /describe -> manifest.\n` +
+        `--port 0 picks a free port (default 8080). Binds to 127.0.0.1 unless --host says otherwise.\n` +
+        `--capabilities the ones to apply and declare, comma-separated, to mirror your manifest (default ${DEFAULT_CAPABILITIES.join(',')}; also: omission_markers; "" for none).\n` +
+        `--manifest FILE your manifest: the reference applies and declares its capabilities and its declared constants (SPEC section 17), the reference as your team tuned it.`,
     );
     return EXIT_OK;
   }

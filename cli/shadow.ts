@@ -213,7 +213,9 @@ export async function run(argv: string[]): Promise<number> {
   const { report, drained } = await shadow.stop({ ms: STOP_MS, rerun: (k) => rerunCommand('replay', flags, [shellQuote(`${k.file}:${k.line}`)]) });
   const t = shadow.tally;
   out(
-    `\n${signal}: stopped. ${t.requests} requests passed through, ${t.sampled} sampled, ${report.summary.total} judged, ${t.dropped} dropped (queue full), ${t.oversize} over --max-body, ${t.upstreamFailures} upstream failures${drained ? '' : '; the judge did not drain within 2 s: samples still queued are not counted'}`,
+    `\n${signal}: stopped. ${t.requests} requests passed through, ${t.sampled} sampled, ${report.summary.total} ` +
+      `judged, ${t.dropped} dropped (queue full), ${t.oversize} over --max-body, ${t.upstreamFailures} upstream ` +
+      `failures${drained ? '' : '; the judge did not drain within 2 s: samples still queued are not counted'}`,
   );
   const { status } = await finish(report, values, {
     opened: { adapter: report.run?.adapter ?? '', target: upstream },

@@ -25,7 +25,8 @@ export function formatTokenTable(t: TokenTable): string {
   out.push(`${'encoding'.padEnd(12)}  ${'median'.padStart(7)}  ${'p5'.padStart(7)}  ${'p95'.padStart(7)}  ${'whole-context median'.padStart(20)}  undercounts`);
   for (const e of t.encodings) {
     out.push(
-      `${e.encoding.padEnd(12)}  ${formatRatio(e.median).padStart(7)}  ${formatRatio(e.p5).padStart(7)}  ${formatRatio(e.p95).padStart(7)}  ${formatRatio(e.context_median).padStart(20)}  ${e.undercounts.length}`,
+      `${e.encoding.padEnd(12)}  ${formatRatio(e.median).padStart(7)}  ${formatRatio(e.p5).padStart(7)}  ` +
+        `${formatRatio(e.p95).padStart(7)}  ${formatRatio(e.context_median).padStart(20)}  ${e.undercounts.length}`,
     );
   }
   if (t.markers && t.markers.contexts > 0) {
@@ -33,7 +34,8 @@ export function formatTokenTable(t: TokenTable): string {
     out.push('', `omission markers (SPEC 8.5, not charged against the budget): ${m.markers} in ${m.contexts} contexts`);
     for (const e of t.encodings) {
       out.push(
-        `  ${e.encoding.padEnd(12)}  ${m.per_marker[e.encoding].toFixed(1)} real tokens per marker; ${Math.round(m.share_median[e.encoding] * 100)}% of a context (median), ${Math.round(m.share_max[e.encoding] * 100)}% at most`,
+        `  ${e.encoding.padEnd(12)}  ${m.per_marker[e.encoding].toFixed(1)} real tokens per marker; ` +
+          `${Math.round(m.share_median[e.encoding] * 100)}% of a context (median), ${Math.round(m.share_max[e.encoding] * 100)}% at most`,
       );
     }
   }
@@ -56,7 +58,10 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.help) {
     out(
-      `usage: ${usage}\n\nAssembles every case of the corpus with the reference and counts the real tokens of each\nnon-empty context with gpt-tokenizer (o200k_base, cl100k_base; bundled, nothing downloaded).\nPrints the estimate/real ratio (median, p5, p95; nearest-rank percentiles) per encoding and\nthe cases whose estimate is below ${UNDERCOUNT_THRESHOLD * 100}% of the real count.\n--json FILE writes the table. --report REPORT.json --html FILE renders that run's HTML report
+      `usage: ${usage}\n\nAssembles every case of the corpus with the reference and counts the real tokens of each\n` +
+        `non-empty context with gpt-tokenizer (o200k_base, cl100k_base; bundled, nothing downloaded).\n` +
+        `Prints the estimate/real ratio (median, p5, p95; nearest-rank percentiles) per encoding and\n` +
+        `the cases whose estimate is below ${UNDERCOUNT_THRESHOLD * 100}% of the real count.\n--json FILE writes the table. --report REPORT.json --html FILE renders that run's HTML report
 with the table as its last section.`,
     );
     return 0;

@@ -10,7 +10,8 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { cases: { type: 'string' }, help: { type: 'boolean' } } });
   if (values.help) {
     out(
-      `usage: ${usage}\n\nChecks every case file against the case schema and the ids of SPEC.md; prints file:line:col: message per problem and exits 2 on any.\nWithout --cases, checks the bundled corpus.`,
+      `usage: ${usage}\n\nChecks every case file against the case schema and the ids of SPEC.md; prints file:line:col: message per problem and exits 2 on any.\n` +
+        `Without --cases, checks the bundled corpus.`,
     );
     return EXIT_OK;
   }

@@ -229,7 +229,10 @@ function provenanceProblem(s: Seg, key: string, mem: IngestedMemory): string | u
   }
   if (sourcesOf(s)?.includes(key)) named = true;
   if (named) return undefined;
-  return `provenance ${clip(p)} names nothing it was ingested with (createdBy ${JSON.stringify(mem.createdBy?.id ?? null)}${mem.dedupeKey !== undefined ? `, dedupeKey ${JSON.stringify(mem.dedupeKey)}` : ''}, or the memory itself in sourceRefs)`;
+  return (
+    `provenance ${clip(p)} names nothing it was ingested with (createdBy ` +
+    `${JSON.stringify(mem.createdBy?.id ?? null)}${mem.dedupeKey !== undefined ? `, dedupeKey ${JSON.stringify(mem.dedupeKey)}` : ''}, or the memory itself in sourceRefs)`
+  );
 }
 
 /**

@@ -103,7 +103,8 @@ export const CLAUSES = [
     id: 'MAPI-10',
     name: 'verbatim-content',
     description:
-      'every segment is an ingested memory of the scope with exactly the ingested content and a provenance naming what it was ingested with, or a memory derived only from memories ingested into the scope',
+      'every segment is an ingested memory of the scope with exactly the ingested content and a provenance naming ' +
+      'what it was ingested with, or a memory derived only from memories ingested into the scope',
     needs: [{ facet: 'ingested', untested: 'no ingested memory came back as a segment, so no content was compared' }],
     hints: [
       {

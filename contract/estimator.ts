@@ -82,5 +82,8 @@ export function undercountNote(u: Undercount, e: Estimator): string {
   const by = `by the kit's count (${e.name})`;
   if (!u.worst) return `; ${by}, tokenEstimate never undercounted the segments (${u.of} answers with segments)`;
   const w = u.worst;
-  return `; ${by}, tokenEstimate undercounted the segments in ${u.answers} of ${u.of} answers with segments, by at most ${w.by} token(s) (${w.estimate} said, ${w.counted} counted, in "${w.scenario}")`;
+  return (
+    `; ${by}, tokenEstimate undercounted the segments in ${u.answers} of ${u.of} answers with segments, by ` +
+    `at most ${w.by} token(s) (${w.estimate} said, ${w.counted} counted, in "${w.scenario}")`
+  );
 }

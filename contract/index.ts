@@ -268,7 +268,9 @@ export async function runContract(o: ContractOptions): Promise<ContractResult[]>
     ['MAPI-1', fallbackNotes],
     ['MAPI-3', undercountNote(undercount, estimator)],
   ]);
-  const notReached = `not reached: the run stopped after ${attempted} of ${scenarios.length} exchanges, when ${failedOp || 'the service'} failed in ${GIVE_UP_AFTER} exchanges in a row (see contract/answers)`;
+  const notReached =
+    `not reached: the run stopped after ${attempted} of ${scenarios.length} exchanges, when ` +
+    `${failedOp || 'the service'} failed in ${GIVE_UP_AFTER} exchanges in a row (see contract/answers)`;
   return CLAUSES.map((c): ContractResult => {
     const t = tallies.get(c.id)!;
     const note = notes.get(c.id) ?? '';

@@ -62,7 +62,9 @@ function splitEntries(): CatalogueEntry[] {
     id: `tier-split-${p.working}-${p.episodic}-${p.longterm}-${p.knowledge}`,
     section: 'constants',
     requirements: ['TIER-2', 'DECL-1'],
-    summary: `the tier budgets are split ${splitLabel(p)} (working/episodic/longterm/knowledge) without declaring it; TIER-2 says ${SPEC_SPLIT}, and another split must be declared in the manifest (section 17)`,
+    summary:
+      `the tier budgets are split ${splitLabel(p)} (working/episodic/longterm/knowledge) without declaring ` +
+      `it; TIER-2 says ${SPEC_SPLIT}, and another split must be declared in the manifest (section 17)`,
     defects: { tierPercent: p },
     when: ['tiered'],
   }));

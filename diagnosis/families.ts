@@ -102,7 +102,9 @@ export const FAMILIES: readonly Family[] = [
             seen.add(key);
             const declared = e.config.constants?.source_to_tier && Object.hasOwn(e.config.constants.source_to_tier, source);
             out.push({
-              summary: `the source ${quote(source)} is in the ${tier} tier, not declared; ${declared ? 'the declared map puts' : 'TIER-1 puts'} it in ${now}, and another tier must be declared in the manifest (section 17)`,
+              summary:
+                `the source ${quote(source)} is in the ${tier} tier, not declared; ` +
+                `${declared ? 'the declared map puts' : 'TIER-1 puts'} it in ${now}, and another tier must be declared in the manifest (section 17)`,
               defects: { sourceToTier: { [source]: tier } },
               shows: (request) => hasSource(request, source),
             });

@@ -228,7 +228,8 @@ export function principleLines(r: PrincipleReading, failing: number, atAnyLevel:
   // Mostly answers every design could give: say so, and where a design of one's own is judged.
   if (!atAnyLevel && r.designOnly.length * 2 > failing) {
     lines.push(
-      `  ${r.designOnly.length} of ${failing} failures break no design-agnostic principle but, at most, REN-2's render: differences of design (ranking, tiers, render, estimator) or of tiered's exact rules; an assembler of its own design declares "profiles": ["any"] and its design (docs/any-design.md)`,
+      `  ${r.designOnly.length} of ${failing} failures break no design-agnostic principle but, at most, REN-2's ` +
+        `render: differences of design (ranking, tiers, render, estimator) or of tiered's exact rules; an assembler of its own design declares "profiles": ["any"] and its design (docs/any-design.md)`,
     );
   }
   return lines;

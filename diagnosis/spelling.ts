@@ -94,7 +94,8 @@ export function spellingSummary(spelling: Partial<Record<Site, string>>): string
   const parts = (Object.entries(spelling) as [Site, string][]).map(([site, r]) =>
     reasonClass(r) === undefined
       ? `${SITE_NAMES[site]} have the reason ${JSON.stringify(r)}, which maps to no class of section 10 (CLS-1)`
-      : `${SITE_NAMES[site]} are spelled ${JSON.stringify(r)} where these cases pin the originating text ${JSON.stringify(SITE_REASONS[site])} (RES-4 accepts a code only where a case compares by class)`,
+      : `${SITE_NAMES[site]} are spelled ${JSON.stringify(r)} where these cases pin the originating text ` +
+        `${JSON.stringify(SITE_REASONS[site])} (RES-4 accepts a code only where a case compares by class)`,
   );
   return parts.join('; ');
 }

@@ -16,6 +16,7 @@ import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { sweepFinding } from './sweep-text.js';
 import { diffable, sideBySide } from './textdiff.js';
 import type { Piece } from './textdiff.js';
+import { SCRIPT, STYLE } from './html-assets.js';
 
 export interface HtmlOptions {
   /** The `ctxconform tokens --json` table, shown as its own section. */
@@ -57,94 +58,6 @@ export function scriptJson(value: unknown): string {
 }
 
 const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('base64');
-
-export const STYLE = `
-:root{--pass:#1a7f37;--fail:#cf222e;--error:#8250df;--timeout:#bc4c00;--crash:#a40e26;--skip:#6e7781;--flaky:#bf3989;--bg:#fff;--fg:#1f2328;--muted:#656d76;--line:#d0d7de;--del:#ffebe9;--ins:#dafbe1;--delm:#ff818266;--insm:#4ac26b66}
-*{box-sizing:border-box}
-body{font:14px/1.45 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px}
-h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:16px 0 6px}
-.verdict{font-size:16px;font-weight:600;padding:10px 14px;border-radius:6px;color:#fff;margin:8px 0}
-.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0;color:var(--muted)}dl.meta dt{font-weight:600}dl.meta dd{margin:0}
-table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
-.st{display:inline-block;border-radius:10px;padding:0 8px;color:#fff;font-size:12px;font-weight:600}
-.st.pass{background:var(--pass)}.st.fail{background:var(--fail)}.st.error{background:var(--error)}.st.timeout{background:var(--timeout)}.st.crash{background:var(--crash)}.st.flaky{background:var(--flaky)}.st.skip{background:var(--skip)}
-.chip{display:inline-block;border-radius:4px;padding:0 5px;margin:1px;font:12px ui-monospace,SFMono-Regular,Menlo,monospace;border-left:4px solid var(--skip);background:#f6f8fa;color:var(--fg);text-decoration:none}
-.chip.pass{border-color:var(--pass)}.chip.fail{border-color:var(--fail)}.chip.error{border-color:var(--error)}.chip.timeout{border-color:var(--timeout)}.chip.crash{border-color:var(--crash)}.chip.flaky{border-color:var(--flaky)}
-code,pre,.id{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
-pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
-.msg{white-space:pre-wrap;word-break:break-word}
-#filters{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;margin:8px 0}#filters .group{display:flex;flex-wrap:wrap;gap:4px;align-items:center}
-#filters button{font:inherit;font-size:12px;border:1px solid var(--line);background:#f6f8fa;border-radius:12px;padding:1px 10px;cursor:pointer}
-#filters button[aria-pressed=true]{background:var(--fg);color:#fff;border-color:var(--fg)}
-section.failure{border:1px solid var(--line);border-left:4px solid var(--fail);border-radius:6px;padding:4px 12px 10px;margin:12px 0}
-section.failure.error,section.failure.crash{border-left-color:var(--error)}section.failure.timeout{border-left-color:var(--timeout)}section.failure.flaky{border-left-color:var(--flaky)}
-table.diff{width:100%;table-layout:fixed;font:12px ui-monospace,SFMono-Regular,Menlo,monospace}
-table.diff td{white-space:pre-wrap;word-break:break-all;border:0;border-right:1px solid var(--line);padding:0 6px}
-table.diff td.del{background:var(--del)}table.diff td.ins{background:var(--ins)}table.diff td.gap{background:#f6f8fa}
-table.diff td.del mark{background:var(--delm)}table.diff td.ins mark{background:var(--insm)}mark{color:inherit}
-.row{display:flex;flex-wrap:wrap;gap:0 32px;align-items:flex-start}.row h2{margin-top:18px}
-.muted{color:var(--muted)}.known{font-size:12px;color:var(--muted);font-weight:normal}
-`;
-
-/**
- * The filter bar's groups of buttons, in the script of both pages (this one and
- * the matrix): the page's script defines `bar`, `state` and `apply`, then calls
- * group(label, key, values) once per filter. A value is { value, count }, shown
- * as "value (count)", or { value, label }. "all" comes first and is pressed.
- */
-export const FILTER_GROUP = `  function group(label, key, values) {
-    var g = document.createElement('div');
-    g.className = 'group';
-    g.setAttribute('role', 'group');
-    g.setAttribute('aria-label', label);
-    var title = document.createElement('span');
-    title.textContent = label + ':';
-    g.appendChild(title);
-    var buttons = [];
-    [{ value: '', label: 'all' }].concat(values).forEach(function (v) {
-      var b = document.createElement('button');
-      b.type = 'button';
-      b.setAttribute('data-filter-' + key, v.value);
-      b.setAttribute('aria-pressed', v.value === '' ? 'true' : 'false');
-      b.textContent = v.label || (v.value + ' (' + v.count + ')');
-      b.addEventListener('click', function () {
-        state[key] = v.value;
-        buttons.forEach(function (o) { o.setAttribute('aria-pressed', o === b ? 'true' : 'false'); });
-        apply();
-      });
-      buttons.push(b);
-      g.appendChild(b);
-    });
-    bar.appendChild(g);
-  }`;
-
-// Progressive enhancement only: without it every row and every failure is shown.
-const SCRIPT = `
-(function () {
-  var data = JSON.parse(document.getElementById('report-data').textContent);
-  var bar = document.getElementById('filters');
-  var items = Array.prototype.slice.call(document.querySelectorAll('[data-status][data-area]'));
-  var rows = Array.prototype.slice.call(document.querySelectorAll('#results tbody tr'));
-  var shown = document.getElementById('shown');
-  var state = { status: '', area: '' };
-  function apply() {
-    var n = 0;
-    items.forEach(function (el) {
-      var ok = (!state.status || el.getAttribute('data-status') === state.status) && (!state.area || el.getAttribute('data-area') === state.area);
-      el.hidden = !ok;
-      if (ok && el.tagName === 'TR') n++;
-    });
-    shown.textContent = n + ' of ' + rows.length + ' shown';
-  }
-${FILTER_GROUP}
-  group('status', 'status', data.statuses);
-  group('area', 'area', data.areas);
-  bar.hidden = false;
-  apply();
-})();
-`;
 
 function status(s: Status): string {
   return `<span class="st ${s}">${s}</span>`;
@@ -194,7 +107,10 @@ function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: 
   out.push(`<h3>${status(c.status)} <span class="id">${h(c.id)}</span>${label}</h3>`);
   if (c.requirements.length > 0)
     out.push(
-      `<p>${c.broke && c.broke.length > 0 ? 'Tests' : 'Requirements'}: ${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}${x.since ? ` (the case holds since spec ${h(x.since)})` : ''}${c.broke && c.broke.length > 0 ? `; broke: ${c.broke.map((r) => `<code>${h(r)}</code>`).join(', ')}` : ''}</p>`,
+      `<p>${c.broke && c.broke.length > 0 ? 'Tests' : 'Requirements'}: ` +
+        `${c.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}` +
+        `${x.since ? ` (the case holds since spec ${h(x.since)})` : ''}` +
+        `${c.broke && c.broke.length > 0 ? `; broke: ${c.broke.map((r) => `<code>${h(r)}</code>`).join(', ')}` : ''}</p>`,
     );
   if (c.description) out.push(`<p class="muted">${h(c.description)}</p>`);
   if (c.message) out.push(`<pre class="message">${h(clip(c.message, MAX_VALUE))}</pre>`);
@@ -219,14 +135,16 @@ function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: 
 function tokensSection(t: TokenTable): string {
   const out: string[] = ['<h2 id="tokens">Estimate vs real tokens</h2>'];
   out.push(
-    `<p class="muted">Ratio of the result's <code>estimated_tokens</code> (code points / 4, block contents only) to the real token count of the context, over ${t.rows.length} non-empty reference contexts. Information only: budgets are enforced with the estimate.</p>`,
+    `<p class="muted">Ratio of the result's <code>estimated_tokens</code> (code points / 4, block contents only) ` +
+      `to the real token count of the context, over ${t.rows.length} non-empty reference contexts. Information only: budgets are enforced with the estimate.</p>`,
   );
   out.push(
     '<table><thead><tr><th>encoding</th><th>contexts</th><th>median</th><th>p5</th><th>p95</th><th>median, whole context estimated</th><th>undercounts</th></tr></thead><tbody>',
   );
   for (const e of t.encodings) {
     out.push(
-      `<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${formatRatio(e.median)}</td><td class="n">${formatRatio(e.p5)}</td><td class="n">${formatRatio(e.p95)}</td><td class="n">${formatRatio(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`,
+      `<tr><td>${h(e.encoding)}</td><td class="n">${e.contexts}</td><td class="n">${formatRatio(e.median)}</td><td ` +
+        `class="n">${formatRatio(e.p5)}</td><td class="n">${formatRatio(e.p95)}</td><td class="n">${formatRatio(e.context_median)}</td><td class="n">${e.undercounts.length}</td></tr>`,
     );
   }
   out.push('</tbody></table>');
@@ -260,7 +178,10 @@ function tokensSection(t: TokenTable): string {
 function replaySection(r: ReplayInfo): string {
   const out: string[] = ['<h2 id="replay">Replayed requests</h2>'];
   out.push(
-    `<p>${r.requests.toLocaleString('en-US')} recorded requests read (${r.unreadable.toLocaleString('en-US')} unreadable), ${Math.round(r.rate_per_s).toLocaleString('en-US')} per second; each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed.toLocaleString('en-US')} results are listed below; ${r.unlisted.toLocaleString('en-US')} more are counted, not listed.` : ''}</p>`,
+    `<p>${r.requests.toLocaleString('en-US')} recorded requests read (${r.unreadable.toLocaleString('en-US')} ` +
+      `unreadable), ${Math.round(r.rate_per_s).toLocaleString('en-US')} per second; each sent ` +
+      `${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} ` +
+      `shrunk.${r.unlisted > 0 ? ` ${r.listed.toLocaleString('en-US')} results are listed below; ${r.unlisted.toLocaleString('en-US')} more are counted, not listed.` : ''}</p>`,
   );
   out.push('<table id="replay-files"><thead><tr><th>file</th><th>requests</th><th>unreadable</th></tr></thead><tbody>');
   for (const f of r.files) out.push(`<tr><td class="id">${h(f.file)}</td><td class="n">${f.requests}</td><td class="n">${f.unreadable}</td></tr>`);
@@ -287,7 +208,8 @@ function sweepSection(s: SweepInfo): string {
   for (const r of s.blocks) {
     const differs = span(r.reference) !== span(r.implementation);
     out.push(
-      `<tr${differs ? ' class="differs"' : ''}><td class="id">${h(r.block_id)}</td><td>${h(span(r.reference))}</td><td>${differs ? '<strong>' : ''}${h(span(r.implementation))}${differs ? '</strong>' : ''}</td></tr>`,
+      `<tr${differs ? ' class="differs"' : ''}><td ` +
+        `class="id">${h(r.block_id)}</td><td>${h(span(r.reference))}</td><td>${differs ? '<strong>' : ''}${h(span(r.implementation))}${differs ? '</strong>' : ''}</td></tr>`,
     );
   }
   out.push('</tbody></table>');
@@ -404,7 +326,9 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   body.push('<div class="row"><div>');
   body.push('<h2 id="counts">Counts</h2>');
   body.push(
-    `<table id="counts-table"><thead><tr>${shown.map((k) => `<th>${status(k)}</th>`).join('')}<th>total</th><th>score</th></tr></thead><tbody><tr>${shown.map((k) => `<td class="n" data-count="${k}">${s[k]}</td>`).join('')}<td class="n">${s.total}</td><td class="n" id="score">${percent(score(report))}</td></tr></tbody></table>`,
+    `<table id="counts-table"><thead><tr>${shown.map((k) => `<th>${status(k)}</th>`).join('')}<th>total</th><th>score</th></tr></thead>` +
+      `<tbody><tr>${shown.map((k) => `<td class="n" data-count="${k}">${s[k]}</td>`).join('')}` +
+      `<td class="n">${s.total}</td><td class="n" id="score">${percent(score(report))}</td></tr></tbody></table>`,
   );
 
   body.push('</div><div>');
@@ -416,7 +340,8 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   for (const [area, cs] of areas) {
     const k = summarize(cs);
     body.push(
-      `<tr><td>${h(area)}</td><td class="n">${k.total}</td><td class="n">${k.pass}</td><td class="n">${k.fail}</td><td class="n">${k.error + k.timeout + k.crash}</td>${flakyColumn ? `<td class="n">${k.flaky}</td>` : ''}<td class="n">${k.skip}</td><td class="n">${percent(score({ summary: k }))}</td></tr>`,
+      `<tr><td>${h(area)}</td><td class="n">${k.total}</td><td class="n">${k.pass}</td><td class="n">${k.fail}</td><td ` +
+        `class="n">${k.error + k.timeout + k.crash}</td>${flakyColumn ? `<td class="n">${k.flaky}</td>` : ''}<td class="n">${k.skip}</td><td class="n">${percent(score({ summary: k }))}</td></tr>`,
     );
   }
   body.push('</tbody></table>');
@@ -440,7 +365,8 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     for (const c of v.byDesign) {
       const n = notes[c.id];
       body.push(
-        `<tr><td><a class="id" href="#f-${failingIndex.get(c)}">${h(c.id)}</a></td><td>${status(c.status)}</td><td class="msg">${h(n?.reason ?? '')}</td><td>${n?.link ? `<code>${h(n.link)}</code>` : ''}</td></tr>`,
+        `<tr><td><a class="id" href="#f-${failingIndex.get(c)}">${h(c.id)}</a></td><td>${status(c.status)}</td><td ` +
+          `class="msg">${h(n?.reason ?? '')}</td><td>${n?.link ? `<code>${h(n.link)}</code>` : ''}</td></tr>`,
       );
     }
     body.push('</tbody></table>');
@@ -455,7 +381,9 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     const msg = c.message ? h(clip(c.message, MAX_MESSAGE)) : '';
     const word = excuse(c.id);
     body.push(
-      `<tr data-status="${c.status}" data-area="${h(areaOf(c.id))}"><td>${status(c.status)}${word ? ` <span class="known">${word}</span>` : ''}</td><td>${id}</td><td>${h(c.requirements.join(', '))}</td><td class="msg">${msg}</td><td class="n">${c.duration_ms.toFixed(1)}</td></tr>`,
+      `<tr data-status="${c.status}" ` +
+        `data-area="${h(areaOf(c.id))}"><td>${status(c.status)}${word ? ` <span class="known">${word}</span>` : ''}</td><td>${id}</td><td>${h(c.requirements.join(', '))}</td><td ` +
+        `class="msg">${msg}</td><td class="n">${c.duration_ms.toFixed(1)}</td></tr>`,
     );
   });
   body.push('</tbody></table>');

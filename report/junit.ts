@@ -146,7 +146,8 @@ export function renderJunit(report: Report): string {
         `  <testsuite${attrs({ name: 'baseline', tests: v.stale.length, failures: v.stale.length, errors: 0, skipped: 0, time: '0.000' })}>`,
         ...v.stale.map(
           (id) =>
-            `    <testcase${attrs({ classname: 'baseline.stale', name: id, time: '0.000' })}>\n      <failure${attrs({ message: `stale expectation: ${id} now passes; remove it from ${file}`, type: 'stale' })}/>\n    </testcase>`,
+            `    <testcase${attrs({ classname: 'baseline.stale', name: id, time: '0.000' })}>\n` +
+            `      <failure${attrs({ message: `stale expectation: ${id} now passes; remove it from ${file}`, type: 'stale' })}/>\n    </testcase>`,
         ),
         '  </testsuite>',
       ].join('\n'),

@@ -93,7 +93,8 @@ export function table(head: string[], rows: string[][]): string {
 function replaySection(r: ReplayInfo): string[] {
   const out = ['### Replayed requests', ''];
   out.push(
-    `${r.requests} recorded requests read (${r.unreadable} unreadable), ${Math.round(r.rate_per_s)} per second, each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed} results are listed; ${r.unlisted} more are counted, not listed.` : ''}`,
+    `${r.requests} recorded requests read (${r.unreadable} unreadable), ${Math.round(r.rate_per_s)} per second, ` +
+      `each sent ${r.sent_twice ? 'twice (determinism checked)' : 'once'}; ${r.shrunk} shrunk.${r.unlisted > 0 ? ` ${r.listed} results are listed; ${r.unlisted} more are counted, not listed.` : ''}`,
     '',
   );
   out.push(

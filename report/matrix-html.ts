@@ -8,7 +8,8 @@
  */
 import type { CaseResult } from '../protocol/types.js';
 import { shownOf } from './shown.js';
-import { diffTable, FILTER_GROUP, h, htmlPage, STYLE, visible } from './html.js';
+import { diffTable, h, htmlPage, visible } from './html.js';
+import { FILTER_GROUP, STYLE } from './html-assets.js';
 import { CELL_STATUSES, columnLabels, disagrees, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, Tally } from './matrix.js';
 import { clip, constantsText, show } from './text.js';
@@ -138,7 +139,8 @@ export function renderMatrixHtml(m: Matrix): string {
   const body: string[] = [];
   body.push(`<h1>ctxconform matrix: ${m.columns.length} implementation${m.columns.length === 1 ? '' : 's'}, ${m.rows.length} cases</h1>`);
   body.push(
-    `<p class="muted">Each column is one implementation's JSON report; cases are merged by id, and a case a report does not have is <em>${NOT_RUN}</em>. A score is pass / cases that ran (skip and not run set aside). A failing cell opens to its message and expected vs actual.</p>`,
+    `<p class="muted">Each column is one implementation's JSON report; cases are merged by id, and a case a ` +
+      `report does not have is <em>${NOT_RUN}</em>. A score is pass / cases that ran (skip and not run set aside). A failing cell opens to its message and expected vs actual.</p>`,
   );
 
   body.push('<h2 id="implementations">Implementations</h2>');
@@ -185,7 +187,8 @@ export function renderMatrixHtml(m: Matrix): string {
       });
       const title = r.description ? ` title="${h(r.description)}"` : '';
       body.push(
-        `<tr data-area="${area}" data-statuses="${statuses}" data-differs="${disagrees(r) ? 1 : 0}"><td class="id"${title}>${h(r.id)}</td><td class="since">${h(r.since ?? '')}</td><td class="req">${h(r.requirements.join(' '))}</td>${cells.join('')}</tr>`,
+        `<tr data-area="${area}" data-statuses="${statuses}" data-differs="${disagrees(r) ? 1 : 0}"><td ` +
+          `class="id"${title}>${h(r.id)}</td><td class="since">${h(r.since ?? '')}</td><td class="req">${h(r.requirements.join(' '))}</td>${cells.join('')}</tr>`,
       );
     }
     body.push('</tbody>');

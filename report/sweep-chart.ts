@@ -46,7 +46,9 @@ export function sweepChart(info: SweepInfo, esc: (s: string) => string): string 
   const width = LABEL_WIDTH + PLOT_WIDTH + 20;
   const n = (v: number): string => (Math.round(v * 10) / 10).toString();
   const out: string[] = [];
-  const title = `Inclusion of each block by budget, ${from} to ${to}${step > 1 ? ` in steps of ${step}` : ''}: reference (green, upper bar) and implementation (blue, lower bar); budgets where they disagree shaded red`;
+  const title =
+    `Inclusion of each block by budget, ${from} to ${to}${step > 1 ? ` in steps of ${step}` : ''}: ` +
+    `reference (green, upper bar) and implementation (blue, lower bar); budgets where they disagree shaded red`;
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" class="sweep-chart" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="sweep-title">`,
   );
@@ -60,14 +62,16 @@ export function sweepChart(info: SweepInfo, esc: (s: string) => string): string 
   legend.forEach(([c, label], i) => {
     const lx = LABEL_WIDTH + i * 200;
     out.push(
-      `<rect x="${lx}" y="4" width="14" height="10" fill="${c}"${c === COLOURS.disagreement ? ' fill-opacity="0.25"' : ''}/><text x="${lx + 20}" y="13" font-size="12" fill="#1f2328">${esc(label)}</text>`,
+      `<rect x="${lx}" y="4" width="14" height="10" fill="${c}"${c === COLOURS.disagreement ? ' fill-opacity="0.25"' : ''}/><text ` +
+        `x="${lx + 20}" y="13" font-size="12" fill="#1f2328">${esc(label)}</text>`,
     );
   });
   const plotBottom = TOP + rows.length * ROW;
   for (const [a, b] of info.disagreements) {
     const [x0, w] = bar(a, b);
     out.push(
-      `<rect x="${n(x0)}" y="${TOP - 4}" width="${n(w)}" height="${rows.length * ROW + 4}" fill="${COLOURS.disagreement}" fill-opacity="0.18"><title>${esc(`answers differ at budgets ${a === b ? a : `${a}..${b}`}`)}</title></rect>`,
+      `<rect x="${n(x0)}" y="${TOP - 4}" width="${n(w)}" height="${rows.length * ROW + 4}" fill="${COLOURS.disagreement}" ` +
+        `fill-opacity="0.18"><title>${esc(`answers differ at budgets ${a === b ? a : `${a}..${b}`}`)}</title></rect>`,
     );
   }
   rows.forEach((r, i) => {
@@ -77,18 +81,21 @@ export function sweepChart(info: SweepInfo, esc: (s: string) => string): string 
     );
     const differs = span(r.reference) !== span(r.implementation);
     out.push(
-      `<text x="${LABEL_WIDTH - 6}" y="${y + 13}" font-size="11" font-family="ui-monospace,Menlo,monospace" text-anchor="end" fill="${differs ? COLOURS.disagreement : '#1f2328'}">${esc(r.block_id.length > 24 ? r.block_id.slice(0, 23) + '…' : r.block_id)}</text>`,
+      `<text x="${LABEL_WIDTH - 6}" y="${y + 13}" font-size="11" font-family="ui-monospace,Menlo,monospace" ` +
+        `text-anchor="end" fill="${differs ? COLOURS.disagreement : '#1f2328'}">${esc(r.block_id.length > 24 ? r.block_id.slice(0, 23) + '…' : r.block_id)}</text>`,
     );
     for (const [a, b] of r.reference) {
       const [x0, w] = bar(a, b);
       out.push(
-        `<rect x="${n(x0)}" y="${y + 3}" width="${n(w)}" height="6" fill="${COLOURS.reference}"><title>${esc(`${r.block_id}: the reference includes it at ${a === b ? a : `${a}..${b}`}`)}</title></rect>`,
+        `<rect x="${n(x0)}" y="${y + 3}" width="${n(w)}" height="6" ` +
+          `fill="${COLOURS.reference}"><title>${esc(`${r.block_id}: the reference includes it at ${a === b ? a : `${a}..${b}`}`)}</title></rect>`,
       );
     }
     for (const [a, b] of r.implementation) {
       const [x0, w] = bar(a, b);
       out.push(
-        `<rect x="${n(x0)}" y="${y + 10}" width="${n(w)}" height="6" fill="${COLOURS.implementation}"><title>${esc(`${r.block_id}: the implementation includes it at ${a === b ? a : `${a}..${b}`}`)}</title></rect>`,
+        `<rect x="${n(x0)}" y="${y + 10}" width="${n(w)}" height="6" ` +
+          `fill="${COLOURS.implementation}"><title>${esc(`${r.block_id}: the implementation includes it at ${a === b ? a : `${a}..${b}`}`)}</title></rect>`,
       );
     }
   });
@@ -97,7 +104,8 @@ export function sweepChart(info: SweepInfo, esc: (s: string) => string): string 
   for (const t of ticks(from, to)) {
     const tx = n(x(t));
     out.push(
-      `<line x1="${tx}" y1="${plotBottom + 2}" x2="${tx}" y2="${plotBottom + 7}" stroke="${COLOURS.axis}"/><text x="${tx}" y="${plotBottom + 19}" font-size="11" text-anchor="middle" fill="${COLOURS.axis}">${t}</text>`,
+      `<line x1="${tx}" y1="${plotBottom + 2}" x2="${tx}" y2="${plotBottom + 7}" stroke="${COLOURS.axis}"/><text ` +
+        `x="${tx}" y="${plotBottom + 19}" font-size="11" text-anchor="middle" fill="${COLOURS.axis}">${t}</text>`,
     );
   }
   out.push(
@@ -106,7 +114,8 @@ export function sweepChart(info: SweepInfo, esc: (s: string) => string): string 
   if (info.first_disagreement !== null) {
     const fx = n(x(info.first_disagreement));
     out.push(
-      `<line x1="${fx}" y1="${TOP - 8}" x2="${fx}" y2="${plotBottom + 2}" stroke="${COLOURS.disagreement}" stroke-width="2"><title>${esc(`first disagreement at budget ${info.first_disagreement}`)}</title></line>`,
+      `<line x1="${fx}" y1="${TOP - 8}" x2="${fx}" y2="${plotBottom + 2}" stroke="${COLOURS.disagreement}" ` +
+        `stroke-width="2"><title>${esc(`first disagreement at budget ${info.first_disagreement}`)}</title></line>`,
     );
     out.push(
       `<text x="${fx}" y="${TOP - 9}" font-size="11" text-anchor="middle" fill="${COLOURS.disagreement}" font-weight="bold">first disagreement: ${info.first_disagreement}</text>`,

@@ -30,5 +30,7 @@ export function sweepFinding(s: SweepInfo): string {
   const unknown = `nothing is known of the other ${b.count - b.swept}`;
   return s.first_disagreement === null
     ? `interrupted after ${b.swept} of ${b.count} budgets: ${principles ? 'none of them breaks a principle' : 'no disagreement among them'}; ${unknown}`
-    : `interrupted after ${b.swept} of ${b.count} budgets: among them the ${principles ? `first that breaks a principle is ${s.first_disagreement}` : `first disagreement is at budget ${s.first_disagreement}`}, the ${failing} ${intervals(s.disagreements)}; ${unknown}`;
+    : `interrupted after ${b.swept} of ${b.count} budgets: among them the ` +
+        `${principles ? `first that breaks a principle is ${s.first_disagreement}` : `first disagreement is at budget ${s.first_disagreement}`}, ` +
+        `the ${failing} ${intervals(s.disagreements)}; ${unknown}`;
 }

@@ -29,7 +29,8 @@ export function answersNotJson(cases: readonly CaseResult[]): string[] {
   });
   if (hit.length === 0) return [];
   return [
-    `${hit.length} answer${hit.length === 1 ? ' was' : 's were'} not JSON: the implementation writes something else to stdout, where its answers go (logs belong on stderr); the first: ${terminalValue(hit[0]!.slice(0, 120))}`,
+    `${hit.length} answer${hit.length === 1 ? ' was' : 's were'} not JSON: the implementation writes something ` +
+      `else to stdout, where its answers go (logs belong on stderr); the first: ${terminalValue(hit[0]!.slice(0, 120))}`,
   ];
 }
 
@@ -42,7 +43,9 @@ export function delayedAcknowledgements(cases: readonly CaseResult[]): string[] 
   const at = timed.filter((ms) => ms >= lo && ms < hi).length;
   if (at * 2 <= timed.length) return [];
   return [
-    `${at} of ${timed.length} HTTP answers took ${lo} to ${hi} ms, the interval a client waits before it acknowledges: the server likely writes each answer in more than one piece with Nagle's algorithm on (Python's http.server does), so its last piece waits for that acknowledgement. Set TCP_NODELAY on the server's sockets (docs/running.md, "HTTP and Nagle's algorithm")`,
+    `${at} of ${timed.length} HTTP answers took ${lo} to ${hi} ms, the interval a client waits before it ` +
+      `acknowledges: the server likely writes each answer in more than one piece with Nagle's algorithm on (Python's ` +
+      `http.server does), so its last piece waits for that acknowledgement. Set TCP_NODELAY on the server's sockets (docs/running.md, "HTTP and Nagle's algorithm")`,
   ];
 }
 

@@ -279,7 +279,12 @@ export async function sweep(o: SweepOptions): Promise<Report> {
     Object.assign(result, {
       status: v.status,
       requirements: v.requirements,
-      message: `${info.judged_by === 'principles' ? `first budget that breaks a principle: ${firstBudget}; ${count} of ${swept} swept budgets break one` : `first disagreement at budget ${firstBudget}; ${count} of ${swept} swept budgets disagree`} (${info.disagreements.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', ')})${stopped}\n${v.message ?? v.status}`,
+      message:
+        `${
+          info.judged_by === 'principles'
+            ? `first budget that breaks a principle: ${firstBudget}; ${count} of ${swept} swept budgets break one`
+            : `first disagreement at budget ${firstBudget}; ${count} of ${swept} swept budgets disagree`
+        } ` + `(${info.disagreements.map(([a, b]) => (a === b ? `${a}` : `${a}..${b}`)).join(', ')})${stopped}\n${v.message ?? v.status}`,
       request,
       ...(v.expected !== undefined ? { expected: v.expected } : {}),
       ...(v.actual !== undefined ? { actual: v.actual } : {}),

@@ -296,9 +296,11 @@ export async function probeConstants(impl: Implementation, manifest: Manifest, o
   const everyRefused = x.sources.length > 0 && x.sources.every((p) => refused.has(p.source));
   const noSplit =
     readSum > B
-      ? `no tier split fits these readings: the tier budgets read (${TIERS.map((t) => tierBudget.get(t) ?? '?').join(', ')} for ${TIERS.join(', ')}) add up to ${readSum} of ${B}; an assembler without tiers reads so`
+      ? `no tier split fits these readings: the tier budgets read (${TIERS.map((t) => tierBudget.get(t) ?? '?').join(', ')} ` +
+        `for ${TIERS.join(', ')}) add up to ${readSum} of ${B}; an assembler without tiers reads so`
       : everyRefused
-        ? `no tier split fits these readings: no source admitted a block of 4 tokens or more beside a larger block of another tier, which a split of ${B} would set aside; an assembler without tiers reads so`
+        ? `no tier split fits these readings: no source admitted a block of 4 tokens or more beside a larger ` +
+          `block of another tier, which a split of ${B} would set aside; an assembler without tiers reads so`
         : undefined;
   if (noSplit !== undefined) for (const tier of TIERS) tierBudget.set(tier, undefined);
   for (const tier of TIERS) {
@@ -475,7 +477,8 @@ function crossCheckLines(r: ProbeReport): string[] {
     out.push(`likely cause (known defects whose model answers the probe's ${r.requests} requests exactly as the implementation did; docs/diagnosis.md):`);
     for (const c of causes) {
       out.push(
-        `  ${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${c.summary} — explains ${c.explains} of ${c.failing} answers that differ, contradicts ${c.contradicts === 0 ? 'none' : c.contradicts}`,
+        `  ${c.id.replace('+', ' + ')} [${c.requirements.join(', ')}]: ${c.summary} — explains ${c.explains} of ` +
+          `${c.failing} answers that differ, contradicts ${c.contradicts === 0 ? 'none' : c.contradicts}`,
       );
       if (c.alike) out.push(`      these requests cannot tell it from: ${c.alike.join(', ')}`);
     }

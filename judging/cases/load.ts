@@ -234,7 +234,10 @@ function utf8Text(bytes: Buffer): string | { problem: string; line: number; col:
 }
 
 function tooBig(bytes: number): string {
-  return `${bytes.toLocaleString('en-US')} bytes${bytes > MAX_CASE_FILE_BYTES ? '' : ' or more'}: a case file holds at most ${MAX_CASE_FILE_BYTES.toLocaleString('en-US')} bytes (512 KiB); replay a larger request from JSON lines (ctxconform replay)`;
+  return (
+    `${bytes.toLocaleString('en-US')} bytes${bytes > MAX_CASE_FILE_BYTES ? '' : ' or more'}: a case file ` +
+    `holds at most ${MAX_CASE_FILE_BYTES.toLocaleString('en-US')} bytes (512 KiB); replay a larger request from JSON lines (ctxconform replay)`
+  );
 }
 
 /**
@@ -274,7 +277,9 @@ function loadCaseFile(file: string, id: string, text: string): { case?: GoldenCa
           file,
           line: nesting.line,
           col: 1,
-          message: `nested about ${nesting.depth} levels deep here; a case file holds at most ${MAX_CASE_FILE_DEPTH} (the YAML reader recurses); replay a deeper request from JSON lines (ctxconform replay)`,
+          message:
+            `nested about ${nesting.depth} levels deep here; a case file holds at most ${MAX_CASE_FILE_DEPTH} ` +
+            `(the YAML reader recurses); replay a deeper request from JSON lines (ctxconform replay)`,
         },
       ],
     };

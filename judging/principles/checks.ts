@@ -164,7 +164,9 @@ function budget(request: PrincipleRequest, answer: Result, design: Design, byId:
   if (!withinBudget(held, request.budget)) {
     out.push({
       id: 'ANY-2',
-      message: `the included blocks cost ${Number(measured.toFixed(6))} under the declared estimator (${design.estimator}) and the answer says ${answer.estimated_tokens}: over the budget of ${request.budget}`,
+      message:
+        `the included blocks cost ${Number(measured.toFixed(6))} under the declared estimator ` +
+        `(${design.estimator}) and the answer says ${answer.estimated_tokens}: over the budget of ${request.budget}`,
       expected: `<= ${request.budget}`,
       actual: { measured, estimated_tokens: answer.estimated_tokens },
     });
@@ -201,7 +203,9 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
       // A render that names no block cannot attribute a content (ANY-10 is not judged): its header is still declared text (ANY-11).
       out.push({
         id: design.namesBlocks ? 'ANY-10' : 'ANY-11',
-        message: `the content of block ${quote(b.block_id)} appears, but not under its header ${quote(header)}${design.namesBlocks ? '' : ' as the declared render writes it'}: ${quote(p.written, 40)} stands in its place`,
+        message:
+          `the content of block ${quote(b.block_id)} appears, but not under its header ` +
+          `${quote(header)}${design.namesBlocks ? '' : ' as the declared render writes it'}: ${quote(p.written, 40)} stands in its place`,
         expected: header + quote(b.content),
         actual: context,
       });

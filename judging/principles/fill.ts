@@ -147,7 +147,9 @@ export function fillFindings(
       ].filter(Boolean);
       out.push({
         id: 'ANY-14',
-        message: `${inverted ? `the blocks are taken from the other end (${FILL_WORDS[other!]}, where the design declares ${FILL_WORDS[fill.order]}): ` : ''}${parts.join('; ')}; ${how} takes ${quotedList([...wanted])}`,
+        message:
+          `${inverted ? `the blocks are taken from the other end (${FILL_WORDS[other!]}, where the design declares ${FILL_WORDS[fill.order]}): ` : ''}${parts.join('; ')}; ` +
+          `${how} takes ${quotedList([...wanted])}`,
         expected: [...wanted],
         actual: answer.included,
       });
@@ -155,7 +157,9 @@ export function fillFindings(
   } else if (forBudget.length > 0 && withinBudget(design.costOf(candidates.map((b) => b.content)), request.budget)) {
     out.push({
       id: 'ANY-14',
-      message: `every live block fits (together they cost ${Number(design.costOf(candidates.map((b) => b.content)).toFixed(6))} of ${request.budget} under ${design.estimator}), yet ${quotedList(forBudget.map((b) => b.block_id))} ${forBudget.length === 1 ? 'is' : 'are'} omitted for the budget`,
+      message:
+        `every live block fits (together they cost ${Number(design.costOf(candidates.map((b) => b.content)).toFixed(6))} ` +
+        `of ${request.budget} under ${design.estimator}), yet ${quotedList(forBudget.map((b) => b.block_id))} ${forBudget.length === 1 ? 'is' : 'are'} omitted for the budget`,
       expected: 'no block omitted for the budget',
       actual: forBudget.map((b) => b.block_id),
     });
@@ -182,7 +186,9 @@ function orderFinding(request: PrincipleRequest, answer: Result, order: Declared
   const words = order.by === 'chronological' ? 'oldest first' : order.by === 'priority' ? 'highest priority first' : 'in the request’s order';
   out.push({
     id: 'ANY-15',
-    message: `${backwards ? 'the blocks are written back to front: ' : ''}included lists ${quotedList(actual)}, where the declared order (${words}${pinnedFirst ? ', pinned first' : ''}) is ${quotedList(expected)}`,
+    message:
+      `${backwards ? 'the blocks are written back to front: ' : ''}included lists ${quotedList(actual)}, ` +
+      `where the declared order (${words}${pinnedFirst ? ', pinned first' : ''}) is ${quotedList(expected)}`,
     expected,
     actual,
   });

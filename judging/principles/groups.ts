@@ -41,7 +41,9 @@ export function groupFindings(request: PrincipleRequest, answer: Result, member:
     const left = blocks.filter((b) => !included.has(b.block_id)).map((b) => b.block_id);
     out.push({
       id: 'ANY-16',
-      message: `group ${quote(g)} (${member}) is split: ${kept.map(quote).join(', ')} ${kept.length === 1 ? 'is' : 'are'} included without ${left.map(quote).join(', ')}; blocks that belong together are kept or dropped together`,
+      message:
+        `group ${quote(g)} (${member}) is split: ${kept.map(quote).join(', ')} ${kept.length === 1 ? 'is' : 'are'} ` +
+        `included without ${left.map(quote).join(', ')}; blocks that belong together are kept or dropped together`,
       expected: 'all of the group, or none',
       actual: { included: kept, left_out: left },
     });

@@ -33,7 +33,11 @@ export const PRINCIPLE_IDS = [
   'LIF-2',
 ] as const;
 
-/** The principles an answer is held to: ANY-6 only where pinned is declared, ANY-10 only for a render that names its blocks, ANY-14 unless the fill is the design's own, ANY-15 only for a declared order. */
+/**
+ * The principles an answer is held to: ANY-6 only where pinned is declared, ANY-10 only for a
+ * render that names its blocks, ANY-14 unless the fill is the design's own, ANY-15 only for a
+ * declared order.
+ */
 export const principlesHeld = (capabilities: readonly string[], design?: Pick<Design, 'namesBlocks' | 'contextOrder' | 'fill' | 'groups'>): string[] =>
   PRINCIPLE_IDS.filter(
     (id) =>
@@ -76,7 +80,9 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
       if (declared) return { status: 'skip', message: declared };
       const finding: Finding = {
         id: 'ANY-13',
-        message: `a valid request got the error ${String(outcome.code)}: ${String(outcome.message)}; it gets a result${capabilities.includes('pinned') ? ', or pinned_overflow when it holds a pinned block' : ''}`,
+        message:
+          `a valid request got the error ${String(outcome.code)}: ${String(outcome.message)}; it gets a ` +
+          `result${capabilities.includes('pinned') ? ', or pinned_overflow when it holds a pinned block' : ''}`,
         expected: 'a result',
         actual: { error: { code: outcome.code, message: outcome.message } },
       };

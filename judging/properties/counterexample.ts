@@ -89,7 +89,9 @@ function counterexampleDoc(info: CounterexampleInfo, workingContext = false): Om
   const profile: GoldenCase['profile'] = isObj(info.request) && info.request.profile === 'ranked' ? 'ranked' : 'tiered';
   const firstLine = info.message.split('\n')[0]!.replace(/\s+/g, ' ').trim();
   const doc = {
-    description: `Regression found by ${info.origin?.found ?? `the ${info.property} property (seed ${info.seed}, path ${info.path})`}: the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
+    description:
+      `Regression found by ${info.origin?.found ?? `the ${info.property} property (seed ${info.seed}, path ${info.path})`}: ` +
+      `the answer must be the reference's, where the implementation under test ${firstLine.charAt(0).toLowerCase() + firstLine.slice(1)}.`,
     requirements: info.requirements,
     profile,
     since: SPEC_VERSION,
@@ -207,5 +209,8 @@ export async function saveIfFailing(info: CounterexampleInfo, dir: string, check
     if (verdict.status !== 'pass' && verdict.status !== 'skip') return savedLine(info, dir, doc);
   }
   if (!asked && skipped !== undefined) return `not saved as a case: run would skip it on this implementation (${skipped})`;
-  return 'not saved as a case: the implementation passes a case of this request (its answer, asked once, has what the reference has in every member a case checks), so the failure shows only across answers or in what no case holds';
+  return (
+    'not saved as a case: the implementation passes a case of this request (its answer, asked once, has ' +
+    'what the reference has in every member a case checks), so the failure shows only across answers or in what no case holds'
+  );
 }

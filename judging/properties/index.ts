@@ -158,7 +158,10 @@ async function runProperty(
     seed: opts.seed,
     path,
     counterexample: requests[0],
-    message: `${failure.message}\n(seed ${opts.seed}, path ${path}; failed after ${details.numRuns} run${details.numRuns === 1 ? '' : 's'}, shrunk in ${details.numShrinks} step${details.numShrinks === 1 ? '' : 's'}${shrinkStopped ? `; shrinking stopped ${shrinkStopped}, so a smaller counterexample may exist` : ''})`,
+    message:
+      `${failure.message}\n(seed ${opts.seed}, path ${path}; failed after ${details.numRuns} ` +
+      `run${details.numRuns === 1 ? '' : 's'}, shrunk in ${details.numShrinks} ` +
+      `step${details.numShrinks === 1 ? '' : 's'}${shrinkStopped ? `; shrinking stopped ${shrinkStopped}, so a smaller counterexample may exist` : ''})`,
     ...(failure.expected !== undefined ? { expected: failure.expected } : {}),
     ...(failure.actual !== undefined ? { actual: failure.actual } : {}),
     // The shrunk counterexample's: what a baseline entry of this property accepts.

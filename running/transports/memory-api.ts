@@ -20,7 +20,9 @@ export default defineTransport<'memory-api'>({
   name: 'memory-api',
   option: 'memory-api',
   metavar: 'URL',
-  help: 'a memory-api v0 service (profile working-context-api; SPEC section 16,\ndocs/memory-api.md): golden cases skip, the contract is checked\n(--properties N random requests after the directed ones)',
+  help:
+    'a memory-api v0 service (profile working-context-api; SPEC section 16,\n' +
+    'docs/memory-api.md): golden cases skip, the contract is checked\n(--properties N random requests after the directed ones)',
   key: 'url',
   kind: 'service',
   rank: 50,
@@ -35,7 +37,9 @@ export default defineTransport<'memory-api'>({
       key: 'estimator',
       type: 'string',
       metavar: 'E',
-      help: "how the service counts tokens: characters (code points) per token,\ndefault 4 (NUM-2), or o200k_base or cl100k_base; the kit recounts\nevery answer's segments with it and judges MAPI-3 on the larger count",
+      help:
+        'how the service counts tokens: characters (code points) per token,\n' +
+        "default 4 (NUM-2), or o200k_base or cl100k_base; the kit recounts\nevery answer's segments with it and judges MAPI-3 on the larger count",
     },
     'require-tested': {
       key: 'requireTested',
@@ -48,7 +52,9 @@ export default defineTransport<'memory-api'>({
       key: 'marker',
       type: 'string',
       metavar: 'TOKEN',
-      help: `one word carried by every ingested text and sent as the task, so a\nservice that retrieves by relevance finds every memory (default\n${DEFAULT_MARKER}; '' ingests the block contents unchanged)`,
+      help:
+        `one word carried by every ingested text and sent as the task, so a\n` +
+        `service that retrieves by relevance finds every memory (default\n${DEFAULT_MARKER}; '' ingests the block contents unchanged)`,
     },
   },
   async check({ url, requireTested, estimator, marker }) {

@@ -32,7 +32,8 @@ describe('openImplementation', () => {
     const mod = file(
       'ok.mjs',
       `export const describe = () => ({ name: 'm', version: '1', profiles: ['tiered'], capabilities: [] });
-       export function assemble(r) { if (r.budget < 0) throw { code: 'invalid_request', message: 'negative' }; return { context: '', included: [], estimated_tokens: 0, total_budget: r.budget, omissions: [] }; }`,
+       export function assemble(r) { if (r.budget < 0) throw { code: 'invalid_request', message: 'negative' }; ` +
+        `return { context: '', included: [], estimated_tokens: 0, total_budget: r.budget, omissions: [] }; }`,
     );
     const o = await openImplementation({ transport: 'module', config: { path: mod } });
     expect(o).toMatchObject({ adapter: 'module', target: mod, manifest: { name: 'm' } });

@@ -33,7 +33,9 @@ describe('ctxconform run over stdio', () => {
     expect(status).toBe(1);
     expect(report.diagnosis?.map((c) => [c.id, c.explains, c.failing, c.contradicts])).toEqual([['remainder-in-pool', failing, failing, 0]]);
     const entry = CATALOGUE.find((e) => e.id === 'remainder-in-pool')!;
-    const block = `likely cause (known defects whose model answers exactly as the implementation did; docs/diagnosis.md):\n  remainder-in-pool [TIER-6]: ${entry.summary} — explains ${failing} of ${failing} failures, contradicts none\n`;
+    const block =
+      `likely cause (known defects whose model answers exactly as the implementation did; docs/diagnosis.md):\n` +
+      `  remainder-in-pool [TIER-6]: ${entry.summary} — explains ${failing} of ${failing} failures, contradicts none\n`;
     const at = stdout.indexOf(block);
     expect(at).toBeGreaterThan(stdout.lastIndexOf('\nFAIL '));
     expect(stdout.indexOf('\narea ')).toBeGreaterThan(at);

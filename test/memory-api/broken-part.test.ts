@@ -82,7 +82,8 @@ describe('a run that stops says what it did not reach', () => {
     for (const r of skipped) {
       expect(r.message).toMatch(
         new RegExp(
-          `^${r.requirements[0]} untested: not reached: the run stopped after ${attempted} of ${DIRECTED.length + RUNS} exchanges, when ingest failed in 3 exchanges in a row \\(see contract/answers\\)`,
+          `^${r.requirements[0]} untested: not reached: the run stopped after ${attempted} of ${DIRECTED.length + RUNS} ` +
+            `exchanges, when ingest failed in 3 exchanges in a row \\(see contract/answers\\)`,
         ),
       );
     }

@@ -112,11 +112,13 @@ describe('the terminal names the fallbacks the run took', () => {
   it('a strong read refused in an {error} envelope with HTTP 501, and a constraints.maxSegments refused: noted under the clause table, and the run passes', async () => {
     const { code, text, report } = await runAgainst({ refuseStrong: { envelope: 'error', status: 501 }, strictConstraints: true }, []);
     expect(code, text).toBe(0);
-    expect(text).toMatch(
-      /\nnote: the service refused consistency "strong" with unsupported_consistency \(HTTP 501: this service reads with eventual consistency only\), so assemble-context was asked again with consistency "eventual", as every later call was\n/,
+    expect(text).toContain(
+      '\nnote: the service refused consistency "strong" with unsupported_consistency (HTTP 501: this service reads with eventual consistency only), ' +
+        'so assemble-context was asked again with consistency "eventual", as every later call was\n',
     );
-    expect(text).toMatch(
-      /\nnote: the service refused constraints\.maxSegments with invalid_request \(HTTP 400: constraints: unknown member maxSegments\), so assemble-context was asked again with the cap in budget\.maxSegments only, as every later call was\n/,
+    expect(text).toContain(
+      '\nnote: the service refused constraints.maxSegments with invalid_request (HTTP 400: constraints: unknown member maxSegments), ' +
+        'so assemble-context was asked again with the cap in budget.maxSegments only, as every later call was\n',
     );
     expect(report.cases.every((c) => c.kind !== 'contract' || c.status === 'pass')).toBe(true);
   });

@@ -239,7 +239,10 @@ describe('what is put to the test', () => {
     for (const r of results) expect(r.status, `${r.id}: ${r.message}`).toBe('pass');
     const answers = results.find((r) => r.id === 'contract/answers')!;
     expect(answers.message).toMatch(
-      /; fallback: the service refused consistency "strong" with unsupported_consistency \(HTTP 400: [^)]*\), so assemble-context was asked again with consistency "eventual", as every later call was$/,
+      new RegExp(
+        String.raw`; fallback: the service refused consistency "strong" with unsupported_consistency \(HTTP 400: [^)]*\), ` +
+          String.raw`so assemble-context was asked again with consistency "eventual", as every later call was$`,
+      ),
     );
     expect(results.filter((r) => /unsupported_consistency/.test(r.message ?? ''))).toHaveLength(1);
     const consistencies = seen.filter((s) => s.path === '/v0/assemble-context').map((s) => (s.body as { consistency: string }).consistency);

@@ -139,7 +139,8 @@ describe('the packed kit in an empty project', () => {
   });
 
   it('a plain Node ESM program imports the reference, the schemas, the report writers, the vitest helper and the observer', () => {
-    const script = `import { assemble, describe as manifest } from 'ctxconform'; import { assemble as again } from 'ctxconform/reference';
+    const script =
+      `import { assemble, describe as manifest } from 'ctxconform'; import { assemble as again } from 'ctxconform/reference';
 import { validators } from 'ctxconform/schemas'; import { renderBadge } from 'ctxconform/report';
 import { defineConformanceSuite } from 'ctxconform/vitest';
 import { observe } from 'ctxconform/observe';
@@ -149,7 +150,8 @@ const drained = await observed.observer.drain(10000);
 await observed.observer.close();
 const r = assemble({ now: 0, budget: 100, blocks: [{ block_id: 'a', source: 'memory', content: 'abcd', priority: 1 }] });
 const v = validators.request();
-console.log(JSON.stringify({ included: r.included, same: again === assemble, valid: v({ now: 0, budget: 1, blocks: [] }), badge: typeof renderBadge, suite: typeof defineConformanceSuite, observed: same && drained && observed.observer.stats().judged.pass === 1 }));`;
+console.log(JSON.stringify({ included: r.included, same: again === assemble, valid: v({ now: 0, budget: 1, ` +
+      `blocks: [] }), badge: typeof renderBadge, suite: typeof defineConformanceSuite, observed: same && drained && observed.observer.stats().judged.pass === 1 }));`;
     writeFileSync(join(project, 'lib.mjs'), script);
     const out = execFileSync(process.execPath, ['lib.mjs'], { cwd: project, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ included: ['a'], same: true, valid: true, badge: 'function', suite: 'function', observed: true });
@@ -158,7 +160,8 @@ console.log(JSON.stringify({ included: r.included, same: again === assemble, val
   it('its type declarations resolve through the exports for a TypeScript vendor', () => {
     writeFileSync(
       join(project, 'typed.mts'),
-      `import { assemble } from 'ctxconform/reference';\nimport type { Report } from 'ctxconform/report';\nconst r = assemble({ now: 0, budget: 1, blocks: [] });\nconst n: number = 'included' in r ? r.included.length : 0;\nconst s: Report['summary'] | undefined = undefined;\nexport { n, s };\n`,
+      `import { assemble } from 'ctxconform/reference';\nimport type { Report } from 'ctxconform/report';\n` +
+        `const r = assemble({ now: 0, budget: 1, blocks: [] });\nconst n: number = 'included' in r ? r.included.length : 0;\nconst s: Report['summary'] | undefined = undefined;\nexport { n, s };\n`,
     );
     writeFileSync(join(project, 'wrong.mts'), `import { assemble } from 'ctxconform/reference';\nconst x: string = assemble;\nexport { x };\n`);
     // One compiler run for both: the declarations carry real types, so the wrong use is an error (not an any), and the right one none.

@@ -48,14 +48,18 @@ describe('another design at the any level', () => {
     expect(skipped.some((c) => c.id.startsWith('ranked/') && /profile ranked is not declared/.test(c.message ?? ''))).toBe(true);
   });
 
-  it("declared with the specification design instead, it fails provenance (its headers are not REN-2's) and the budget and the fill (its estimator counts empty content free), never as a cut", async () => {
-    const { ids, failing } = await run({}, { ...greedyManifest(), design: undefined });
-    // And, measured with an estimator that is not its own, blocks the kit finds fit are dropped for the budget (ANY-14).
-    expect(ids).toEqual(['ANY-10', 'ANY-14', 'ANY-2']);
-    const budget = failing.filter((c) => /^ANY-2 /m.test(c.message ?? ''));
-    expect(budget.length).toBeGreaterThan(0);
-    expect(budget.every((c) => /under the declared estimator \(floor\(code_points \/ 4\), at least 1\)/.test(c.message ?? ''))).toBe(true);
-  });
+  it(
+    "declared with the specification design instead, it fails provenance (its headers are not REN-2's) and the " +
+      'budget and the fill (its estimator counts empty content free), never as a cut',
+    async () => {
+      const { ids, failing } = await run({}, { ...greedyManifest(), design: undefined });
+      // And, measured with an estimator that is not its own, blocks the kit finds fit are dropped for the budget (ANY-14).
+      expect(ids).toEqual(['ANY-10', 'ANY-14', 'ANY-2']);
+      const budget = failing.filter((c) => /^ANY-2 /m.test(c.message ?? ''));
+      expect(budget.length).toBeGreaterThan(0);
+      expect(budget.every((c) => /under the declared estimator \(floor\(code_points \/ 4\), at least 1\)/.test(c.message ?? ''))).toBe(true);
+    },
+  );
 
   const planted: [string, GreedyDefects, string][] = [
     ['cut to fit', { cutToFit: true }, 'ANY-1'],

@@ -57,7 +57,10 @@ describe('the probe cross-checks a drift against the catalogue', () => {
     const top = r.likely_causes![0]!;
     expect([top.id, ...(top.alike ?? [])]).toContain('remainder-in-pool');
     expect(formatProbe(r)).toMatch(
-      /\nlikely cause \(known defects whose model answers the probe's \d+ requests exactly as the implementation did; docs\/diagnosis\.md\):\n {2}\S+ \[.*\]: .* — explains 3 of 3 answers that differ, contradicts none\n {6}these requests cannot tell it from: /,
+      new RegExp(
+        String.raw`\nlikely cause \(known defects whose model answers the probe's \d+ requests exactly as the implementation did; docs/diagnosis\.md\):\n` +
+          String.raw` {2}\S+ \[.*\]: .* — explains 3 of 3 answers that differ, contradicts none\n {6}these requests cannot tell it from: `,
+      ),
     );
   });
 

@@ -129,7 +129,11 @@ describe('the same over stdio, from the command line', () => {
     );
     const old = cli('run', '--stdio', overStdio(V2), '--cases', 'none', '--baseline', at('old-baseline.json'), '--json', at('old.json'), '--quiet');
     expect(old.stdout).toMatch(
-      /^warning: baseline entries without a defect key, accepting any failure with their status: property\/differential, property\/whole-blocks; re-key: (?:npx ctxconform|node \S*bin\/ctxconform\.mjs) baseline REPORT\.json --write \S*old-baseline\.json/m,
+      new RegExp(
+        String.raw`^warning: baseline entries without a defect key, accepting any failure with their status: property/differential, property/whole-blocks; ` +
+          String.raw`re-key: (?:npx ctxconform|node \S*bin/ctxconform\.mjs) baseline REPORT\.json --write \S*old-baseline\.json`,
+        'm',
+      ),
     );
     expect((JSON.parse(readFileSync(at('old.json'), 'utf8')) as Report).baseline?.unkeyed).toEqual(['property/differential', 'property/whole-blocks']);
     // Re-keyed from that run's report, the entries keep their kind and reason and get the key.

@@ -88,7 +88,8 @@ describe('an interrupted sweep', () => {
     expect(info.first_disagreement).not.toBeNull();
     expect(r.cases[0]!.message).toMatch(
       new RegExp(
-        `^first disagreement at budget ${info.first_disagreement}; \\d+ of 39 swept budgets disagree \\([^)]*\\); swept 39 of 200 budgets before the interrupt \\(SIGINT\\): nothing is known of the others\\n`,
+        `^first disagreement at budget ${info.first_disagreement}; \\d+ of 39 swept budgets disagree \\([^)]*\\); ` +
+          `swept 39 of 200 budgets before the interrupt \\(SIGINT\\): nothing is known of the others\\n`,
       ),
     );
     expect(sweepTable(info)).toMatch(

@@ -54,7 +54,8 @@ describe('combineCaseRuns', () => {
       { repeats: [2], status: 'fail', message: 'estimated_tokens: expected 4, got 5', answer: { n: 5 } },
     ]);
     expect(c.verdict.message).toBe(
-      'sent 3 times gave 2 different answers (REQ-2: the answer is a pure function of the request); they differ in n:\n  repeats 1, 3: pass: n 4\n  repeat 2: fail: n 5 (estimated_tokens: expected 4, got 5)',
+      'sent 3 times gave 2 different answers (REQ-2: the answer is a pure function of the request); they differ in n:\n' +
+        '  repeats 1, 3: pass: n 4\n  repeat 2: fail: n 5 (estimated_tokens: expected 4, got 5)',
     );
   });
 

@@ -25,7 +25,8 @@ let proxyPort = 0;
 
 /** The answer the upstream writes, hop-by-hop headers among end-to-end ones, in an odd spelling and order. */
 const ANSWER =
-  'HTTP/1.1 200 Fine Thanks\r\nX-First: 1\r\nConnection: keep-alive, X-Hop\r\nX-Hop: for-the-proxy\r\nKeep-Alive: timeout=1\r\nProxy-Connection: keep-alive\r\ncontent-TYPE: text/plain\r\nX-Last: 2\r\nContent-Length: 5\r\n\r\nhello';
+  'HTTP/1.1 200 Fine Thanks\r\nX-First: 1\r\nConnection: keep-alive, X-Hop\r\nX-Hop: for-the-proxy\r\n' +
+  'Keep-Alive: timeout=1\r\nProxy-Connection: keep-alive\r\ncontent-TYPE: text/plain\r\nX-Last: 2\r\nContent-Length: 5\r\n\r\nhello';
 
 beforeAll(async () => {
   upstream = createTcpServer((socket) => {

@@ -39,7 +39,8 @@ export function statusPage(t: ShadowTally, c: StatusContext): string {
     .sort((a, b) => b.count - a.count)
     .map(
       (k) =>
-        `<tr><td>${h(k.id)}</td><td>${h(k.status)}</td><td>${h(k.requirements.join(', '))}</td><td>${k.count}</td><td>${k.known ? 'known (baseline)' : 'new'}</td><td>${h(k.kept ? `${k.kept.file}:${k.kept.line}` : '')}</td></tr>`,
+        `<tr><td>${h(k.id)}</td><td>${h(k.status)}</td><td>${h(k.requirements.join(', '))}</td><td>${k.count}</td>` +
+        `<td>${k.known ? 'known (baseline)' : 'new'}</td><td>${h(k.kept ? `${k.kept.file}:${k.kept.line}` : '')}</td></tr>`,
     )
     .join('');
   const recent = t.recent
