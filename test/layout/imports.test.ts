@@ -238,6 +238,45 @@ describe('the shared names have one home', () => {
     expect(found).toEqual([]);
   });
 
+  it("takes a folder's names from their home, never through another folder's entry module", () => {
+    /** The names an entry module hands on from other folders: those another folder's module defines. */
+    const foreign = new Map(
+      [...entries].map((entry) => {
+        const names = new Set<string>();
+        for (const r of handed.get(entry) ?? []) {
+          const from = fileOf(relative(root, resolve(root, dirname(entry), r.from)));
+          if (topOf(from) === topOf(entry)) continue;
+          if (r.name !== '*') names.add(r.name);
+          else
+            for (const m of readFileSync(join(root, from), 'utf8').matchAll(/^export\s+(?:declare\s+)?(?:interface|type|const|function|class)\s+(\w+)/gm))
+              names.add(m[1]!);
+        }
+        return [entry, names] as const;
+      }),
+    );
+    expect(foreign.get('reference/index.ts')).toContain('Block');
+    const found = files.flatMap((file) => {
+      const path = relative(root, file);
+      return [...readFileSync(file, 'utf8').matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/gm)].flatMap((m) => {
+        const target = fileOf(relative(root, resolve(root, dirname(path), m[2]!)));
+        const names = foreign.get(target);
+        if (!names || topOf(target) === topOf(path)) return [];
+        return m[1]!
+          .split(',')
+          .map(
+            (x) =>
+              x
+                .trim()
+                .replace(/^type\s+/, '')
+                .split(/\s+as\s+/)[0]!,
+          )
+          .filter((n) => names.has(n))
+          .map((n) => `${path} takes ${n} through ${target}`);
+      });
+    });
+    expect(found).toEqual([]);
+  });
+
   it.each(SOURCE_FOLDERS)('%s/index.ts opens with one line saying what the folder owns', (folder) => {
     const text = readFileSync(join(root, folder, 'index.ts'), 'utf8');
     const opening = /^\/\*\*\n \* (.+)\n \*(\/|\n)/.exec(text);
