@@ -143,10 +143,11 @@ function topReasons(cases: readonly CaseResult[]): string {
 
 /** The engine's ending of a run (running/conclude.ts); reports it cannot write as asked are a usage error. */
 async function concludeOrRefuse(report: Report, o: ConcludeOptions): Promise<Conclusion> {
-  const { ReportTargetError } = await import('../report/index.js');
   try {
     return await conclude(report, o);
   } catch (e) {
+    // Loaded only here: a run that writes no report never loads the writers.
+    const { ReportTargetError } = await import('../report/index.js');
     if (e instanceof ReportTargetError) throw new UsageError(`cannot write the reports: ${e.message}`);
     throw e;
   }
