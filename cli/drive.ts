@@ -7,7 +7,7 @@
  * the verdict line) and picks the exit status.
  */
 import { kitCommand } from './invocation.js';
-import { conclude, type ConcludeOptions, type Conclusion } from '../running/conclude.js';
+import { conclude } from '../running/conclude.js';
 import { levelsLine, stripAnsi } from '../report/text.js';
 import { DECLARED_PROFILE, verdict, verdictWord } from '../protocol/verdict.js';
 import { clauseTable } from '../contract/table.js';
@@ -20,7 +20,7 @@ import { drivingOptions, openChosen, transportHelp } from './implementation.js';
 import type { ChosenImplementation } from './implementation.js';
 import type { TransportKind } from '../running/transports.js';
 import { EXIT_FAIL, EXIT_INCOMPLETE, EXIT_OK, EXIT_USAGE, UsageError } from './usage.js';
-import { printWritten, reportOptions, reportOptionsHelp, reportTargets } from './report-options.js';
+import { printWritten, refusingTargets, reportOptions, reportOptionsHelp, reportTargets } from './report-options.js';
 import type { ObservationLog } from '../diagnosis/log.js';
 import { FAILING } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
@@ -141,18 +141,6 @@ function topReasons(cases: readonly CaseResult[]): string {
   return top.map(([why, n]) => `${n} × ${terminalValue(why)}`).join('; ') + (counts.size > 3 ? '; ...' : '');
 }
 
-/** The engine's ending of a run (running/conclude.ts); reports it cannot write as asked are a usage error. */
-async function concludeOrRefuse(report: Report, o: ConcludeOptions): Promise<Conclusion> {
-  try {
-    return await conclude(report, o);
-  } catch (e) {
-    // Loaded only here: a run that writes no report never loads the writers.
-    const { ReportTargetError } = await import('../report/index.js');
-    if (e instanceof ReportTargetError) throw new UsageError(`cannot write the reports: ${e.message}`);
-    throw e;
-  }
-}
-
 /**
  * The end of every judging command: the implementation line, each failure the
  * baseline does not expect, the baseline's known ones, by design and stale
@@ -164,14 +152,16 @@ async function concludeOrRefuse(report: Report, o: ConcludeOptions): Promise<Con
 export async function finish(report: Report, values: Values, e: FinishOptions): Promise<{ status: number; report: Report }> {
   const signal = interruptedBy();
   // Before anything is shown: a service may have put a secret anywhere in the results (an echoed header in a message).
-  const concluded = await concludeOrRefuse(report, {
-    ...(e.opened.redactor ? { redactor: e.opened.redactor } : {}),
-    ...(signal !== undefined ? { interrupted: signal } : {}),
-    ...(typeof values['baseline'] === 'string' ? { baseline: values['baseline'] } : {}),
-    ...(e.observations ? { observations: e.observations } : {}),
-    adapter: e.opened.adapter,
-    targets: await reportTargets(values),
-  });
+  const concluded = await refusingTargets(async () =>
+    conclude(report, {
+      ...(e.opened.redactor ? { redactor: e.opened.redactor } : {}),
+      ...(signal !== undefined ? { interrupted: signal } : {}),
+      ...(typeof values['baseline'] === 'string' ? { baseline: values['baseline'] } : {}),
+      ...(e.observations ? { observations: e.observations } : {}),
+      adapter: e.opened.adapter,
+      targets: await reportTargets(values),
+    }),
+  );
   const { unexpected, stale, changed, unkeyed, cause, notes } = concluded;
   report = concluded.report;
 

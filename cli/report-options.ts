@@ -11,6 +11,7 @@ import type { ReportTargets, WriteOutcome } from '../report/index.js';
 import { err, out } from './output.js';
 import { helpLine } from './implementation.js';
 import { UsageError } from './usage.js';
+import { writeNamedReports } from '../report/write-named.js';
 
 export const REPORTS_DIR = 'reports-dir';
 
@@ -66,10 +67,17 @@ export async function reportTargets(values: Values): Promise<ReportTargets> {
 export async function checkReportPaths(values: Values): Promise<void> {
   const targets = await reportTargets(values);
   if (Object.keys(targets).length === 0) return;
-  const { checkReportTargets, ReportTargetError } = await import('../report/index.js');
+  const { checkReportTargets } = await import('../report/index.js');
+  await refusingTargets(async () => checkReportTargets(targets));
+}
+
+/** The writers' ReportTargetError (two formats given one file, or a format no entry registers) as the usage error it is. */
+export async function refusingTargets<T>(work: () => Promise<T>): Promise<T> {
   try {
-    checkReportTargets(targets);
+    return await work();
   } catch (e) {
+    // Loaded only here: a command that writes no report never loads the writers.
+    const { ReportTargetError } = await import('../report/index.js');
     if (e instanceof ReportTargetError) throw new UsageError(`cannot write the reports: ${e.message}`);
     throw e;
   }
@@ -82,14 +90,7 @@ export async function checkReportPaths(values: Values): Promise<void> {
  */
 export async function writeReportFiles(report: Report, values: Values): Promise<WriteOutcome> {
   const targets = await reportTargets(values);
-  if (Object.keys(targets).length === 0) return { written: [], failed: [] };
-  const { writeEachReport, ReportTargetError } = await import('../report/index.js');
-  try {
-    return await writeEachReport(report, targets);
-  } catch (e) {
-    if (e instanceof ReportTargetError) throw new UsageError(`cannot write the reports: ${e.message}`);
-    throw e;
-  }
+  return refusingTargets(() => writeNamedReports(report, targets));
 }
 
 /** Every report asked for: `wrote FILE` for each written, an error line for each that could not be; whether all were. */

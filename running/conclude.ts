@@ -9,6 +9,7 @@ import type { Redactor } from '../protocol/redact.js';
 import { FAILING } from '../protocol/types.js';
 import type { CaseResult, Defect, Report } from '../protocol/types.js';
 import type { ReportTargets, WriteOutcome } from '../report/index.js';
+import { writeNamedReports } from '../report/write-named.js';
 import type { ObservationLog } from '../diagnosis/log.js';
 import { likelyCause } from './likely-cause.js';
 import { runNotes } from './run-notes.js';
@@ -70,12 +71,6 @@ export async function conclude(report: Report, o: ConcludeOptions): Promise<Conc
     ...baselined,
     ...(cause ? { cause: cause.text } : {}),
     notes: runNotes(report, o.adapter),
-    written: await writeReports(report, o.targets),
+    written: await writeNamedReports(report, o.targets),
   };
-}
-
-async function writeReports(report: Report, targets: ReportTargets): Promise<WriteOutcome> {
-  if (Object.keys(targets).length === 0) return { written: [], failed: [] };
-  const { writeEachReport } = await import('../report/index.js');
-  return writeEachReport(report, targets);
 }

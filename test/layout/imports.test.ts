@@ -162,7 +162,7 @@ describe('the folder import graph', () => {
 });
 
 /** The package's entry modules (package.json `exports`), as sources: the one place a folder hands on another's names. */
-function entryModules(): Set<string> {
+function packageEntries(): Set<string> {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { import: string }> };
   return new Set(
     Object.values(pkg.exports)
@@ -172,17 +172,19 @@ function entryModules(): Set<string> {
   );
 }
 
+/** The names of a brace list (`a, type B, c as d`), each as [the name inside the module, the name outside it]. */
+const named = (list: string): [string, string][] =>
+  list
+    .split(',')
+    .map((x) => x.trim().replace(/^type\s+/, ''))
+    .filter(Boolean)
+    .map((x) => {
+      const [inner, outer] = x.split(/\s+as\s+/);
+      return [inner!, outer ?? inner!];
+    });
+
 /** What a module hands on: `export { a, b as c } from './m.js'` and `import { a } ...; export { a };`, each with the module it comes from. */
 function reExports(text: string): { name: string; from: string }[] {
-  const named = (list: string): [string, string][] =>
-    list
-      .split(',')
-      .map((x) => x.trim().replace(/^type\s+/, ''))
-      .filter(Boolean)
-      .map((x) => {
-        const [inner, outer] = x.split(/\s+as\s+/);
-        return [inner!, outer ?? inner!];
-      });
   const out: { name: string; from: string }[] = [];
   for (const m of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']+)'/gm))
     for (const [, outer] of named(m[1]!)) out.push({ name: outer, from: m[2]! });
@@ -198,7 +200,7 @@ function reExports(text: string): { name: string; from: string }[] {
 describe('the shared names have one home', () => {
   const files = SOURCE_FOLDERS.flatMap((folder) => sources(join(root, folder))).filter((f) => f.endsWith('.ts'));
   const handed = new Map(files.map((f) => [relative(root, f), reExports(readFileSync(f, 'utf8'))]));
-  const entries = entryModules();
+  const entries = packageEntries();
 
   it('reads what a module hands on (so the checks below can fail)', () => {
     expect(
@@ -261,15 +263,8 @@ describe('the shared names have one home', () => {
         const target = fileOf(relative(root, resolve(root, dirname(path), m[2]!)));
         const names = foreign.get(target);
         if (!names || topOf(target) === topOf(path)) return [];
-        return m[1]!
-          .split(',')
-          .map(
-            (x) =>
-              x
-                .trim()
-                .replace(/^type\s+/, '')
-                .split(/\s+as\s+/)[0]!,
-          )
+        return named(m[1]!)
+          .map(([inner]) => inner)
           .filter((n) => names.has(n))
           .map((n) => `${path} takes ${n} through ${target}`);
       });
