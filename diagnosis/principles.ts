@@ -6,7 +6,7 @@
  * principle at all are differences of design (ranking, tiers, render,
  * estimator), not defects a vendor of another design should chase.
  */
-import { isExpired, validateRequest } from '../reference/index.js';
+import { validateRequest } from '../reference/index.js';
 import type { Manifest } from '../protocol/types.js';
 import { principleVerdict } from '../judging/principles/verdict.js';
 import type { Finding } from '../judging/principles/finding.js';
@@ -38,6 +38,13 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'ANY-3': 'blocks are dropped without being named',
   'ANY-3|twice': 'blocks are named more than once, or named though the request does not hold them',
   'ANY-4': 'omission reasons name no reason class',
+  'ANY-4|boundary':
+    'blocks at the instant now == created_at + ttl_seconds are omitted as expired, where EXP-1 keeps them live: ' +
+    'the design’s expiry boundary is inclusive and it does not say so (declare "expiry": "inclusive", DES-11, if that is the design)',
+  'ANY-4|expired': 'live blocks are omitted as expired: the reason is false of the block',
+  'ANY-4|budget': 'expired blocks are said to be dropped for the budget: the design does not read their expiry, or misnames it',
+  'ANY-4|other':
+    'omission reasons are false of their blocks (a filter the request did not ask for, a status the block does not have, a floor a kept block is under)',
   'ANY-5': 'expired blocks are included',
   'ANY-6': 'pinned blocks are dropped',
   'ANY-7': 'selection reads the content: a twin request, its letters and digits rotated at the same cost, selects other blocks or gives other reasons',
@@ -63,7 +70,7 @@ const HANG_FEATURES: readonly { words: string; holds: (r: HangRequest, d: Design
   { words: 'a block that alone costs more than the budget', holds: (r, d) => r.blocks.some((b) => d.costOf([b.content]) > r.budget) },
   {
     words: 'every block expired',
-    holds: (r) => r.blocks.length > 0 && r.blocks.every((b) => isExpired(r.now, b.created_at ?? 0, b.ttl_seconds ?? 0)),
+    holds: (r, d) => r.blocks.length > 0 && r.blocks.every((b) => d.expired(r.now, b)),
   },
 ];
 
@@ -126,6 +133,10 @@ function miscount(overruns: readonly Observation[], design: Design): string | un
 /** A finding as the likely cause counts it: by principle, and ANY-3 by what was wrong (a drop nobody named, or a block named twice or not in the request). */
 function findingKey(f: Finding): string {
   const actual = f.actual as { more_than_once?: unknown } | undefined;
+  if (f.id === 'ANY-4') {
+    const kind = (f.expected as { false_reason?: string } | undefined)?.false_reason;
+    if (kind !== undefined) return `ANY-4|${kind}`;
+  }
   return f.id === 'ANY-3' && actual?.more_than_once !== undefined ? 'ANY-3|twice' : f.id;
 }
 

@@ -25,14 +25,15 @@ interface Read {
 const history = (blocks: readonly PrincipleBlock[]): PrincipleBlock[] => ordered(blocks, 'chronological');
 
 /** The groups ANY-16 judges, each oldest first. */
-const groupsOf = (request: PrincipleRequest, member: string): PrincipleBlock[][] => judgedGroups(request, member).map((g) => history(g.blocks));
+const groupsOf = (request: PrincipleRequest, design: Design, member: string): PrincipleBlock[][] =>
+  judgedGroups(request, design, member).map((g) => history(g.blocks));
 
 /** Each split of the answers, by the half kept: the later blocks of a group without the earlier, the reverse, or neither; and whether it stands first in the context. */
-function splitsOf(reads: readonly Read[], member: string): { later: number; earlier: number; mixed: number; atStart: number } {
+function splitsOf(reads: readonly Read[], design: Design, member: string): { later: number; earlier: number; mixed: number; atStart: number } {
   const n = { later: 0, earlier: 0, mixed: 0, atStart: 0 };
   for (const { request, answer } of reads) {
     const included = new Set(answer.included);
-    for (const blocks of groupsOf(request, member)) {
+    for (const blocks of groupsOf(request, design, member)) {
       const kept = blocks.map((b) => included.has(b.block_id));
       if (kept.every(Boolean) || !kept.some(Boolean)) continue;
       const firstKept = kept.indexOf(true);
@@ -54,7 +55,7 @@ interface SplitModel {
 
 /** The declared fill taken block by block, the groups not read. */
 function ungrouped(r: Read, design: Design, capabilities: readonly string[]): PrincipleBlock[] {
-  const { candidates, pinned } = fillCandidates(r.request, r.answer, capabilities, undefined);
+  const { candidates, pinned } = fillCandidates(r.request, r.answer, capabilities, design, undefined);
   const fill = design.fill as Exclude<Design['fill'], 'own' | undefined>;
   return taken(
     candidates.filter((b) => !pinned.includes(b)),
@@ -108,7 +109,7 @@ export function splitCause(
   const reads = observations.filter((o) => !o.passed).flatMap(readOf);
   const passing = observations.filter((o) => o.passed).flatMap(readOf);
   const split = reads.filter((r) => splitIds.includes(r.id));
-  const n = splitsOf(split, member);
+  const n = splitsOf(split, design, member);
   const splits = n.later + n.earlier + n.mixed;
   if (splits === 0) return undefined;
   const halves = [

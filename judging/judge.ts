@@ -16,6 +16,7 @@ import { reasonClass } from '../vocabulary/reason-classes.js';
 import { manifestDesign } from './principles/design.js';
 import { anyOnlyFor, caseLevel } from '../vocabulary/levels.js';
 import type { Design } from './principles/design.js';
+import type { PrincipleBlock } from './principles/finding.js';
 import { brokenPrinciples, principlesHeld, principleVerdict } from './principles/verdict.js';
 import { malformedErrorVerdict, nonAnswerVerdict } from '../vocabulary/outcome-verdict.js';
 import type { Mismatch } from './matchers.js';
@@ -64,6 +65,10 @@ function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, 
   const held = new Set(principlesHeld(manifest.capabilities, design));
   const unheld = (id: string): boolean => id.startsWith('ANY-') && id !== 'ANY-12' && !held.has(id) && NOT_HELD[id] !== undefined;
   const own = c.requirements.filter((id) => id !== 'ANY-12');
+  // A render that names some blocks judges provenance for those: a case none of whose blocks it names puts ANY-10 to no test.
+  if (own.length > 0 && own.every((id) => id === 'ANY-10') && held.has('ANY-10') && !requestNamed(c.request, design)) {
+    return { status: 'skip', message: UNNAMED };
+  }
   if (own.length > 0 && own.every(unheld)) {
     // Provenance a render cannot give is said not judged; an order or a fill the design keeps as its own leaves the case to the principles it is held to, as a tiered case is (LVL-3).
     if (own.includes('ANY-10')) return { status: 'skip', message: own.map((id) => NOT_HELD[id]).join('; ') };
@@ -71,6 +76,15 @@ function judgeByPrinciples(c: GoldenCase, outcome: Outcome, manifest: Manifest, 
   }
   const requirements = (v.requirements ?? c.requirements).filter((id) => !unheld(id));
   return requirements.length === (v.requirements ?? c.requirements).length ? v : { ...v, requirements };
+}
+
+const UNNAMED =
+  'provenance: not judged here: the declared render names none of this request’s blocks (the header or footer each takes writes no {block_id} or {index})';
+
+/** Whether some block of the request takes a header or footer that names it (ANY-10 is judged block by block). */
+function requestNamed(request: unknown, design: Design): boolean {
+  const blocks = (request as { blocks?: unknown }).blocks;
+  return Array.isArray(blocks) && blocks.some((b) => typeof b === 'object' && b !== null && design.namesBlock(b as PrincipleBlock));
 }
 
 /** Why a case of one principle is not run for a design, by the principle (principlesHeld says which are held). */

@@ -113,6 +113,10 @@ export interface CompiledTemplate {
   render: Render;
   /** Whether every template the choices can reach writes a field that names the block (ANY-10). */
   namesBlock: boolean;
+  /** Whether the template this block takes names it: provenance is judged block by block (ANY-10). */
+  names: (block: RenderBlock) => boolean;
+  /** The member paths of the templates the choices can reach that name no block (`design.render.header.cases.true`). */
+  silent: string[];
 }
 
 /**
@@ -130,7 +134,8 @@ export function compileTemplate(t: DeclaredTemplate, members: readonly string[],
         problems.push(`${at}: ${pieces}`);
         return undefined;
       }
-      return { render: fromPieces(pieces), namesBlock: pieces.some((p) => typeof p !== 'string' && NAMING_FIELDS.has(p.name)) };
+      const named = pieces.some((p) => typeof p !== 'string' && NAMING_FIELDS.has(p.name));
+      return { render: fromPieces(pieces), namesBlock: named, names: () => named, silent: named ? [] : [at] };
     }
     if (depth >= MAX_DEPTH) {
       problems.push(`${at}: choices nest ${MAX_DEPTH} deep at most`);
@@ -149,29 +154,66 @@ export function compileTemplate(t: DeclaredTemplate, members: readonly string[],
     const otherwise = walk(node.default ?? '', `${at}.default`, depth + 1);
     if (!otherwise) return undefined;
     const by = node.by;
+    const chosen = (block: RenderBlock): CompiledTemplate => cases.get(choiceKey(by, block) ?? '\u0000') ?? otherwise;
     return {
-      render: (block, index) => (cases.get(choiceKey(by, block) ?? '\u0000') ?? otherwise).render(block, index),
+      render: (block, index) => chosen(block).render(block, index),
       namesBlock: otherwise.namesBlock && [...cases.values()].every((c) => c.namesBlock),
+      names: (block) => chosen(block).names(block),
+      silent: [...[...cases.values()].flatMap((c) => c.silent), ...otherwise.silent],
     };
   };
   const compiled = walk(t, path, 0);
   return problems.length > 0 || !compiled ? problems : compiled;
 }
 
+/** Why provenance is not judged for a render none of whose headers and footers names a block. */
+export const NAMES_NO_BLOCK = 'the declared render names no block: no {block_id} or {index} in its header or footer';
+
 /**
- * The principles a declared design leaves unjudged: provenance (ANY-10) when its render
- * names no block, whatever choice it takes. A design that does not compile is refused
- * before a run, so it has nothing to say here.
+ * How far a declared render lets provenance be judged (ANY-10), block by block: `all` when the
+ * header or the footer names every block whatever choice it takes, `none` when no template it
+ * can take names one, else `some`, with the member paths of the templates that name none.
  */
-export function principlesNotJudged(design: DeclaredDesign | undefined): NotJudged[] {
+export function provenanceScope(design: DeclaredDesign | undefined): { scope: 'all' | 'some' | 'none'; silent: string[] } {
   const r = design?.render;
   // No header declared: REN-2's, which names the block.
-  if (r?.header === undefined) return [];
+  if (r?.header === undefined) return { scope: 'all', silent: [] };
   const members = Object.keys(design?.members ?? {});
-  const names = (t: DeclaredTemplate, path: string): boolean => {
-    const c = compileTemplate(t, members, path);
-    return Array.isArray(c) || c.namesBlock;
-  };
-  if (names(r.header, 'design.render.header') || names(r.footer ?? '', 'design.render.footer')) return [];
-  return [{ principle: 'ANY-10', name: 'provenance', reason: 'the declared render names no block: no {block_id} or {index} in its header or footer' }];
+  const header = compileTemplate(r.header, members, 'design.render.header');
+  const footer = compileTemplate(r.footer ?? '', members, 'design.render.footer');
+  // A design that does not compile is refused before a run: it has nothing to say here.
+  if (Array.isArray(header) || Array.isArray(footer) || header.namesBlock || footer.namesBlock) return { scope: 'all', silent: [] };
+  const namesSome = (c: CompiledTemplate, t: DeclaredTemplate): boolean => c.silent.length < templatesOf(t);
+  const parts = [
+    { c: header, t: r.header },
+    { c: footer, t: r.footer ?? '' },
+  ].filter((p) => namesSome(p.c, p.t));
+  if (parts.length === 0) return { scope: 'none', silent: [] };
+  // A block is named by its header or its footer: the templates that leave it unnamed are the silent ones of the parts that name some.
+  return { scope: 'some', silent: parts.flatMap((p) => p.c.silent) };
+}
+
+/** How many templates a header or footer can take: one, or those of its choice's cases and default. */
+function templatesOf(t: DeclaredTemplate): number {
+  if (typeof t === 'string') return 1;
+  return Object.values(t.cases).reduce((n, c) => n + templatesOf(c), 0) + templatesOf(t.default ?? '');
+}
+
+/**
+ * The principles a declared design leaves unjudged: provenance (ANY-10) when its render names
+ * no block, whatever choice it takes. A render that names some blocks is judged for those: its
+ * results are held to ANY-10, and `partly` says for which blocks it is not.
+ */
+export function principlesNotJudged(design: DeclaredDesign | undefined): NotJudged[] {
+  const { scope, silent } = provenanceScope(design);
+  if (scope === 'all') return [];
+  if (scope === 'none') return [{ principle: 'ANY-10', name: 'provenance', reason: NAMES_NO_BLOCK }];
+  return [
+    {
+      principle: 'ANY-10',
+      name: 'provenance',
+      reason: `judged for the blocks whose header or footer names them; not for the blocks that take ${silent.join(', ')}, which write no {block_id} or {index}`,
+      partly: true,
+    },
+  ];
 }

@@ -76,6 +76,8 @@ export interface DeclaredDesign {
   groups?: string;
   /** DES-10: the sentence written where blocks were left out, with their count or ids. */
   marker?: DeclaredMarker;
+  /** DES-11: whether a block is expired at the instant now == created_at + ttl_seconds (`inclusive`) or only after it (`exclusive`, EXP-1). */
+  expiry?: 'exclusive' | 'inclusive';
 }
 
 export interface DeclaredMarker {
@@ -188,6 +190,8 @@ export interface NotJudged {
   /** The principle in a word, as the levels line writes it: `provenance`. */
   name: string;
   reason: string;
+  /** The principle is judged, but not for every block: `reason` says for which it is not (a render that names some blocks, ANY-10). */
+  partly?: boolean;
 }
 
 /** What every result has, whatever its kind. */

@@ -47,7 +47,7 @@ export function badgeData(report: Report): BadgeEndpoint {
     ? `conformance (${DECLARED_PROFILE})`
     : anyOnly(report.implementation)
       ? `conformance (any design${principlesNotJudged(report.implementation.design)
-          .map((n) => `, ${n.name} not judged`)
+          .map((n) => `, ${n.name} ${n.partly ? 'judged in part' : 'not judged'}`)
           .join('')})`
       : 'conformance';
   return { schemaVersion: 1, label, message: percent(r), color: badgeColour(r) };

@@ -140,7 +140,7 @@ export function verdictLine(report: Report): string {
 /** `any design: PASS, validation: not declared`: the levels a run reached, as the terminal, reports and badge name them. */
 export function levelsLine(report: Report): string {
   return levelsReached(report)
-    .map((l) => `${l.name}: ${l.word}${(l.not_judged ?? []).map((n) => ` (${n.name} not judged: ${n.reason})`).join('')}`)
+    .map((l) => `${l.name}: ${l.word}${(l.not_judged ?? []).map((n) => ` (${n.name} ${n.partly ? 'judged in part' : 'not judged'}: ${n.reason})`).join('')}`)
     .join(', ');
 }
 

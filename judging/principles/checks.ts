@@ -4,18 +4,16 @@
  * tiers, render or estimator. The one place they are judged: golden cases of
  * the any level, the properties, replay and the shadow call it.
  */
-import { isExpired } from '../../reference/index.js';
 import type { Result } from '../../protocol/assembly.js';
 import { anyReasonClass, reasonClass } from '../../vocabulary/reason-classes.js';
 import { firstDifference } from '../../vocabulary/first-difference.js';
 import { fillFindings } from './fill.js';
 import { takeOutMarker } from './marker.js';
 import { groupFindings } from './groups.js';
+import { expiryWords, reasonFindings } from './reasons.js';
 import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
 import { type Design, withinBudget } from './design.js';
 import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
-
-const expired = (req: PrincipleRequest, b: PrincipleBlock): boolean => isExpired(req.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
 
 const quote = (s: string, max = 40): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
 
@@ -50,18 +48,24 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
       });
     }
   }
+  reasonFindings(request, answer, design, capabilities, out);
   for (const b of request.blocks) {
-    if (!expired(request, b)) continue;
+    if (!design.expired(request.now, b)) continue;
     if (included.has(b.block_id))
       out.push({
         id: 'ANY-5',
-        message: `block ${quote(b.block_id)} is expired (now ${request.now} > ${b.created_at ?? 0} + ${b.ttl_seconds}) and included`,
+        message: `block ${quote(b.block_id)} is expired (${expiryWords(request.now, b, design.expiry)}) and included`,
         actual: b.block_id,
       });
   }
   if (capabilities.includes('pinned')) {
     for (const b of request.blocks) {
-      if (b.pinned === true && !expired(request, b) && !included.has(b.block_id) && !filteredOut(request, b, omitted.get(b.block_id), capabilities)) {
+      if (
+        b.pinned === true &&
+        !design.expired(request.now, b) &&
+        !included.has(b.block_id) &&
+        !filteredOut(request, b, omitted.get(b.block_id), capabilities)
+      ) {
         const why = omitted.has(b.block_id) ? `omitted as ${quote(String(omitted.get(b.block_id)))}` : 'dropped without a word';
         out.push({
           id: 'ANY-6',
@@ -72,7 +76,7 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
     }
   }
   if (capabilities.includes('lifecycle')) lifecycle(request, included, out);
-  if (design.groups) groupFindings(request, answer, design.groups, out);
+  if (design.groups) groupFindings(request, answer, design, design.groups, out);
   // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
   const cut = render(answer, design, byId, out);
   budget(request, answer, design, byId, cut, out);
@@ -200,12 +204,13 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
     const b = blocks[i]!;
     const header = declared[i]!.header;
     if (p.kind === 'misheaded') {
-      // A render that names no block cannot attribute a content (ANY-10 is not judged): its header is still declared text (ANY-11).
+      // A header that names no block cannot attribute a content (ANY-10 is not judged for it): it is still declared text (ANY-11).
+      const named = design.namesBlock(b);
       out.push({
-        id: design.namesBlocks ? 'ANY-10' : 'ANY-11',
+        id: named ? 'ANY-10' : 'ANY-11',
         message:
           `the content of block ${quote(b.block_id)} appears, but not under its header ` +
-          `${quote(header)}${design.namesBlocks ? '' : ' as the declared render writes it'}: ${quote(p.written, 40)} stands in its place`,
+          `${quote(header)}${named ? '' : ' as the declared render writes it'}: ${quote(p.written, 40)} stands in its place`,
         expected: header + quote(b.content),
         actual: context,
       });

@@ -6,7 +6,7 @@
  * specification's: NUM-2's estimate, REN-2's header, REN-3's separator and
  * empty context, omissions reported.
  */
-import { codePointLength, HEADER_SEPARATOR, SPEC_RENDER } from '../../reference/index.js';
+import { codePointLength, HEADER_SEPARATOR, isExpired, SPEC_RENDER } from '../../reference/index.js';
 import { BLOCK_MEMBERS } from '../../protocol/assembly.js';
 import type {
   DeclaredContextOrder,
@@ -20,7 +20,7 @@ import type {
   Manifest,
 } from '../../protocol/types.js';
 import { loadEncoding } from '../../vocabulary/encodings.js';
-import { type CompiledTemplate, compileTemplate, type Render } from '../../protocol/render-template.js';
+import { type CompiledTemplate, compileTemplate, provenanceScope, type Render, type RenderBlock } from '../../protocol/render-template.js';
 
 export interface Design {
   /** The estimator in words, for messages ("ceil(code_points / 4), at least 0, + 5 per block"). */
@@ -37,8 +37,10 @@ export interface Design {
   omissionsReported: boolean;
   /** Whether twins of equal code points, UTF-16 units, UTF-8 bytes and word breaks cost the same (false for a tokenizer). */
   twinsCostAlike: boolean;
-  /** Whether the render names the block of each content (`{block_id}` or `{index}` in every header or every footer): else ANY-10 is not judged. */
+  /** Whether the render names the block of some content (`{block_id}` or `{index}` in a header or footer it can take): else ANY-10 is not judged. */
   namesBlocks: boolean;
+  /** Whether the header or footer this block takes names it: provenance is judged for such a block (ANY-10), block by block. */
+  namesBlock(b: RenderBlock): boolean;
   /** The members beyond section 2 the requests carry (DES-5), each with its values. */
   members: Readonly<Record<string, readonly string[]>>;
   /** What of a valid request the design refuses (DES-6): its error answer is skipped, not failed. */
@@ -51,6 +53,22 @@ export interface Design {
   groups?: string;
   /** The omission marker (DES-10), when declared. */
   marker?: DeclaredMarker;
+  /** Whether a block is expired at `now` under the declared boundary (DES-11; EXP-1 when undeclared). */
+  expired(now: number, b: Expiring): boolean;
+  /** The boundary in words, for messages: the condition under which a block is expired. */
+  expiry: 'exclusive' | 'inclusive';
+}
+
+/** What expiry reads of a block. */
+export interface Expiring {
+  created_at?: number;
+  ttl_seconds?: number;
+}
+
+/** DES-11 over EXP-1: a block with a ttl is expired after created_at + ttl_seconds, or already at that instant when the design says so. */
+export function expiredUnder(expiry: 'exclusive' | 'inclusive'): (now: number, b: Expiring) => boolean {
+  if (expiry === 'exclusive') return (now, b) => isExpired(now, b.created_at ?? 0, b.ttl_seconds ?? 0);
+  return (now, b) => (b.ttl_seconds ?? 0) > 0 && now >= (b.created_at ?? 0) + (b.ttl_seconds ?? 0);
 }
 
 export const SPEC_HEADER = '[{source}' + HEADER_SEPARATOR + '{block_id}]\n';
@@ -138,13 +156,16 @@ export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: str
     empty: r.empty ?? '',
     omissionsReported: declared?.omissions !== 'not_reported',
     twinsCostAlike: !('tokenizer' in e),
-    namesBlocks: header.namesBlock || footer.namesBlock,
+    namesBlocks: provenanceScope(declared).scope !== 'none',
+    namesBlock: (b) => header.names(b) || footer.names(b),
     members,
     refuses: declared?.refuses ?? [],
     ...(declared?.fill ? { fill: declared.fill } : {}),
     ...(declared?.context_order ? { contextOrder: declared.context_order } : {}),
     ...(declared?.groups ? { groups: declared.groups } : {}),
     ...(declared?.marker ? { marker: declared.marker } : {}),
+    expired: expiredUnder(declared?.expiry ?? 'exclusive'),
+    expiry: declared?.expiry ?? 'exclusive',
   };
 }
 

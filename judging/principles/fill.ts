@@ -6,7 +6,6 @@
  * one, only what every design owes: when all candidates fit together, none is
  * omitted for the budget.
  */
-import { isExpired } from '../../reference/index.js';
 import type { DeclaredContextOrder, DeclaredFill } from '../../protocol/types.js';
 import type { Result } from '../../protocol/assembly.js';
 import { reasonClass } from '../../vocabulary/reason-classes.js';
@@ -84,11 +83,12 @@ export function fillCandidates(
   request: PrincipleRequest,
   answer: Result,
   capabilities: readonly string[],
+  design: Pick<Design, 'expired'>,
   member: string | undefined,
 ): { live: PrincipleBlock[]; candidates: PrincipleBlock[]; pinned: PrincipleBlock[] } {
   const omitted = new Map(answer.omissions.map((o) => [o.block_id, o.reason]));
   const included = new Set(answer.included);
-  const isExpiredBlock = (b: PrincipleBlock): boolean => isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0);
+  const isExpiredBlock = (b: PrincipleBlock): boolean => design.expired(request.now, b);
   const live = request.blocks.filter((b) => !isExpiredBlock(b));
   const pinnedOwed = capabilities.includes('pinned');
   const isPinned = (b: PrincipleBlock): boolean => pinnedOwed && b.pinned === true;
@@ -116,7 +116,7 @@ export function fillFindings(
 ): void {
   const omitted = new Map(answer.omissions.map((o) => [o.block_id, o.reason]));
   const included = new Set(answer.included);
-  const { live, candidates, pinned } = fillCandidates(request, answer, capabilities, design.groups);
+  const { live, candidates, pinned } = fillCandidates(request, answer, capabilities, design, design.groups);
   const rest = candidates.filter((b) => !pinned.includes(b));
   const forBudget = candidates.filter((b) => !included.has(b.block_id) && omitted.has(b.block_id));
   if (design.contextOrder) orderFinding(request, answer, design.contextOrder, out);

@@ -9,7 +9,6 @@ import type { Outcome } from '../../protocol/types.js';
 import type { Result } from '../../protocol/assembly.js';
 import type { Verdict } from '../../vocabulary/types.js';
 import { malformedErrorVerdict, nonAnswerVerdict } from '../../vocabulary/outcome-verdict.js';
-import { isExpired } from '../../reference/index.js';
 import type { Design } from './design.js';
 import { principleFindings } from './checks.js';
 import { declaredRefusal } from './refusals.js';
@@ -50,8 +49,8 @@ export const principlesHeld = (capabilities: readonly string[], design?: Pick<De
   );
 
 /** Whether the request holds a live pinned block: then pinned_overflow is a loud failure the level accepts (ANY-6). */
-function hasLivePinned(request: PrincipleRequest): boolean {
-  return request.blocks.some((b) => b.pinned === true && !isExpired(request.now, b.created_at ?? 0, b.ttl_seconds ?? 0));
+function hasLivePinned(request: PrincipleRequest, design: Design): boolean {
+  return request.blocks.some((b) => b.pinned === true && !design.expired(request.now, b));
 }
 
 export function principleVerdict(request: unknown, outcome: Outcome, design: Design, capabilities: readonly string[]): Verdict & { findings?: Finding[] } {
@@ -75,7 +74,7 @@ export function principleVerdict(request: unknown, outcome: Outcome, design: Des
     case 'error': {
       const malformed = malformedErrorVerdict(outcome);
       if (malformed) return malformed;
-      if (outcome.code === 'pinned_overflow' && capabilities.includes('pinned') && hasLivePinned(req)) return { status: 'pass' };
+      if (outcome.code === 'pinned_overflow' && capabilities.includes('pinned') && hasLivePinned(req, design)) return { status: 'pass' };
       const declared = declaredRefusal(request, design.refuses);
       if (declared) return { status: 'skip', message: declared };
       const finding: Finding = {

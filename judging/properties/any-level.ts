@@ -45,7 +45,11 @@ function judged(env: PropertyEnv, req: GenRequest, outcome: Outcome, ids: readon
 
 /** `ids` less the principles the declared design leaves unjudged (ANY-10 for a render that names no block). */
 const held = (gen: Pick<GenContext, 'design' | 'profiles'>, ids: readonly string[]): string[] => {
-  const unjudged = new Set(principlesNotJudged(gen.design).map((n) => n.principle));
+  const unjudged = new Set(
+    principlesNotJudged(gen.design)
+      .filter((n) => n.partly !== true)
+      .map((n) => n.principle),
+  );
   if (gen.design?.context_order === undefined) unjudged.add('ANY-15');
   if (gen.design?.groups === undefined) unjudged.add('ANY-16');
   // A fill of the design's own (declared, or an exact profile's tiers) leaves drops for the budget to it (DES-7).

@@ -78,6 +78,15 @@ function declaredMembers(gen: GenContext): fc.Arbitrary<Record<string, string>> 
   return fc.record(Object.fromEntries(Object.entries(members).map(([name, values]) => [name, fc.constantFrom(...values)])));
 }
 
+const NOW = 1_700_000_000;
+
+const EXPIRY: Readonly<Record<string, { created_at?: number; ttl_seconds?: number }>> = {
+  none: {},
+  expired: { created_at: NOW - 7200, ttl_seconds: 3600 },
+  live: { created_at: NOW - 60, ttl_seconds: 3600 },
+  boundary: { created_at: NOW - 3600, ttl_seconds: 3600 },
+};
+
 /** Ids unique within the request: `k-<n>`, so a cut piece of one content never names another block. */
 function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
   const pinned = gen.capabilities.includes('pinned');
@@ -85,7 +94,8 @@ function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
     source: fc.constantFrom(...SOURCES),
     content: anyContent,
     priority: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.double({ min: 0, max: 1, noNaN: true })),
-    expiry: fc.constantFrom('none', 'none', 'none', 'expired', 'live'),
+    // 'boundary': now == created_at + ttl_seconds, live under EXP-1 and expired under an inclusive boundary (DES-11).
+    expiry: fc.constantFrom('none', 'none', 'none', 'expired', 'live', 'boundary'),
     pinned: pinned ? fc.boolean() : fc.constant(false),
     members: declaredMembers(gen),
     // Joins the block before it in a group (DES-9): a tool call and its result, drawn only for a design that links blocks.
@@ -98,15 +108,13 @@ function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
       source: b.source,
       content: b.content,
       priority: b.priority,
-      ...(b.expiry === 'expired' ? { created_at: NOW - 7200, ttl_seconds: 3600 } : b.expiry === 'live' ? { created_at: NOW - 60, ttl_seconds: 3600 } : {}),
+      ...EXPIRY[b.expiry],
       ...(b.pinned ? { pinned: true } : {}),
       ...b.members,
       ...(group ? { [group]: `g-${groupStart(bs, i)}` } : {}),
     })),
   );
 }
-
-const NOW = 1_700_000_000;
 
 /**
  * A budget for these blocks: a small one, a large one, or the cost of the first k blocks in

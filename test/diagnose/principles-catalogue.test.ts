@@ -55,7 +55,11 @@ const BREAKS: Readonly<Record<string, readonly string[]>> = {
   // ANY-6: a live pinned block dropped (ignored, trimmed to fit, or a ttl of 0 read as expired).
   'pinned-ignored': ['ANY-6'],
   'pinned-overflow-trimmed': ['ANY-6'],
-  'ttl-zero-expires': ['ANY-6'],
+  'ttl-zero-expires': ['ANY-4', 'ANY-6'],
+  // ANY-4: a reason false of its block: a live block called expired (a ttl of 0 read as expired, the boundary instant read
+  // as past it), a status the block does not have.
+  'inclusive-expiry': ['ANY-4'],
+  'stale-treated-as-superseded': ['ANY-4'],
   // ANY-13: a valid request refused: pinned_overflow with no live pinned block to overflow, invalid_request for an overflow,
   // or for unknown members, which every design ignores (REQ-3, ANY-9).
   'expired-pinned-kept': ['ANY-13'],

@@ -11,7 +11,7 @@ import { principleFindings } from '../../judging/principles/checks.js';
 import type { PrincipleRequest } from '../../judging/principles/finding.js';
 import { designOf, designProblems } from '../../judging/principles/design.js';
 import { withMembers } from '../../judging/principles/members.js';
-import { compileTemplate, lineCount, principlesNotJudged } from '../../protocol/render-template.js';
+import { compileTemplate, lineCount, principlesNotJudged, provenanceScope } from '../../protocol/render-template.js';
 import type { DeclaredDesign, Manifest } from '../../protocol/types.js';
 import type { Result } from '../../protocol/assembly.js';
 
@@ -176,5 +176,44 @@ describe('the principles under the grammar', () => {
     expect(principleFindings(r, ok, named, []).map((f) => f.id)).toEqual([]);
     const wrong = right.replace('[y] Relevance: 0.25', '[x] Relevance: 0.25');
     expect(principleFindings(r, { ...ok, context: wrong }, named, []).map((f) => f.id)).toEqual(['ANY-10']);
+  });
+});
+
+describe('provenance judged block by block (ANY-10)', () => {
+  const partial = { render: { header: { by: 'pinned', cases: { true: '' }, default: '### {source} ({block_id})\n' } } };
+
+  it('a render that names some blocks is judged for them, and says for which blocks it is not', () => {
+    expect(provenanceScope(partial)).toEqual({ scope: 'some', silent: ['design.render.header.cases.true'] });
+    expect(principlesNotJudged(partial)).toEqual([
+      {
+        principle: 'ANY-10',
+        name: 'provenance',
+        reason:
+          'judged for the blocks whose header or footer names them; not for the blocks that take design.render.header.cases.true, ' +
+          'which write no {block_id} or {index}',
+        partly: true,
+      },
+    ]);
+    expect(provenanceScope({ render: { header: '[{source}]\n' } }).scope).toBe('none');
+    expect(provenanceScope({ render: { header: { by: 'pinned', cases: { true: '[{source}]\n' } } } }).scope).toBe('none');
+  });
+
+  it('a content under the wrong header is ANY-10 for a named block and ANY-11 for one whose header names none', () => {
+    const design = designOf(partial);
+    const request = {
+      now: 0,
+      budget: 100,
+      blocks: [
+        { block_id: 'sys', source: 'rules', content: 'Always answer in English.', pinned: true },
+        { block_id: 'm-1', source: 'memory', content: 'The user prefers short answers.' },
+      ],
+    };
+    const answer = (context: string) => ({ context, included: ['sys', 'm-1'], estimated_tokens: 13, total_budget: 100, omissions: [] });
+    const right = 'Always answer in English.\n\n### memory (m-1)\nThe user prefers short answers.';
+    expect(principleFindings(request, answer(right), design, ['pinned'])).toEqual([]);
+    const wrongNamed = 'Always answer in English.\n\n### memory (m-9)\nThe user prefers short answers.';
+    expect(principleFindings(request, answer(wrongNamed), design, ['pinned']).map((f) => f.id)).toEqual(['ANY-10']);
+    const wrongPinned = '### rules (sys)\nAlways answer in English.\n\n### memory (m-1)\nThe user prefers short answers.';
+    expect(principleFindings(request, answer(wrongPinned), design, ['pinned']).map((f) => f.id)).toEqual(['ANY-11']);
   });
 });
