@@ -50,6 +50,8 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'ANY-7': 'selection reads the content: a twin request, its letters and digits rotated at the same cost, selects other blocks or gives other reasons',
   'ANY-10': 'contents appear outside their own header',
   'ANY-11': 'text of the implementation’s own is written into the context',
+  'ANY-11|missing':
+    'the declared render of an empty content is left out of the context (no header for it): where that is the design, it declares render.empty_content "nothing" or "header"',
   'ANY-13': 'valid requests are refused',
   'ANY-14': 'blocks that fit are dropped for the budget',
   'ANY-15': 'the context is not in the declared order',
@@ -64,17 +66,20 @@ const HANG_FEATURES: readonly { words: string; holds: (r: HangRequest, d: Design
   { words: 'no blocks', holds: (r) => r.blocks.length === 0 },
   {
     words: 'pinned blocks that alone fill the budget',
-    holds: (r, d, owed) =>
-      owed && r.blocks.some((b) => b.pinned === true) && d.costOf(r.blocks.filter((b) => b.pinned === true).map((b) => b.content)) >= r.budget,
+    holds: (r, d, owed) => owed && r.blocks.some((b) => b.pinned === true) && d.costOf(r.blocks.filter((b) => b.pinned === true)) >= r.budget,
   },
-  { words: 'a block that alone costs more than the budget', holds: (r, d) => r.blocks.some((b) => d.costOf([b.content]) > r.budget) },
+  { words: 'a block that alone costs more than the budget', holds: (r, d) => r.blocks.some((b) => d.costOf([b]) > r.budget) },
   {
     words: 'every block expired',
     holds: (r, d) => r.blocks.length > 0 && r.blocks.every((b) => d.expired(r.now, b)),
   },
 ];
 
-type HangRequest = { now: number; budget: number; blocks: { content: string; pinned?: boolean; created_at?: number; ttl_seconds?: number }[] };
+type HangRequest = {
+  now: number;
+  budget: number;
+  blocks: { block_id: string; source: string; content: string; pinned?: boolean; created_at?: number; ttl_seconds?: number }[];
+};
 
 /**
  * What the requests that hang hold and the answered ones mostly do not: "a budget of 0 (5 of
@@ -94,18 +99,18 @@ function whatHangs(hangs: readonly Observation[], answered: readonly Observation
 /** Ways of counting a selection that real assemblers get wrong, each as the count it gives (integers, as estimated_tokens is). */
 const MISCOUNTS: readonly { words: string; count: (blocks: readonly MiscountBlock[], design: Design) => number }[] = [
   { words: 'the number of blocks, not their tokens', count: (bs) => bs.length },
-  { words: 'one token short a block', count: (bs, d) => d.costOf(bs.map((b) => b.content)) - bs.length },
-  { words: 'one token short', count: (bs, d) => d.costOf(bs.map((b) => b.content)) - 1 },
-  { words: 'the pinned blocks left out of the count', count: (bs, d) => d.costOf(bs.filter((b) => b.pinned !== true).map((b) => b.content)) },
-  { words: 'a quarter short (three quarters of the count)', count: (bs, d) => Math.floor((d.costOf(bs.map((b) => b.content)) * 3) / 4) },
-  { words: 'half the count', count: (bs, d) => Math.floor(d.costOf(bs.map((b) => b.content)) / 2) },
+  { words: 'one token short a block', count: (bs, d) => d.costOf(bs) - bs.length },
+  { words: 'one token short', count: (bs, d) => d.costOf(bs) - 1 },
+  { words: 'the pinned blocks left out of the count', count: (bs, d) => d.costOf(bs.filter((b) => b.pinned !== true)) },
+  { words: 'a quarter short (three quarters of the count)', count: (bs, d) => Math.floor((d.costOf(bs) * 3) / 4) },
+  { words: 'half the count', count: (bs, d) => Math.floor(d.costOf(bs) / 2) },
   { words: 'characters, not tokens', count: (bs) => bs.reduce((n, b) => n + [...b.content].length, 0) },
   { words: 'code points over 5, not 4', count: (bs) => bs.reduce((n, b) => n + Math.max(1, Math.floor([...b.content].length / 5)), 0) },
   { words: 'words, not tokens', count: (bs) => bs.reduce((n, b) => n + (b.content.match(/\S+/g)?.length ?? 0), 0) },
   { words: 'the empty content counted as 0, not at least 1', count: (bs) => bs.reduce((n, b) => n + Math.floor([...b.content].length / 4), 0) },
 ];
 
-type MiscountBlock = { block_id: string; content: string; pinned?: boolean };
+type MiscountBlock = { block_id: string; source: string; content: string; pinned?: boolean };
 
 /**
  * The counting difference that reproduces the answers' own estimated_tokens on the overruns:
@@ -121,7 +126,7 @@ function miscount(overruns: readonly Observation[], design: Design): string | un
     const byId = new Map(blocks.map((b) => [b.block_id, b]));
     const included = answer.included.map((id) => byId.get(String(id))).filter((b): b is MiscountBlock => b !== undefined);
     // Only an answer whose own count differs from the declared one says how it counts.
-    if (Math.round(design.costOf(included.map((b) => b.content))) === answer.estimated_tokens) return [];
+    if (Math.round(design.costOf(included)) === answer.estimated_tokens) return [];
     return [{ included, said: answer.estimated_tokens }];
   });
   if (read.length === 0) return undefined;
@@ -133,6 +138,7 @@ function miscount(overruns: readonly Observation[], design: Design): string | un
 /** A finding as the likely cause counts it: by principle, and ANY-3 by what was wrong (a drop nobody named, or a block named twice or not in the request). */
 function findingKey(f: Finding): string {
   const actual = f.actual as { more_than_once?: unknown } | undefined;
+  if (f.id === 'ANY-11' && (f.actual as { missing_render_of?: unknown } | undefined)?.missing_render_of !== undefined) return 'ANY-11|missing';
   if (f.id === 'ANY-4') {
     const kind = (f.expected as { false_reason?: string } | undefined)?.false_reason;
     if (kind !== undefined) return `ANY-4|${kind}`;
@@ -191,7 +197,7 @@ export function readPrinciples(observations: readonly Observation[], design: Des
     answered.push(o);
     // A property of two requests whose answers each break nothing broke their relation: the property names it.
     const keys = v.status === 'pass' ? [...(o.relation ?? [])] : [...new Set((v.findings ?? []).map(findingKey))];
-    if (keys.every((id) => RENDER.includes(id))) designOnly.push(o.id);
+    if (keys.every((id) => RENDER.includes(id.split('|')[0]!))) designOnly.push(o.id);
     for (const key of keys) byId.set(key, [...(byId.get(key) ?? []), o.id]);
   }
   const broken: BrokenPrinciple[] = [...byId].map(([key, explained]) => ({

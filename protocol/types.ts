@@ -37,8 +37,10 @@ export interface DeclaredOverheads {
   overhead?: number;
   /** Once for a selection that includes at least one block (24 per conversation). */
   context_overhead?: number;
-  /** The contents are counted once, joined by this text in `included`'s order, not block by block. */
+  /** The contents are counted once, joined by this text in `included`'s order, not block by block (with `counts` "content" only). */
   join?: string;
+  /** What is counted: each content (default), each rendered block (header, content, footer), that and the separator after it, or the rendered context as one text. */
+  counts?: 'content' | 'block' | 'block_and_separator' | 'context';
 }
 
 /** A header or footer (DES-2): a template of the block's fields, or a choice of one by a member's value. */
@@ -57,6 +59,8 @@ export interface DeclaredRender {
   footer?: DeclaredTemplate;
   separator?: string;
   empty?: string;
+  /** How a block whose content is "" is written: as any block (default), its header alone, or nothing at all (no separator either). */
+  empty_content?: 'block' | 'header' | 'nothing';
 }
 
 export interface DeclaredDesign {
@@ -78,17 +82,32 @@ export interface DeclaredDesign {
   marker?: DeclaredMarker;
   /** DES-11: whether a block is expired at the instant now == created_at + ttl_seconds (`inclusive`) or only after it (`exclusive`, EXP-1). */
   expiry?: 'exclusive' | 'inclusive';
+  /** DES-12: the design shortens a block to fit on purpose, keeping its head or tail at a boundary, with an optional marker. */
+  cut?: DeclaredCut;
+}
+
+export interface DeclaredCut {
+  keep: 'head' | 'tail';
+  /** `whitespace`: the kept head ends before a white-space character of the content (a kept tail begins after one). */
+  at: 'character' | 'whitespace';
+  /** Written right after the kept head, or right before the kept tail. */
+  marker?: string;
 }
 
 export interface DeclaredMarker {
   /** With `{count}` (the blocks not included) or `{ids}` (their ids joined by ", "). */
   text: string;
-  where: 'first' | 'last';
+  /** `after_pinned`: right after the pinned blocks the context starts with (first when none), as a head-and-tail trimmer writes it. */
+  where: 'first' | 'last' | 'after_pinned';
 }
 
 export interface DeclaredFill {
   order: 'priority' | 'newest_first' | 'oldest_first' | 'input';
   misfit: 'skip' | 'stop';
+  /** How blocks equal under `order` are ordered: the request's order (default; newest first: the later first), the later first, by block id, the newest first. */
+  ties?: 'input' | 'later_first' | 'block_id' | 'newest_first';
+  /** `whole`: blocks equal under `order` are one level, taken together when they fit (a priority cutoff); default: one by one. */
+  levels?: 'whole' | 'apart';
 }
 
 export interface DeclaredContextOrder {

@@ -11,6 +11,7 @@ import { fillFindings } from './fill.js';
 import { takeOutMarker } from './marker.js';
 import { groupFindings } from './groups.js';
 import { expiryWords, reasonFindings } from './reasons.js';
+import { declaredCut } from './cuts.js';
 import { longestPrefixIn, MIN_CUT, readContext } from './reading.js';
 import { type Design, withinBudget } from './design.js';
 import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
@@ -77,9 +78,11 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
   }
   if (capabilities.includes('lifecycle')) lifecycle(request, included, out);
   if (design.groups) groupFindings(request, answer, design, design.groups, out);
-  // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost.
-  const cut = render(answer, design, byId, out);
-  budget(request, answer, design, byId, cut, out);
+  // A block cut in the context is ANY-1's: the budget counts what the answer says of it, not its whole content's cost;
+  // a cut the design declares (DES-12) is charged what it writes.
+  const cuts = render(answer, design, byId, out);
+  const cut = new Set(cuts.keys());
+  budget(request, answer, design, byId, cuts, out);
   fillFindings(
     request,
     answer,
@@ -150,7 +153,14 @@ function accounting(request: PrincipleRequest, answer: Result, design: Design, b
   }
 }
 
-function budget(request: PrincipleRequest, answer: Result, design: Design, byId: Map<string, PrincipleBlock>, cut: ReadonlySet<string>, out: Finding[]): void {
+function budget(
+  request: PrincipleRequest,
+  answer: Result,
+  design: Design,
+  byId: Map<string, PrincipleBlock>,
+  cuts: ReadonlyMap<string, string | undefined>,
+  out: Finding[],
+): void {
   if (answer.total_budget !== request.budget)
     out.push({
       id: 'ANY-2',
@@ -158,36 +168,84 @@ function budget(request: PrincipleRequest, answer: Result, design: Design, byId:
       expected: request.budget,
       actual: answer.total_budget,
     });
-  const contents: string[] = [];
+  const whole: PrincipleBlock[] = [];
   for (const id of new Set(answer.included)) {
     const b = byId.get(id);
-    if (b && !cut.has(id)) contents.push(b.content);
+    const written = cuts.get(id);
+    if (b && !cuts.has(id)) whole.push(b);
+    else if (b && written !== undefined) whole.push({ ...b, content: written });
   }
-  const measured = design.costOf(contents);
+  const measured = design.costOf(whole);
+  // A declared cut is made only where the whole block does not fit (DES-12).
+  for (const [id, written] of cuts) {
+    const b = byId.get(id);
+    if (b === undefined || written === undefined) continue;
+    const withWhole = whole.map((x) => (x.block_id === id ? b : x));
+    const cost = design.costOf(withWhole);
+    if (withinBudget(cost, request.budget))
+      out.push({
+        id: 'ANY-1',
+        message: `block ${quote(id)} is cut, though it fits whole: with it whole the included blocks cost ${Number(cost.toFixed(6))} of ${request.budget} under ${design.estimator}`,
+        expected: b.content.length,
+        actual: written,
+      });
+  }
   const held = Math.max(measured, answer.estimated_tokens);
   if (!withinBudget(held, request.budget)) {
+    const each = costsIn(whole, design);
     out.push({
       id: 'ANY-2',
       message:
         `the included blocks cost ${Number(measured.toFixed(6))} under the declared estimator ` +
-        `(${design.estimator}) and the answer says ${answer.estimated_tokens}: over the budget of ${request.budget}`,
+        `(${design.estimator}${each.words}) and the answer says ${answer.estimated_tokens}: over the budget of ${request.budget}`,
       expected: `<= ${request.budget}`,
-      actual: { measured, estimated_tokens: answer.estimated_tokens },
+      actual: { measured, estimated_tokens: answer.estimated_tokens, ...(each.costs ? { costs: each.costs } : {}) },
     });
   }
 }
 
-/** Whole blocks (ANY-1), provenance (ANY-10) and nothing invented (ANY-11), read from the context against the declared render; the included blocks found cut. */
-function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): Set<string> {
-  const cut = new Set<string>();
+/** The kit's own count of each block of a selection, for a failure to show beside the answer's estimated_tokens. */
+export function costsIn(blocks: readonly PrincipleBlock[], design: Design): { costs?: Record<string, number>; words: string } {
+  const each = design.costsOf(blocks);
+  if (each === undefined || blocks.length === 0) return { words: '' };
+  const costs: Record<string, number> = {};
+  blocks.forEach((b, i) => {
+    costs[b.block_id] = Number(each[i]!.toFixed(6));
+  });
+  const shown = blocks.slice(0, 8).map((b) => `${quote(b.block_id)} ${costs[b.block_id]}`);
+  return { costs, words: `: ${shown.join(', ')}${blocks.length > 8 ? `, … and ${blocks.length - 8} more` : ''}` };
+}
+
+/**
+ * Whole blocks (ANY-1), provenance (ANY-10) and nothing invented (ANY-11), read from the context
+ * against the declared render; the included blocks found cut, each with the text a declared cut
+ * wrote for it (DES-12), undefined where the cut is not the design's.
+ */
+function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): Map<string, string | undefined> {
+  const cut = new Map<string, string | undefined>();
   const dropped = [...byId.keys()].filter((id) => !answer.included.includes(id));
-  const context = design.marker ? takeOutMarker(answer.context, design.marker, design.separator, dropped, out) : answer.context;
-  const blocks = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
-  if (blocks.length === 0) {
+  const listed = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
+  // The pinned blocks the context starts with: a head-and-tail design writes its marker after them (DES-10 after_pinned).
+  const firstUnpinned = listed.findIndex((b) => b.pinned !== true);
+  const lead = firstUnpinned < 0 ? listed : listed.slice(0, firstUnpinned);
+  const context = design.marker
+    ? takeOutMarker(answer.context, design.marker, design.separator, dropped, out, design.pieces(lead).join(design.separator))
+    : answer.context;
+  // Each block as the render writes it at its place in included; an empty content written as nothing stands nowhere (DES-2).
+  const writes = listed.map((b, i) => ({
+    b,
+    header: design.header(b, i + 1),
+    footer: b.content === '' && design.emptyContent === 'header' ? '' : design.footer(b, i + 1),
+  }));
+  const written = writes.filter((w) => w.b.content !== '' || design.emptyContent !== 'nothing');
+  const blocks = written.map((w) => w.b);
+  if (listed.length === 0 || blocks.length === 0) {
     if (context !== '' && context !== design.empty) {
       out.push({
         id: 'ANY-11',
-        message: `nothing is included and the context is ${quote(context, 80)}: it is "" or the declared placeholder${design.empty ? ` ${quote(design.empty)}` : ''}`,
+        message:
+          `${listed.length === 0 ? 'nothing is included' : 'the included blocks are empty contents the design writes as nothing'} and the context is ` +
+          `${quote(context, 80)}: it is "" or the declared placeholder${design.empty ? ` ${quote(design.empty)}` : ''}`,
         expected: design.empty,
         actual: context,
       });
@@ -195,15 +253,30 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
     cutOmitted(context, [], answer, design, byId, out);
     return cut;
   }
-  const declared = blocks.map((b, i) => ({ header: design.header(b, i + 1), content: b.content, footer: design.footer(b, i + 1) }));
-  const expected = declared.map((d) => d.header + d.content + d.footer).join(design.separator);
+  const declared = written.map((w) => ({ header: w.header, content: w.b.content, footer: w.footer }));
+  const expected = design.pieces(listed).join(design.separator);
   if (context === expected) return cut;
   const reading = readContext(context, declared, design.separator);
   const before = out.length;
+  // Empty contents whose declared render is missing, and nothing else amiss: the context is the render without them.
+  const unwritten = new Set(
+    reading.placements.flatMap((p, i) => (p.kind === 'misheaded' && p.written === '' && blocks[i]!.content === '' ? [blocks[i]!] : [])),
+  );
+  const missing = unwritten.size > 0 && context === design.pieces(listed.filter((b) => !unwritten.has(b))).join(design.separator);
   reading.placements.forEach((p, i) => {
     const b = blocks[i]!;
     const header = declared[i]!.header;
-    if (p.kind === 'misheaded') {
+    if (missing && unwritten.has(b)) {
+      // An empty content shows nothing of itself: what is missing is its header and footer, not a content elsewhere.
+      out.push({
+        id: 'ANY-11',
+        message:
+          `block ${quote(b.block_id)} has an empty content and its declared render ${quote(header + declared[i]!.footer, 40)} is not written ` +
+          `(a design that writes nothing for an empty content declares render.empty_content "nothing", its header alone "header")`,
+        expected: header + declared[i]!.footer,
+        actual: { missing_render_of: b.block_id },
+      });
+    } else if (p.kind === 'misheaded') {
       // A header that names no block cannot attribute a content (ANY-10 is not judged for it): it is still declared text (ANY-11).
       const named = design.namesBlock(b);
       out.push({
@@ -214,8 +287,12 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
         expected: header + quote(b.content),
         actual: context,
       });
+    } else if (p.kind === 'cut' && design.cut) {
+      const judged = declaredCut(b, p, design.cut);
+      cut.set(b.block_id, 'written' in judged ? judged.written : undefined);
+      if (!('written' in judged)) out.push(judged);
     } else if (p.kind === 'cut' || p.kind === 'absent') {
-      cut.add(b.block_id);
+      cut.set(b.block_id, undefined);
       const shown = p.kind === 'cut' ? p.first + p.last : 0;
       out.push({
         id: 'ANY-1',
@@ -236,6 +313,9 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
   const placed = out.length > before;
   cutOmitted(reading.unexplained.join('\u0000'), blocks, answer, design, byId, out);
   if (placed || out.length > before) return cut;
+  // Every cut is the design's: the context is the render with each cut block's written text for its content.
+  if (cut.size > 0 && context === design.pieces(listed.map((b) => (cut.has(b.block_id) ? { ...b, content: cut.get(b.block_id)! } : b))).join(design.separator))
+    return cut;
   // Every block is there as declared, and the context is still not the render: text of the implementation's own, or blocks out of order.
   out.push({
     id: 'ANY-11',

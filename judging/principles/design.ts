@@ -10,6 +10,7 @@ import { codePointLength, HEADER_SEPARATOR, isExpired, SPEC_RENDER } from '../..
 import { BLOCK_MEMBERS } from '../../protocol/assembly.js';
 import type {
   DeclaredContextOrder,
+  DeclaredCut,
   DeclaredDesign,
   DeclaredEstimator,
   DeclaredFill,
@@ -25,10 +26,14 @@ import { type CompiledTemplate, compileTemplate, provenanceScope, type Render, t
 export interface Design {
   /** The estimator in words, for messages ("ceil(code_points / 4), at least 0, + 5 per block"). */
   estimator: string;
-  /** A block's cost alone: its content under the declared estimator, with the per-block overhead (no context overhead, no joining). */
+  /** A content's cost alone under the declared estimator, with the per-block overhead (no context overhead, no joining, no render). */
   cost(content: string): number;
-  /** What a selection costs (ANY-2): its contents, in `included`'s order, counted as the estimator declares (DES-1). */
-  costOf(contents: readonly string[]): number;
+  /** What a selection costs (ANY-2): its blocks, in `included`'s order, counted as the estimator declares (DES-1: their contents, rendered blocks or rendered context). */
+  costOf(blocks: readonly RenderBlock[]): number;
+  /** Each block's own share of a selection's cost where the estimator counts block by block (`undefined` for a count over the joined or rendered whole). */
+  costsOf(blocks: readonly RenderBlock[]): number[] | undefined;
+  /** The render of each block of a selection, in order, its 1-based place in it the index; an empty content the design writes as nothing has none (DES-2 `empty_content`). */
+  pieces(blocks: readonly RenderBlock[]): string[];
   /** The header and footer around block `index` (1-based, its place in `included`). */
   header: Render;
   footer: Render;
@@ -53,6 +58,10 @@ export interface Design {
   groups?: string;
   /** The omission marker (DES-10), when declared. */
   marker?: DeclaredMarker;
+  /** A cut by design (DES-12), when declared. */
+  cut?: DeclaredCut;
+  /** How an empty content is written (DES-2): as any block, its header alone, or nothing at all. */
+  emptyContent: 'block' | 'header' | 'nothing';
   /** Whether a block is expired at `now` under the declared boundary (DES-11; EXP-1 when undeclared). */
   expired(now: number, b: Expiring): boolean;
   /** The boundary in words, for messages: the condition under which a block is expired. */
@@ -129,30 +138,52 @@ export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: str
   const overhead = e.overhead ?? 0;
   const once = e.context_overhead ?? 0;
   const join = e.join;
-  const cost = (s: string): number => count(s) + overhead;
-  const costOf = (contents: readonly string[]): number => {
-    if (contents.length === 0) return 0;
-    if (join !== undefined) return count(contents.join(join)) + overhead * contents.length + once;
-    let n = once;
-    for (const c of contents) n += cost(c);
-    return n;
-  };
-  const estimator =
-    (join !== undefined ? `${words} of the contents joined by ${JSON.stringify(join)}` : words) +
-    (overhead ? `, + ${overhead} per block` : '') +
-    (once ? `, + ${once} per context` : '');
+  const counts = e.counts ?? 'content';
   const members = declared?.members ?? {};
   const names = Object.keys(members);
   const r = declared?.render ?? {};
   const header = compiled(r.header ?? SPEC_HEADER, names, 'design.render.header');
   const footer = compiled(r.footer ?? '', names, 'design.render.footer');
+  const separator = r.separator ?? SPEC_SEPARATOR;
+  const emptyContent = r.empty_content ?? 'block';
+  const piece = (b: RenderBlock, index: number): string | undefined => {
+    if (b.content !== '' || emptyContent === 'block') return header.render(b, index) + b.content + footer.render(b, index);
+    return emptyContent === 'header' ? header.render(b, index) : undefined;
+  };
+  const pieces = (blocks: readonly RenderBlock[]): string[] => blocks.flatMap((b, i) => piece(b, i + 1) ?? []);
+  const cost = (s: string): number => count(s) + overhead;
+  // What each block adds by itself, where the count is block by block: its content, its rendered block, or that and the separator.
+  const costsOf = (blocks: readonly RenderBlock[]): number[] | undefined => {
+    if (join !== undefined || counts === 'context') return undefined;
+    if (counts === 'content') return blocks.map((b) => cost(b.content));
+    return blocks.map((b, i) => {
+      const p = piece(b, i + 1);
+      return (p === undefined ? 0 : count(counts === 'block_and_separator' ? p + separator : p)) + overhead;
+    });
+  };
+  const costOf = (blocks: readonly RenderBlock[]): number => {
+    if (blocks.length === 0) return 0;
+    const each = costsOf(blocks);
+    if (each !== undefined) return each.reduce((n, c) => n + c, once);
+    const text = counts === 'context' ? pieces(blocks).join(separator) : blocks.map((b) => b.content).join(join ?? '');
+    return count(text) + overhead * blocks.length + once;
+  };
+  const over: Readonly<Record<typeof counts, string>> = {
+    content: join !== undefined ? ` of the contents joined by ${JSON.stringify(join)}` : '',
+    block: ' of each rendered block (header, content, footer)',
+    block_and_separator: ' of each rendered block and the separator after it',
+    context: ' of the rendered context as one text',
+  };
+  const estimator = words + over[counts] + (overhead ? `, + ${overhead} per block` : '') + (once ? `, + ${once} per context` : '');
   return {
     estimator,
     cost,
     costOf,
+    costsOf,
+    pieces,
     header: header.render,
     footer: footer.render,
-    separator: r.separator ?? SPEC_SEPARATOR,
+    separator,
     empty: r.empty ?? '',
     omissionsReported: declared?.omissions !== 'not_reported',
     twinsCostAlike: !('tokenizer' in e),
@@ -164,6 +195,8 @@ export function designOf(declared: DeclaredDesign | undefined, encoder?: (s: str
     ...(declared?.context_order ? { contextOrder: declared.context_order } : {}),
     ...(declared?.groups ? { groups: declared.groups } : {}),
     ...(declared?.marker ? { marker: declared.marker } : {}),
+    ...(declared?.cut ? { cut: declared.cut } : {}),
+    emptyContent,
     expired: expiredUnder(declared?.expiry ?? 'exclusive'),
     expiry: declared?.expiry ?? 'exclusive',
   };
@@ -191,6 +224,9 @@ export function designProblems(manifest: Manifest): string[] {
     const c = compileTemplate(t, members, `design.render.${part}`);
     if (Array.isArray(c)) out.push(...c);
   }
+  const e = manifest.design.estimator;
+  if (e?.join !== undefined && (e.counts ?? 'content') !== 'content')
+    out.push(`design.estimator.join: the contents are joined only when the estimator counts them ("counts": "content"), not ${JSON.stringify(e.counts)}`);
   if (r?.separator === '' && (r.header ?? SPEC_HEADER) === '' && (r.footer ?? '') === '') {
     out.push('design.render: with no header, footer or separator, blocks cannot be told apart in the context (ANY-10)');
   }

@@ -10,23 +10,60 @@ import type { DeclaredContextOrder, DeclaredFill } from '../../protocol/types.js
 import type { Result } from '../../protocol/assembly.js';
 import { reasonClass } from '../../vocabulary/reason-classes.js';
 import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
-import { quotedList } from './finding.js';
+import { quote, quotedList } from './finding.js';
 import { groupOf } from './groups.js';
 import { type Design, withinBudget } from './design.js';
+import { compareCodePoints } from '../../reference/index.js';
+
+type Ties = NonNullable<DeclaredFill['ties']>;
+
+/** The tie rule a fill takes when it declares none (DES-7): the request's order, but the later of two equal times first when newest first. */
+export const defaultTies = (by: DeclaredFill['order'] | DeclaredContextOrder['by']): Ties => (by === 'newest_first' ? 'later_first' : 'input');
+
+/** The key `by` orders on, smallest first: blocks of equal key are a tie (and, with whole levels, one level). */
+function orderKey(by: DeclaredFill['order'] | DeclaredContextOrder['by']): (b: PrincipleBlock) => number {
+  if (by === 'priority') return (b) => -(typeof b['priority'] === 'number' ? (b['priority'] as number) : 0);
+  if (by === 'newest_first') return (b) => -(b.created_at ?? 0);
+  if (by === 'oldest_first' || by === 'chronological') return (b) => b.created_at ?? 0;
+  return () => 0;
+}
 
 /**
- * Blocks in `order`, ties in the request's order; newest first takes the later of two equal
- * times first, as a history listed oldest first is read from its end.
+ * Blocks in `order`, ties broken by `ties` (DES-7): the request's order, the later first, block
+ * id in code-point order (TIER-3's last key), or the newest first by created_at (then the
+ * request's order). Undeclared: the request's order, but the later of two equal times first
+ * when newest first, as a history listed oldest first is read from its end.
  */
-export function ordered(blocks: readonly PrincipleBlock[], by: DeclaredFill['order'] | DeclaredContextOrder['by']): PrincipleBlock[] {
-  const at = new Map(blocks.map((b, i) => [b, by === 'newest_first' ? -i : i]));
-  const key = (b: PrincipleBlock): number => {
-    if (by === 'priority') return -(typeof b['priority'] === 'number' ? (b['priority'] as number) : 0);
-    if (by === 'newest_first') return -(b.created_at ?? 0);
-    if (by === 'oldest_first' || by === 'chronological') return b.created_at ?? 0;
-    return 0;
-  };
-  return [...blocks].sort((a, b) => key(a) - key(b) || at.get(a)! - at.get(b)!);
+export function ordered(
+  blocks: readonly PrincipleBlock[],
+  by: DeclaredFill['order'] | DeclaredContextOrder['by'],
+  ties: Ties = defaultTies(by),
+): PrincipleBlock[] {
+  const at = new Map(blocks.map((b, i) => [b, i]));
+  const key = orderKey(by);
+  const tie: (a: PrincipleBlock, b: PrincipleBlock) => number =
+    ties === 'later_first'
+      ? (a, b) => at.get(b)! - at.get(a)!
+      : ties === 'block_id'
+        ? (a, b) => compareCodePoints(a.block_id, b.block_id) || at.get(a)! - at.get(b)!
+        : ties === 'newest_first'
+          ? (a, b) => (b.created_at ?? 0) - (a.created_at ?? 0) || at.get(a)! - at.get(b)!
+          : (a, b) => at.get(a)! - at.get(b)!;
+  return [...blocks].sort((a, b) => key(a) - key(b) || tie(a, b));
+}
+
+/** A selection in the order its context lists it, where the design declares one (DES-8): a count over rendered blocks reads their {index}. */
+export function inContextOrder(blocks: readonly PrincipleBlock[], request: PrincipleRequest, order: DeclaredContextOrder | undefined): PrincipleBlock[] {
+  if (order === undefined) return [...blocks];
+  const inRequest = request.blocks.filter((b) => blocks.includes(b));
+  const first = order.pinned_first === true ? inRequest.filter((b) => b.pinned === true) : [];
+  return [
+    ...first,
+    ...ordered(
+      inRequest.filter((b) => !first.includes(b)),
+      order.by,
+    ),
+  ];
 }
 
 const FILL_WORDS: Readonly<Record<DeclaredFill['order'], string>> = {
@@ -38,14 +75,65 @@ const FILL_WORDS: Readonly<Record<DeclaredFill['order'], string>> = {
 
 const OTHER_END: Partial<Record<DeclaredFill['order'], DeclaredFill['order']>> = { newest_first: 'oldest_first', oldest_first: 'newest_first' };
 
+const TIE_WORDS: Readonly<Record<Ties, string>> = {
+  input: 'in the request’s order',
+  later_first: 'the later in the request first',
+  block_id: 'by block id',
+  newest_first: 'the newest first',
+};
+
+/** A declared fill in words: "the declared fill (highest priority first, ties by block id, whole levels, skipping a block that does not fit)". */
+function fillWords(fill: DeclaredFill): string {
+  const ties = fill.ties !== undefined && fill.order !== 'input' ? `, ties ${TIE_WORDS[fill.ties]}` : '';
+  const levels = fill.levels === 'whole' ? ', each level of equal rank whole' : '';
+  const misfit = fill.misfit === 'stop' ? 'stopping at the first that does not fit' : 'skipping one that does not fit';
+  return `the declared fill (${FILL_WORDS[fill.order]}${ties}${levels}, ${misfit})`;
+}
+
+/**
+ * The fill the answer keeps instead, where one of the ways designs are known to differ from
+ * their declaration reproduces it exactly: the other end of the history, another tie rule,
+ * levels taken whole or block by block, or a strict fit (a block that exactly fills what is
+ * left dropped). Undefined when none does.
+ */
+function otherReading(
+  rest: readonly PrincipleBlock[],
+  pinned: readonly PrincipleBlock[],
+  fill: DeclaredFill,
+  request: PrincipleRequest,
+  design: Design,
+  included: ReadonlySet<string>,
+): string | undefined {
+  const same = (blocks: readonly PrincipleBlock[]): boolean => blocks.length === included.size && blocks.every((b) => included.has(b.block_id));
+  const under = (f: DeclaredFill, d: Design = design): boolean => same(taken(rest, pinned, f, request.budget, d, d.groups, request));
+  const other = OTHER_END[fill.order];
+  if (other && under({ ...fill, order: other, ties: fill.ties ?? defaultTies(other) }))
+    return `the blocks are taken from the other end (${FILL_WORDS[other]}, where the design declares ${FILL_WORDS[fill.order]})`;
+  const declaredTies = fill.ties ?? defaultTies(fill.order);
+  if (fill.order !== 'input') {
+    for (const ties of ['input', 'later_first', 'block_id', 'newest_first'] as const) {
+      if (ties !== declaredTies && under({ ...fill, ties })) return `ties are broken ${TIE_WORDS[ties]}, where the design declares ${TIE_WORDS[declaredTies]}`;
+    }
+    const levels = fill.levels === 'whole' ? undefined : 'whole';
+    if (under({ ...fill, levels }))
+      return fill.levels === 'whole'
+        ? 'a level of equal rank is taken block by block, where the design declares each level kept or dropped whole'
+        : 'levels of equal rank are kept or dropped whole, which the design does not declare (fill.levels "whole")';
+  }
+  // A strict fit test: the selection must cost less than the budget, so a block that exactly fills what is left is dropped.
+  const strict: Design = { ...design, costOf: (bs) => (bs.length === 0 ? 0 : design.costOf(bs) + 1e-6 * Math.max(1, request.budget)) };
+  if (under(fill, strict)) return 'a block that exactly fills what is left is dropped (the fit test is strict: cost < budget, where at most the budget fits)';
+  return undefined;
+}
+
 /**
  * What the fill considers in `order`: a block, or with `member` the candidates of one group
  * together, where the first of them stands (DES-7 with DES-9).
  */
-export function fillUnits(candidates: readonly PrincipleBlock[], order: DeclaredFill['order'], member?: string): PrincipleBlock[][] {
+export function fillUnits(candidates: readonly PrincipleBlock[], fill: Pick<DeclaredFill, 'order' | 'ties' | 'levels'>, member?: string): PrincipleBlock[][] {
   const units: PrincipleBlock[][] = [];
   const byGroup = new Map<string, PrincipleBlock[]>();
-  for (const b of ordered(candidates, order)) {
+  for (const b of ordered(candidates, fill.order, fill.ties)) {
     const g = groupOf(b, member);
     const unit = g === undefined ? undefined : byGroup.get(g);
     if (unit) unit.push(b);
@@ -54,7 +142,16 @@ export function fillUnits(candidates: readonly PrincipleBlock[], order: Declared
       if (g !== undefined) byGroup.set(g, units[units.length - 1]!);
     }
   }
-  return units;
+  if (fill.levels !== 'whole' || fill.order === 'input') return units;
+  // Whole levels: the units whose first blocks are equal under the order are one, taken together or not at all (a priority cutoff).
+  const key = orderKey(fill.order);
+  const levels: PrincipleBlock[][] = [];
+  for (const u of units) {
+    const last = levels[levels.length - 1];
+    if (last && key(last[0]!) === key(u[0]!)) last.push(...u);
+    else levels.push([...u]);
+  }
+  return levels;
 }
 
 /** The blocks a fill takes from `candidates`, pinned ones first; `member` links the blocks it takes as one (undefined: block by block). */
@@ -65,10 +162,12 @@ export function taken(
   budget: number,
   design: Design,
   member?: string,
+  request?: PrincipleRequest,
 ): PrincipleBlock[] {
   const out = [...pinned];
-  for (const unit of fillUnits(candidates, fill.order, member)) {
-    if (withinBudget(design.costOf([...out, ...unit].map((x) => x.content)), budget)) out.push(...unit);
+  const cost = (blocks: readonly PrincipleBlock[]): number => design.costOf(request ? inContextOrder(blocks, request, design.contextOrder) : blocks);
+  for (const unit of fillUnits(candidates, fill, member)) {
+    if (withinBudget(cost([...out, ...unit]), budget)) out.push(...unit);
     else if (fill.misfit === 'stop') break;
   }
   return out;
@@ -122,43 +221,44 @@ export function fillFindings(
   if (design.contextOrder) orderFinding(request, answer, design.contextOrder, out);
   // A cut is ANY-1's, an expired block kept ANY-5's, pinned blocks over the budget ANY-2's, a split group ANY-16's: none leaves a fill to judge.
   const expiredKept = request.blocks.some((b) => included.has(b.block_id) && !live.includes(b));
-  if (cut.size > 0 || expiredKept || split || !withinBudget(design.costOf(pinned.map((b) => b.content)), request.budget)) return;
+  const costOf = (blocks: readonly PrincipleBlock[]): number => design.costOf(inContextOrder(blocks, request, design.contextOrder));
+  if (cut.size > 0 || expiredKept || split || !withinBudget(costOf(pinned), request.budget)) return;
   if (design.fill === 'own') return;
   if (design.fill) {
     const fill = design.fill;
-    const want = taken(rest, pinned, fill, request.budget, design, design.groups);
+    const want = taken(rest, pinned, fill, request.budget, design, design.groups, request);
     const wanted = new Set(want.map((b) => b.block_id));
-    const dropped = forBudget.filter((b) => wanted.has(b.block_id)).map((b) => b.block_id);
+    const dropped = forBudget.filter((b) => wanted.has(b.block_id));
     const extra = [...included].filter((id) => !wanted.has(id) && candidates.some((b) => b.block_id === id));
     if (dropped.length + extra.length > 0) {
-      const other = OTHER_END[fill.order];
-      const reversed = other
-        ? new Set(taken(rest, pinned, { ...fill, order: other }, request.budget, design, design.groups).map((b) => b.block_id))
-        : undefined;
-      const inverted = reversed !== undefined && reversed.size === included.size && [...included].every((id) => reversed.has(id));
-      const how = `the declared fill (${FILL_WORDS[fill.order]}, ${fill.misfit === 'stop' ? 'stopping at the first block that does not fit' : 'skipping a block that does not fit'})`;
+      const how = fillWords(fill);
+      const reading = otherReading(rest, pinned, fill, request, design, included);
+      const costs = (bs: readonly PrincipleBlock[]): string => bs.map((b) => `${quote(b.block_id)} ${Number(design.costOf([b]).toFixed(6))}`).join(', ');
       const parts = [
         dropped.length > 0
-          ? `${quotedList(dropped)} fit${dropped.length === 1 ? 's' : ''} and ${dropped.length === 1 ? 'is' : 'are'} omitted for the budget`
+          ? `${quotedList(dropped.map((b) => b.block_id))} fit${dropped.length === 1 ? 's' : ''} and ${dropped.length === 1 ? 'is' : 'are'} omitted for the budget`
           : '',
         extra.length > 0
           ? `${quotedList(extra)} ${extra.length === 1 ? 'is' : 'are'} included where ${how} does not take ${extra.length === 1 ? 'it' : 'them'}`
           : '',
       ].filter(Boolean);
+      const kept = request.blocks.filter((b) => included.has(b.block_id));
       out.push({
         id: 'ANY-14',
         message:
-          `${inverted ? `the blocks are taken from the other end (${FILL_WORDS[other!]}, where the design declares ${FILL_WORDS[fill.order]}): ` : ''}${parts.join('; ')}; ` +
-          `${how} takes ${quotedList([...wanted])}`,
+          `${reading ? `${reading}: ` : ''}${parts.join('; ')}; ${how} takes ${quotedList([...wanted])}, ` +
+          `costing ${Number(costOf(want).toFixed(6))} of ${request.budget} under ${design.estimator}` +
+          `${dropped.length > 0 ? ` (${costs(dropped.slice(0, 5))} alone)` : ''}; the answer's blocks cost ${Number(costOf(kept).toFixed(6))} ` +
+          `and it says ${answer.estimated_tokens}`,
         expected: [...wanted],
         actual: answer.included,
       });
     }
-  } else if (forBudget.length > 0 && withinBudget(design.costOf(candidates.map((b) => b.content)), request.budget)) {
+  } else if (forBudget.length > 0 && withinBudget(costOf(candidates), request.budget)) {
     out.push({
       id: 'ANY-14',
       message:
-        `every live block fits (together they cost ${Number(design.costOf(candidates.map((b) => b.content)).toFixed(6))} ` +
+        `every live block fits (together they cost ${Number(costOf(candidates).toFixed(6))} ` +
         `of ${request.budget} under ${design.estimator}), yet ${quotedList(forBudget.map((b) => b.block_id))} ${forBudget.length === 1 ? 'is' : 'are'} omitted for the budget`,
       expected: 'no block omitted for the budget',
       actual: forBudget.map((b) => b.block_id),

@@ -19,22 +19,42 @@ function pattern(text: string): RegExp {
   return new RegExp(`^${body}$`, 's');
 }
 
-/** The context without the marker, and what the marker says was wrong; `dropped` are the request's blocks not included. */
-export function takeOutMarker(context: string, marker: DeclaredMarker, separator: string, dropped: readonly string[], out: Finding[]): string {
+/**
+ * Where the marker's part stands: first, last, or right after `head` (the rendered pinned blocks
+ * the context starts with, `""` when none) and the separator; the context without it.
+ */
+function markerPart(context: string, where: DeclaredMarker['where'], separator: string, head: string): { part: string; rest: string } | undefined {
+  if (where !== 'after_pinned' || head === '') {
+    const parts = context.split(separator);
+    const at = where === 'last' ? parts.length - 1 : 0;
+    return { part: parts[at]!, rest: parts.filter((_, i) => i !== at).join(separator) };
+  }
+  if (!context.startsWith(head + separator)) return undefined;
+  const start = head.length + separator.length;
+  const end = separator ? context.indexOf(separator, start) : -1;
+  return end < 0 ? { part: context.slice(start), rest: head } : { part: context.slice(start, end), rest: head + context.slice(end) };
+}
+
+const WHERE: Readonly<Record<DeclaredMarker['where'], string>> = { first: 'first', last: 'last', after_pinned: 'right after the pinned blocks' };
+
+/**
+ * The context without the marker, and what the marker says was wrong; `dropped` are the request's
+ * blocks not included, `head` the rendered pinned blocks the context starts with (for `after_pinned`).
+ */
+export function takeOutMarker(context: string, marker: DeclaredMarker, separator: string, dropped: readonly string[], out: Finding[], head = ''): string {
   const re = pattern(marker.text);
-  const parts = context.split(separator);
-  const at = marker.where === 'first' ? 0 : parts.length - 1;
-  const m = parts.length > 0 ? re.exec(parts[at]!) : null;
-  if (!m) {
+  const found = markerPart(context, marker.where, separator, head);
+  const m = found ? re.exec(found.part) : null;
+  if (!m || !found) {
     if (dropped.length > 0)
       out.push({
         id: 'ANY-11',
-        message: `${dropped.length} block${dropped.length === 1 ? ' is' : 's are'} left out and the declared omission marker is not ${marker.where === 'first' ? 'first' : 'last'} in the context`,
+        message: `${dropped.length} block${dropped.length === 1 ? ' is' : 's are'} left out and the declared omission marker is not ${WHERE[marker.where]} in the context`,
         expected: marker.text,
       });
     return context;
   }
-  const rest = parts.filter((_, i) => i !== at).join(separator);
+  const rest = found.rest;
   const said = m.groups?.['count'] !== undefined ? Number(m.groups['count']) : undefined;
   const ids = m.groups?.['ids'] !== undefined ? m.groups['ids'].split(', ').filter(Boolean) : undefined;
   if (dropped.length === 0)

@@ -124,9 +124,9 @@ function blocksOf(gen: GenContext): fc.Arbitrary<GenBlock[]> {
 function budgetFor(gen: GenContext, blocks: GenBlock[]): fc.Arbitrary<number> {
   const e = gen.design?.estimator;
   const { costOf } = designOf(e && 'tokenizer' in e ? undefined : gen.design);
-  const contents = [...blocks].sort((a, b) => b.priority - a.priority).map((b) => b.content);
-  // What the first k + 1 cost together: a joined or context-charged estimator counts a selection, not its blocks apart (DES-1).
-  const prefix = contents.map((_, k) => Math.round(costOf(contents.slice(0, k + 1))));
+  const ranked = [...blocks].sort((a, b) => b.priority - a.priority);
+  // What the first k + 1 cost together: a joined, rendered or context-charged estimator counts a selection, not its blocks apart (DES-1).
+  const prefix = ranked.map((_, k) => Math.round(costOf(ranked.slice(0, k + 1))));
   return fc.oneof(
     fc.integer({ min: 0, max: 30 }),
     fc.integer({ min: 30, max: 40_000 }),

@@ -4,67 +4,16 @@
  * top comment, with the deviation it models (or none). These hold the fixtures,
  * not the kit: the kit's verdicts on them are held to expected.json elsewhere.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DIR, EXPECTED, entry, fixtureProcesses, ROOT } from './running-fixtures.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DIR = 'test/fixtures/designs/';
-
-interface Entry {
-  fixture: string;
-  file: string;
-  command: string;
-  language: string;
-  deviations: string[];
-  design_only: boolean;
-  exposed_by?: string;
-}
-const EXPECTED: Entry[] = JSON.parse(readFileSync(`${ROOT}${DIR}expected.json`, 'utf8')).fixtures;
 const FAMILIES = ['whole_blocks', 'budget', 'accounting', 'expired', 'pinned', 'invented', 'provenance', 'content_blindness', 'fill', 'order', 'groups'];
 
-function entry(name: string): Entry {
-  const e = EXPECTED.find((x) => x.fixture === name);
-  if (!e) throw new Error(`no fixture ${name} in expected.json`);
-  return e;
-}
-
-/** A fixture kept running across the tests, as the runner's stdio transport keeps one: each line sent gets one answer line. */
-class Running {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting: ((answer: any) => void)[] = [];
-  readonly exited: Promise<number | null>;
-
-  constructor(name: string) {
-    const [cmd, ...args] = entry(name).command.split(' ');
-    this.child = spawn(cmd!, args, { cwd: ROOT });
-    createInterface({ input: this.child.stdout }).on('line', (line) => this.waiting.shift()?.(JSON.parse(line)));
-    this.exited = new Promise((done) => this.child.on('exit', done));
-  }
-
-  send(messages: unknown[]): Promise<any[]> {
-    const got = messages.map(() => new Promise<any>((done) => this.waiting.push(done)));
-    this.child.stdin.write(messages.map((m) => (typeof m === 'string' ? m : JSON.stringify(m)) + '\n').join(''));
-    return Promise.all(got);
-  }
-
-  close(): Promise<number | null> {
-    this.child.stdin.end();
-    return this.exited;
-  }
-}
-
-const running = new Map<string, Running>();
-const exchange = (name: string, messages: unknown[]): Promise<any[]> => {
-  if (!running.has(name)) running.set(name, new Running(name));
-  return running.get(name)!.send(messages);
-};
+const { exchange, closeAll } = fixtureProcesses();
 afterAll(async () => {
   // End of input means exit (PROTO-3): every fixture ends on its own, with status 0.
-  const codes = await Promise.all([...running.values()].map((r) => r.close()));
-  expect(codes.every((c) => c === 0)).toBe(true);
+  expect((await closeAll()).every((c) => c === 0)).toBe(true);
 });
 
 const manifestOf = async (name: string): Promise<any> => (await exchange(name, [{ id: 'm', op: 'describe' }]))[0].ok;
@@ -138,11 +87,16 @@ describe('every fixture', () => {
       expect(m.validates).toBe(false);
       expect(m.language).toBe(entry(name).language);
       // The members a design may add to its estimator, render and omissions: its own block members (DES-5), its fill and context order (DES-7, DES-8).
-      const optional = ['members', 'fill', 'context_order', 'groups'].filter((k) => k in m.design);
+      // Also its expiry boundary (DES-11), a cut (DES-12), a marker (DES-10), a fill's ties and whole levels, an empty content's render.
+      const optional = ['members', 'fill', 'context_order', 'groups', 'expiry', 'cut', 'marker'].filter((k) => k in m.design);
       expect(Object.keys(m.design).sort()).toEqual(['estimator', 'omissions', 'render', ...optional].sort());
-      if (m.design.fill !== undefined && m.design.fill !== 'own') expect(Object.keys(m.design.fill).sort()).toEqual(['misfit', 'order']);
+      if (m.design.fill !== undefined && m.design.fill !== 'own') {
+        const fillOptional = ['ties', 'levels'].filter((k) => k in m.design.fill);
+        expect(Object.keys(m.design.fill).sort()).toEqual(['misfit', 'order', ...fillOptional].sort());
+      }
       if (m.design.context_order) expect(Object.keys(m.design.context_order)).toContain('by');
-      expect(Object.keys(m.design.render).sort()).toEqual(['empty', 'footer', 'header', 'separator']);
+      const renderOptional = ['empty_content'].filter((k) => k in m.design.render);
+      expect(Object.keys(m.design.render).sort()).toEqual(['empty', 'footer', 'header', 'separator', ...renderOptional].sort());
       // A header is a template or a choice of templates (SPEC DES-2); the render of most names its blocks.
       const header = m.design.render.header;
       expect(typeof header === 'string' || (typeof header === 'object' && typeof header.by === 'string')).toBe(true);

@@ -63,7 +63,12 @@ describe('the principles of the any level', () => {
     const r = result(['a', 'b', 'c'], { estimated_tokens: 30 });
     const f = principleFindings(req, r, SPEC, []);
     expect(f.map((x) => x.id)).toEqual(['ANY-2']);
-    expect(f[0]!.actual).toEqual({ measured: 45, estimated_tokens: 30 });
+    // The kit's own count of each block stands beside the answer's (10 + 20 + 15 = 45 under NUM-2).
+    expect(f[0]!.actual).toEqual({ measured: 45, estimated_tokens: 30, costs: { a: 10, b: 20, c: 15 } });
+    expect(f[0]!.message).toBe(
+      'the included blocks cost 45 under the declared estimator (floor(code_points / 4), at least 1: "a" 10, "b" 20, "c" 15) ' +
+        'and the answer says 30: over the budget of 30',
+    );
   });
 
   it('a block neither included nor omitted is a silent drop (ANY-3)', () => {

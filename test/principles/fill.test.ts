@@ -108,3 +108,63 @@ describe('a declared context order (DES-8, ANY-15)', () => {
     expect(found(r, { fill: CHAT.fill! })).toEqual([]);
   });
 });
+
+describe('a declared fill names its ties, its whole levels and what it counts (DES-7, DES-1)', () => {
+  // Five blocks of 10 tokens each under NUM-2: two at priority 3, three at priority 1.
+  const doc = (id: string, priority: number) => ({ block_id: id, source: 'kb', content: `${id}: `.padEnd(40, 'x'), priority });
+  const ranked: PrincipleRequest = { now: 0, budget: 30, blocks: [doc('d-4', 3), doc('d-1', 3), doc('d-5', 1), doc('d-2', 1), doc('d-3', 1)] };
+  const of = (ids: string[], budget = ranked.budget): Result => ({
+    context: ids.map((id) => `[kb · ${id}]\n${ranked.blocks.find((b) => b.block_id === id)!.content}`).join('\n\n'),
+    included: ids,
+    estimated_tokens: ids.length * 10,
+    total_budget: budget,
+    omissions: ranked.blocks.filter((b) => !ids.includes(b.block_id)).map((b) => ({ block_id: b.block_id, reason: 'budget' })),
+  });
+  const judged = (r: Result, fill: DeclaredDesign['fill'], request = ranked) => principleFindings(request, r, designOf({ fill }), []);
+
+  it('ties by block id, the later first, or the request order are each a design that passes when declared', () => {
+    // Room for three: both at priority 3, then one of the three ties at priority 1.
+    expect(judged(of(['d-4', 'd-1', 'd-2']), { order: 'priority', misfit: 'skip', ties: 'block_id' })).toEqual([]);
+    expect(judged(of(['d-4', 'd-1', 'd-3']), { order: 'priority', misfit: 'skip', ties: 'later_first' })).toEqual([]);
+    expect(judged(of(['d-4', 'd-1', 'd-5']), { order: 'priority', misfit: 'skip' })).toEqual([]);
+  });
+
+  it('a tie broken otherwise than declared fails ANY-14, saying the ties', () => {
+    const f = judged(of(['d-4', 'd-1', 'd-5']), { order: 'priority', misfit: 'skip', ties: 'block_id' });
+    expect(f.map((x) => x.id)).toEqual(['ANY-14']);
+    expect(f[0]!.message).toMatch(/^ties are broken in the request’s order, where the design declares by block id: "d-2" fits and is omitted for the budget/);
+    expect(f[0]!.message).toContain('costing 30 of 30 under floor(code_points / 4), at least 1 ("d-2" 10 alone); the answer\'s blocks cost 30 and it says 30');
+  });
+
+  it('whole levels: a level that does not fit whole ends the fill, and one taken block by block fails', () => {
+    const cutoff = { order: 'priority', misfit: 'stop', levels: 'whole' } as const;
+    expect(judged(of(['d-4', 'd-1']), cutoff)).toEqual([]);
+    const split = judged(of(['d-4', 'd-1', 'd-5']), cutoff);
+    expect(split.map((x) => x.id)).toEqual(['ANY-14']);
+    expect(split[0]!.message).toMatch(/^a level of equal rank is taken block by block, where the design declares each level kept or dropped whole/);
+    // Undeclared, a whole-level answer is read as such.
+    const whole = judged(of(['d-4', 'd-1']), { order: 'priority', misfit: 'stop' });
+    expect(whole[0]!.message).toMatch(/^levels of equal rank are kept or dropped whole, which the design does not declare/);
+  });
+
+  it('a block that exactly fills what is left, dropped, is read as a strict fit test', () => {
+    // Three ranks, no ties: the third block exactly fills the 30 left after two.
+    const distinct = { ...ranked, blocks: [doc('d-4', 3), doc('d-1', 2), doc('d-5', 1)] };
+    const r = { ...of(['d-4', 'd-1']), omissions: [{ block_id: 'd-5', reason: 'budget' }] };
+    const f = judged(r, { order: 'priority', misfit: 'stop' }, distinct);
+    expect(f.map((x) => x.id)).toEqual(['ANY-14']);
+    expect(f[0]!.message).toMatch(/^a block that exactly fills what is left is dropped \(the fit test is strict/);
+  });
+
+  it('under a count of the rendered blocks, the fill is the one the render allows', () => {
+    // Each rendered block "[kb · d-N]\n" + 40 code points is 51: 12 tokens under floor(/4); three cost 36.
+    const design = designOf({ estimator: { unit: 'code_points', counts: 'block' }, fill: { order: 'priority', misfit: 'skip', ties: 'block_id' } });
+    const request = { ...ranked, budget: 36 };
+    const r = { ...of(['d-4', 'd-1', 'd-2'], 36), estimated_tokens: 36 };
+    expect(principleFindings(request, r, design, [])).toEqual([]);
+    // Under the content count the same budget holds three too, but 35 holds two rendered blocks only.
+    const tight = { ...request, budget: 35 };
+    const over = principleFindings(tight, { ...r, total_budget: 35 }, design, []).map((x) => x.id);
+    expect(over).toContain('ANY-2');
+  });
+});

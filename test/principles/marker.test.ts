@@ -60,3 +60,28 @@ describe('a declared omission marker', () => {
     expect(ids(answer(`Skipped 3 messages.\n${m4}`, ['m4']), { render: MARKED.render! })).toEqual(['ANY-11']);
   });
 });
+
+describe('a marker after the pinned blocks (DES-10 after_pinned): a head-and-tail trimmer', () => {
+  const sys = { block_id: 'sys', source: 'system', content: 'You answer in English.', pinned: true };
+  const headed: PrincipleRequest = { ...req, budget: 20, blocks: [sys, ...req.blocks] };
+  const HEAD_TAIL: DeclaredDesign = { render: { header: '', separator: '\n' }, marker: { text: 'Skipped {count} messages.', where: 'after_pinned' } };
+  const of = (context: string, included: string[]): Result => ({
+    ...answer(context, included),
+    total_budget: 20,
+    omissions: headed.blocks.filter((b) => !included.includes(b.block_id)).map((b) => ({ block_id: b.block_id, reason: 'budget' })),
+  });
+  const judged = (r: Result) => principleFindings(headed, r, designOf(HEAD_TAIL), ['pinned']);
+
+  it('stands between the kept head and the kept tail', () => {
+    expect(judged(of(`${sys.content}\nSkipped 3 messages.\n${m4}`, ['sys', 'm4']))).toEqual([]);
+  });
+
+  it('first when no pinned block leads, and a miscount or a marker elsewhere is ANY-11', () => {
+    expect(principleFindings(req, answer(`Skipped 3 messages.\n${m4}`, ['m4']), designOf(HEAD_TAIL), [])).toEqual([]);
+    expect(judged(of(`${sys.content}\nSkipped 2 messages.\n${m4}`, ['sys', 'm4'])).map((f) => f.message)).toEqual([
+      'the omission marker says 2 where 3 blocks are left out: "Skipped 2 messages."',
+    ]);
+    const last = judged(of(`${sys.content}\n${m4}\nSkipped 3 messages.`, ['sys', 'm4']));
+    expect(last[0]!.message).toBe('3 blocks are left out and the declared omission marker is not right after the pinned blocks in the context');
+  });
+});

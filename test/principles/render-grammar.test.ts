@@ -101,21 +101,50 @@ describe('declared members on the requests the kit sends (DES-5)', () => {
 });
 
 describe('the cost of a selection (DES-1)', () => {
+  const bs = (...contents: string[]) => contents.map((content, i) => ({ block_id: `b-${i + 1}`, source: 'kb', content }));
+
   it('charges a fractional overhead per block and a context overhead once, unrounded', () => {
     const d = designOf({ estimator: { unit: 'code_points', per_token: 4, rounding: 'ceil', min: 0, overhead: 3.8, context_overhead: 24 } });
     expect(d.costOf([])).toBe(0);
-    expect(d.costOf(['abcd'])).toBeCloseTo(1 + 3.8 + 24, 12);
-    expect(d.costOf(['abcd', 'abcdefgh'])).toBeCloseTo(1 + 2 + 2 * 3.8 + 24, 12);
+    expect(d.costOf(bs('abcd'))).toBeCloseTo(1 + 3.8 + 24, 12);
+    expect(d.costOf(bs('abcd', 'abcdefgh'))).toBeCloseTo(1 + 2 + 2 * 3.8 + 24, 12);
     expect(d.estimator).toBe('ceil(code_points / 4), at least 0, + 3.8 per block, + 24 per context');
   });
 
   it('counts joined contents once', () => {
     const d = designOf({ estimator: { unit: 'words', per_token: 1, min: 0, join: ' ', overhead: 1 } });
     // "ab" + " " + "cd" is 2 words; apart, "ab" and "cd" are too, but "a" + "" + "b" joined by "" is "ab", one word.
-    expect(d.costOf(['ab', 'cd'])).toBe(2 + 2);
+    expect(d.costOf(bs('ab', 'cd'))).toBe(2 + 2);
     const glued = designOf({ estimator: { unit: 'words', per_token: 1, min: 0, join: '' } });
-    expect(glued.costOf(['a', 'b'])).toBe(1);
+    expect(glued.costOf(bs('a', 'b'))).toBe(1);
     expect(glued.cost('a') + glued.cost('b')).toBe(2);
+  });
+
+  it('counts what the design counts: each rendered block, with the separator after it, or the rendered context (counts)', () => {
+    const render = { header: '### {source} ({block_id})\n', separator: '\n\n' };
+    const units = { unit: 'code_points' as const, per_token: 1, min: 0 as const };
+    // "### kb (b-1)\n" is 13 code points; "abcd" 4; the separator 2.
+    const block = designOf({ estimator: { ...units, counts: 'block' }, render });
+    expect(block.costsOf(bs('abcd', 'ef'))).toEqual([17, 15]);
+    expect(block.costOf(bs('abcd', 'ef'))).toBe(32);
+    expect(block.estimator).toBe('floor(code_points / 1), at least 0 of each rendered block (header, content, footer)');
+    const withSeparator = designOf({ estimator: { ...units, counts: 'block_and_separator' }, render });
+    expect(withSeparator.costOf(bs('abcd', 'ef'))).toBe(19 + 17);
+    const context = designOf({ estimator: { ...units, counts: 'context', overhead: 1 }, render });
+    expect(context.costsOf(bs('abcd'))).toBeUndefined();
+    expect(context.costOf(bs('abcd', 'ef'))).toBe(17 + 2 + 15 + 2);
+    // The {index} a header writes is the block's place in the selection counted.
+    const indexed = designOf({ estimator: { ...units, counts: 'block' }, render: { header: '{index}. ' } });
+    expect(indexed.costsOf(bs('a', 'b'))).toEqual([4, 4]);
+  });
+
+  it('writes an empty content as its header alone, or as nothing, when the design says so (empty_content)', () => {
+    const render = { header: '# {source}\n', footer: '\n--', separator: '\n\n' };
+    expect(designOf({ render }).pieces(bs('a', ''))).toEqual(['# kb\na\n--', '# kb\n\n--']);
+    expect(designOf({ render: { ...render, empty_content: 'header' } }).pieces(bs('a', ''))).toEqual(['# kb\na\n--', '# kb\n']);
+    const nothing = designOf({ estimator: { unit: 'code_points', per_token: 1, min: 0, counts: 'context' }, render: { ...render, empty_content: 'nothing' } });
+    expect(nothing.pieces(bs('', 'a', ''))).toEqual(['# kb\na\n--']);
+    expect(nothing.costOf(bs('', 'a', ''))).toBe(9);
   });
 });
 
