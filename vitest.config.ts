@@ -28,6 +28,7 @@ const SLOW = testFiles().filter(
       'test/diagnose/principles-catalogue.test.ts',
       'test/diagnose/stdio.test.ts',
       'test/diagnose/run.test.ts',
+      'test/diagnose/declared-designs.test.ts',
     ].includes(f) ||
     // The fixtures of other designs run as processes (Python and Node), each over the corpus.
     f.startsWith('test/designs/') ||

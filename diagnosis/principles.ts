@@ -54,6 +54,12 @@ const SUMMARIES: Readonly<Record<string, string>> = {
     'the declared render of an empty content is left out of the context (no header for it): where that is the design, it declares render.empty_content "nothing" or "header"',
   'ANY-13': 'valid requests are refused',
   'ANY-14': 'blocks that fit are dropped for the budget',
+  'ANY-14|other-end':
+    'the blocks are taken from the other end of the order than the declared fill takes them (the oldest kept where the newest are declared, or the reverse)',
+  'ANY-14|ties': 'blocks of equal rank are broken by another tie rule than the design declares (fill.ties)',
+  'ANY-14|levels-split': 'a level of equal rank is taken block by block where the design declares each level kept or dropped whole (fill.levels)',
+  'ANY-14|levels-whole': 'levels of equal rank are kept or dropped whole, which the design does not declare (fill.levels "whole")',
+  'ANY-14|strict': 'a block that exactly fills what is left is dropped: the fit test is strict (cost < budget), where a selection that costs the budget fits',
   'ANY-15': 'the context is not in the declared order',
   'ANY-16': 'blocks that belong together are split (a tool call kept without its result, or the reverse)',
   'LIF-1': 'superseded blocks are included though the request does not ask for them',
@@ -136,12 +142,13 @@ function miscount(overruns: readonly Observation[], design: Design): string | un
 }
 
 /** A finding as the likely cause counts it: by principle, and ANY-3 by what was wrong (a drop nobody named, or a block named twice or not in the request). */
-function findingKey(f: Finding): string {
+function findingKey(f: Finding, common: ReadonlyMap<string, number> = new Map()): string {
   const actual = f.actual as { more_than_once?: unknown } | undefined;
   if (f.id === 'ANY-11' && (f.actual as { missing_render_of?: unknown } | undefined)?.missing_render_of !== undefined) return 'ANY-11|missing';
-  if (f.id === 'ANY-4') {
-    const kind = (f.expected as { false_reason?: string } | undefined)?.false_reason;
-    if (kind !== undefined) return `ANY-4|${kind}`;
+  // A finding read several ways is counted under the reading most failures of the run share (one answer may not tell them apart).
+  if (f.kinds !== undefined && f.kinds.length > 0) {
+    const kind = [...f.kinds].sort((a, b) => (common.get(`${f.id}|${b}`) ?? 0) - (common.get(`${f.id}|${a}`) ?? 0))[0]!;
+    return `${f.id}|${kind}`;
   }
   return f.id === 'ANY-3' && actual?.more_than_once !== undefined ? 'ANY-3|twice' : f.id;
 }
@@ -183,6 +190,7 @@ export function readPrinciples(observations: readonly Observation[], design: Des
   let read = 0;
   const hangs: Observation[] = [];
   const answered: Observation[] = [];
+  const judged: { o: Observation; v: ReturnType<typeof principleVerdict> }[] = [];
   for (const o of failing) {
     if (!principled(o)) continue;
     // A valid request that got no answer in time: which requests hang is the whole diagnosis (ANY-13).
@@ -192,11 +200,17 @@ export function readPrinciples(observations: readonly Observation[], design: Des
     }
     // The level's own verdict (a refused valid request is ANY-13 there); an answer it calls error or crash is not read.
     const v = principleVerdict(o.request, o.outcome, design, manifest.capabilities);
-    if (v.status !== 'pass' && v.status !== 'fail') continue;
+    if (v.status === 'pass' || v.status === 'fail') judged.push({ o, v });
+  }
+  // How many failing answers each reading of a finding fits: an answer read several ways is counted under the most common.
+  const common = new Map<string, number>();
+  for (const { v } of judged)
+    for (const key of new Set((v.findings ?? []).flatMap((f) => (f.kinds ?? []).map((k) => `${f.id}|${k}`)))) common.set(key, (common.get(key) ?? 0) + 1);
+  for (const { o, v } of judged) {
     read++;
     answered.push(o);
     // A property of two requests whose answers each break nothing broke their relation: the property names it.
-    const keys = v.status === 'pass' ? [...(o.relation ?? [])] : [...new Set((v.findings ?? []).map(findingKey))];
+    const keys = v.status === 'pass' ? [...(o.relation ?? [])] : [...new Set((v.findings ?? []).map((f) => findingKey(f, common)))];
     if (keys.every((id) => RENDER.includes(id.split('|')[0]!))) designOnly.push(o.id);
     for (const key of keys) byId.set(key, [...(byId.get(key) ?? []), o.id]);
   }

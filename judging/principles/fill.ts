@@ -90,40 +90,54 @@ function fillWords(fill: DeclaredFill): string {
   return `the declared fill (${FILL_WORDS[fill.order]}${ties}${levels}, ${misfit})`;
 }
 
+/** A way designs are known to differ from their declared fill, as the likely cause counts it (`kind`) and as a message says it. */
+export interface FillReading {
+  kind: 'other-end' | 'ties' | 'levels-split' | 'levels-whole' | 'strict';
+  words: string;
+}
+
 /**
- * The fill the answer keeps instead, where one of the ways designs are known to differ from
+ * The fills the answer keeps instead, where one of the ways designs are known to differ from
  * their declaration reproduces it exactly: the other end of the history, another tie rule,
  * levels taken whole or block by block, or a strict fit (a block that exactly fills what is
- * left dropped). Undefined when none does.
+ * left dropped). Every one that reproduces it: one answer may not tell them apart.
  */
-function otherReading(
+function otherReadings(
   rest: readonly PrincipleBlock[],
   pinned: readonly PrincipleBlock[],
   fill: DeclaredFill,
   request: PrincipleRequest,
   design: Design,
   included: ReadonlySet<string>,
-): string | undefined {
+): FillReading[] {
   const same = (blocks: readonly PrincipleBlock[]): boolean => blocks.length === included.size && blocks.every((b) => included.has(b.block_id));
   const under = (f: DeclaredFill, d: Design = design): boolean => same(taken(rest, pinned, f, request.budget, d, d.groups, request));
+  const out: FillReading[] = [];
   const other = OTHER_END[fill.order];
   if (other && under({ ...fill, order: other, ties: fill.ties ?? defaultTies(other) }))
-    return `the blocks are taken from the other end (${FILL_WORDS[other]}, where the design declares ${FILL_WORDS[fill.order]})`;
+    out.push({
+      kind: 'other-end',
+      words: `the blocks are taken from the other end (${FILL_WORDS[other]}, where the design declares ${FILL_WORDS[fill.order]})`,
+    });
   const declaredTies = fill.ties ?? defaultTies(fill.order);
   if (fill.order !== 'input') {
-    for (const ties of ['input', 'later_first', 'block_id', 'newest_first'] as const) {
-      if (ties !== declaredTies && under({ ...fill, ties })) return `ties are broken ${TIE_WORDS[ties]}, where the design declares ${TIE_WORDS[declaredTies]}`;
-    }
-    const levels = fill.levels === 'whole' ? undefined : 'whole';
-    if (under({ ...fill, levels }))
-      return fill.levels === 'whole'
-        ? 'a level of equal rank is taken block by block, where the design declares each level kept or dropped whole'
-        : 'levels of equal rank are kept or dropped whole, which the design does not declare (fill.levels "whole")';
+    const ties = (['input', 'later_first', 'block_id', 'newest_first'] as const).find((t) => t !== declaredTies && under({ ...fill, ties: t }));
+    if (ties) out.push({ kind: 'ties', words: `ties are broken ${TIE_WORDS[ties]}, where the design declares ${TIE_WORDS[declaredTies]}` });
+    if (under({ ...fill, levels: fill.levels === 'whole' ? undefined : 'whole' }))
+      out.push(
+        fill.levels === 'whole'
+          ? { kind: 'levels-split', words: 'a level of equal rank is taken block by block, where the design declares each level kept or dropped whole' }
+          : { kind: 'levels-whole', words: 'levels of equal rank are kept or dropped whole, which the design does not declare (fill.levels "whole")' },
+      );
   }
   // A strict fit test: the selection must cost less than the budget, so a block that exactly fills what is left is dropped.
   const strict: Design = { ...design, costOf: (bs) => (bs.length === 0 ? 0 : design.costOf(bs) + 1e-6 * Math.max(1, request.budget)) };
-  if (under(fill, strict)) return 'a block that exactly fills what is left is dropped (the fit test is strict: cost < budget, where at most the budget fits)';
-  return undefined;
+  if (under(fill, strict))
+    out.push({
+      kind: 'strict',
+      words: 'a block that exactly fills what is left is dropped (the fit test is strict: cost < budget, where at most the budget fits)',
+    });
+  return out;
 }
 
 /**
@@ -232,7 +246,7 @@ export function fillFindings(
     const extra = [...included].filter((id) => !wanted.has(id) && candidates.some((b) => b.block_id === id));
     if (dropped.length + extra.length > 0) {
       const how = fillWords(fill);
-      const reading = otherReading(rest, pinned, fill, request, design, included);
+      const readings = otherReadings(rest, pinned, fill, request, design, included);
       const costs = (bs: readonly PrincipleBlock[]): string => bs.map((b) => `${quote(b.block_id)} ${Number(design.costOf([b]).toFixed(6))}`).join(', ');
       const parts = [
         dropped.length > 0
@@ -246,12 +260,13 @@ export function fillFindings(
       out.push({
         id: 'ANY-14',
         message:
-          `${reading ? `${reading}: ` : ''}${parts.join('; ')}; ${how} takes ${quotedList([...wanted])}, ` +
+          `${readings.map((r) => r.words).join(', or ')}${readings.length > 0 ? ': ' : ''}${parts.join('; ')}; ${how} takes ${quotedList([...wanted])}, ` +
           `costing ${Number(costOf(want).toFixed(6))} of ${request.budget} under ${design.estimator}` +
           `${dropped.length > 0 ? ` (${costs(dropped.slice(0, 5))} alone)` : ''}; the answer's blocks cost ${Number(costOf(kept).toFixed(6))} ` +
           `and it says ${answer.estimated_tokens}`,
         expected: [...wanted],
         actual: answer.included,
+        ...(readings.length > 0 ? { kinds: readings.map((r) => r.kind) } : {}),
       });
     }
   } else if (forBudget.length > 0 && withinBudget(costOf(candidates), request.budget)) {

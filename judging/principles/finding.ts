@@ -12,6 +12,8 @@ export interface Finding {
   message: string;
   expected?: unknown;
   actual?: unknown;
+  /** The kinds of breach the answer is read as (a false reason's, a fill's other reading), for the likely cause to count; each a key of its words. */
+  kinds?: string[];
 }
 
 export interface PrincipleBlock extends RenderBlock {

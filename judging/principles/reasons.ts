@@ -110,7 +110,8 @@ export function reasonFindings(request: PrincipleRequest, answer: Result, design
     out.push({
       id: 'ANY-4',
       message: `block ${quote(b.block_id)} is omitted ${REASON_WORDS[cls] ?? `as ${cls}`} (${quote(String(o.reason))}), but ${why}`,
-      expected: { reason_true_of: b.block_id, false_reason: kindOf(cls, b, request.now) },
+      expected: `a reason true of ${b.block_id}`,
+      kinds: [kindOf(cls, b, request.now)],
       actual: o,
     });
   }
