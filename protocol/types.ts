@@ -88,10 +88,12 @@ export interface DeclaredDesign {
 
 export interface DeclaredCut {
   keep: 'head' | 'tail';
-  /** `whitespace`: the kept head ends before a white-space character of the content (a kept tail begins after one). */
-  at: 'character' | 'whitespace';
+  /** `whitespace`: the kept head ends before a white-space character of the content (a kept tail begins after one); `token`: the kept part is the text of whole tokens of the declared tokenizer. */
+  at: 'character' | 'whitespace' | 'token';
   /** Written right after the kept head, or right before the kept tail. */
   marker?: string;
+  /** A cut block listed in `omissions` with this reason (its kept part written last, after the included blocks), instead of in `included`. */
+  reason?: string;
 }
 
 export interface DeclaredMarker {

@@ -41,7 +41,7 @@ export function principleFindings(request: PrincipleRequest, answer: Result, des
 
   accounting(request, answer, design, byId, out);
   for (const o of answer.omissions) {
-    if (anyReasonClass(o.reason) === undefined) {
+    if (anyReasonClass(o.reason) === undefined && !cutReported(design, o.reason)) {
       out.push({
         id: 'ANY-4',
         message: `block ${quote(o.block_id)} is omitted with the reason ${quote(String(o.reason))}, which names no reason class`,
@@ -175,6 +175,12 @@ function budget(
     if (b && !cuts.has(id)) whole.push(b);
     else if (b && written !== undefined) whole.push({ ...b, content: written });
   }
+  // A cut reported as an omission is charged what it writes, like one listed in included (DES-12).
+  for (const id of cutOmissions(answer, design)) {
+    const b = byId.get(id);
+    const written = cuts.get(id);
+    if (b && written !== undefined) whole.push({ ...b, content: written });
+  }
   const measured = design.costOf(whole);
   // A declared cut is made only where the whole block does not fit (DES-12).
   for (const [id, written] of cuts) {
@@ -204,6 +210,19 @@ function budget(
   }
 }
 
+/** Whether a reason is the one a declared cut reports its cut blocks under (DES-12). */
+const cutReported = (design: Design, reason: unknown): boolean => design.cut?.reason !== undefined && reason === design.cut.reason;
+
+const omittedWhole = (id: string, design: Design): Finding => ({
+  id: 'ANY-1',
+  message: `block ${quote(id)} is omitted as cut (${quote(String(design.cut?.reason))}), yet its content is in the context whole`,
+  actual: id,
+});
+
+/** The blocks the answer omits as cut by its declared reason, in omissions' order: they are written last, after the included ones. */
+const cutOmissions = (answer: Result, design: Design): string[] =>
+  answer.omissions.filter((o) => cutReported(design, o.reason) && !answer.included.includes(o.block_id)).map((o) => o.block_id);
+
 /** The kit's own count of each block of a selection, for a failure to show beside the answer's estimated_tokens. */
 export function costsIn(blocks: readonly PrincipleBlock[], design: Design): { costs?: Record<string, number>; words: string } {
   const each = design.costsOf(blocks);
@@ -224,7 +243,8 @@ export function costsIn(blocks: readonly PrincipleBlock[], design: Design): { co
 function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock>, out: Finding[]): Map<string, string | undefined> {
   const cut = new Map<string, string | undefined>();
   const dropped = [...byId.keys()].filter((id) => !answer.included.includes(id));
-  const listed = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
+  // A block cut and reported as an omission (DES-12 reason) is written last, after the included blocks.
+  const listed = [...answer.included, ...cutOmissions(answer, design)].map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
   // The pinned blocks the context starts with: a head-and-tail design writes its marker after them (DES-10 after_pinned).
   const firstUnpinned = listed.findIndex((b) => b.pinned !== true);
   const lead = firstUnpinned < 0 ? listed : listed.slice(0, firstUnpinned);
@@ -255,7 +275,10 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
   }
   const declared = written.map((w) => ({ header: w.header, content: w.b.content, footer: w.footer }));
   const expected = design.pieces(listed).join(design.separator);
-  if (context === expected) return cut;
+  if (context === expected) {
+    for (const id of cutOmissions(answer, design)) out.push(omittedWhole(id, design));
+    return cut;
+  }
   const reading = readContext(context, declared, design.separator);
   const before = out.length;
   // Empty contents whose declared render is missing, and nothing else amiss: the context is the render without them.
@@ -266,6 +289,18 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
   reading.placements.forEach((p, i) => {
     const b = blocks[i]!;
     const header = declared[i]!.header;
+    if (!answer.included.includes(b.block_id) && (p.kind === 'whole' || p.kind === 'misplaced' || p.kind === 'absent')) {
+      // Omitted as cut (DES-12 reason): a cut block stands cut, last; whole, or nowhere, the reason is not what the answer did.
+      out.push({
+        id: p.kind === 'absent' ? 'ANY-4' : 'ANY-1',
+        message:
+          p.kind === 'absent'
+            ? `block ${quote(b.block_id)} is omitted as cut (${quote(String(design.cut?.reason))}), but no part of it stands in the context`
+            : omittedWhole(b.block_id, design).message,
+        actual: b.block_id,
+      });
+      return;
+    }
     if (missing && unwritten.has(b)) {
       // An empty content shows nothing of itself: what is missing is its header and footer, not a content elsewhere.
       out.push({
@@ -288,7 +323,7 @@ function render(answer: Result, design: Design, byId: Map<string, PrincipleBlock
         actual: context,
       });
     } else if (p.kind === 'cut' && design.cut) {
-      const judged = declaredCut(b, p, design.cut);
+      const judged = declaredCut(b, p, design.cut, design.tokenCut);
       cut.set(b.block_id, 'written' in judged ? judged.written : undefined);
       if (!('written' in judged)) out.push(judged);
     } else if (p.kind === 'cut' || p.kind === 'absent') {

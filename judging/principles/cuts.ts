@@ -7,6 +7,7 @@
  * block does not fit. Anything else a cut does is ANY-1's, named.
  */
 import type { DeclaredCut } from '../../protocol/types.js';
+import type { TokenCut } from '../../vocabulary/encodings.js';
 import type { Finding, PrincipleBlock } from './finding.js';
 import { quote } from './finding.js';
 
@@ -28,7 +29,7 @@ const around = (c: string, at: number): string =>
  * declared one: the other end kept, a marker other than the declared, a cut inside a word where
  * the design cuts at white space.
  */
-export function declaredCut(b: PrincipleBlock, p: Shown, cut: DeclaredCut): { written: string } | Finding {
+export function declaredCut(b: PrincipleBlock, p: Shown, cut: DeclaredCut, tokenCut?: TokenCut): { written: string } | Finding {
   const c = b.content;
   const marker = cut.marker ?? '';
   const head = cut.keep === 'head';
@@ -59,10 +60,18 @@ export function declaredCut(b: PrincipleBlock, p: Shown, cut: DeclaredCut): { wr
     const boundary = head ? WHITE.test(c[at] ?? '') : WHITE.test(c[at - 1] ?? '');
     if (!boundary) return fail(`it is cut at character ${at} of ${c.length}, inside a word (${around(c, at)}), where the design cuts at white space`);
   }
-  return { written: head ? c.slice(0, kept) + marker : marker + c.slice(c.length - kept) };
+  const keptText = head ? c.slice(0, kept) : c.slice(c.length - kept);
+  if (cut.at === 'token' && !tokenCut) throw new Error('a cut at token boundaries reads the tokenizer: prepare the design first (prepareDesign)');
+  if (cut.at === 'token' && !tokenCut!(c, keptText, cut.keep))
+    return fail(
+      `its kept ${cut.keep} of ${kept} characters (${around(c, head ? kept : c.length - kept)}) is not the text of whole tokens of the declared tokenizer`,
+    );
+  return { written: head ? keptText + marker : marker + keptText };
 }
 
 /** A declared cut in words: "the head kept at white space, marked "…"". */
+const AT_WORDS: Readonly<Record<DeclaredCut['at'], string>> = { whitespace: 'white space', token: 'a token boundary', character: 'any character' };
+
 export function cutWords(cut: DeclaredCut): string {
-  return `the ${cut.keep} kept, cut at ${cut.at === 'whitespace' ? 'white space' : 'any character'}${cut.marker ? `, marked ${quote(cut.marker)}` : ', unmarked'}`;
+  return `the ${cut.keep} kept, cut at ${AT_WORDS[cut.at]}${cut.marker ? `, marked ${quote(cut.marker)}` : ', unmarked'}`;
 }

@@ -20,7 +20,7 @@ import type {
   EncodingName,
   Manifest,
 } from '../../protocol/types.js';
-import { loadEncoding } from '../../vocabulary/encodings.js';
+import { loadEncoding, loadTokenCut, type TokenCut } from '../../vocabulary/encodings.js';
 import { type CompiledTemplate, compileTemplate, provenanceScope, type Render, type RenderBlock } from '../../protocol/render-template.js';
 
 export interface Design {
@@ -60,6 +60,8 @@ export interface Design {
   marker?: DeclaredMarker;
   /** A cut by design (DES-12), when declared. */
   cut?: DeclaredCut;
+  /** For a cut at token boundaries: whether a kept text is the first or last tokens of a content (the tokenizer loaded by prepareDesign). */
+  tokenCut?: TokenCut;
   /** How an empty content is written (DES-2): as any block, its header alone, or nothing at all. */
   emptyContent: 'block' | 'header' | 'nothing';
   /** Whether a block is expired at `now` under the declared boundary (DES-11; EXP-1 when undeclared). */
@@ -112,7 +114,10 @@ export const withinBudget = (cost: number, budget: number): boolean => cost - bu
 export async function prepareDesign(manifest: Pick<Manifest, 'design'> & { readonly profiles?: readonly string[] }): Promise<Design> {
   const e = manifest.design?.estimator;
   const encoder = e && 'tokenizer' in e ? await loadEncoding(e.tokenizer) : undefined;
-  return manifestDesign(manifest, encoder);
+  const design = manifestDesign(manifest, encoder);
+  // A cut at token boundaries reads the declared tokenizer's tokens (designProblems refuses it without one).
+  if (e && 'tokenizer' in e && manifest.design?.cut?.at === 'token') return { ...design, tokenCut: await loadTokenCut(e.tokenizer) };
+  return design;
 }
 
 /**
@@ -225,6 +230,8 @@ export function designProblems(manifest: Manifest): string[] {
     if (Array.isArray(c)) out.push(...c);
   }
   const e = manifest.design.estimator;
+  if (manifest.design.cut?.at === 'token' && !(e && 'tokenizer' in e))
+    out.push('design.cut.at: a cut at token boundaries needs a tokenizer estimator (design.estimator.tokenizer), whose tokens it reads');
   if (e?.join !== undefined && (e.counts ?? 'content') !== 'content')
     out.push(`design.estimator.join: the contents are joined only when the estimator counts them ("counts": "content"), not ${JSON.stringify(e.counts)}`);
   if (r?.separator === '' && (r.header ?? SPEC_HEADER) === '' && (r.footer ?? '') === '') {

@@ -70,3 +70,69 @@ describe('a cut the design declares (DES-12)', () => {
     expect(f.map((x) => x.id)).toEqual(['ANY-1']);
   });
 });
+
+describe('a cut at token boundaries (DES-12 at "token")', () => {
+  const content = 'Deploys need two approvals, and the rollback key rotates on Fridays after noon.';
+  const request: PrincipleRequest = { now: 0, budget: 8, blocks: [{ block_id: 'doc', source: 'kb', content, priority: 1 }] };
+  const of = (written: string, tokens: number): Result => ({
+    context: `[kb · doc]\n${written}`,
+    included: ['doc'],
+    estimated_tokens: tokens,
+    total_budget: 8,
+    omissions: [],
+  });
+
+  it('keeps the text of the first tokens of the declared tokenizer, and fails a cut inside a token', async () => {
+    const { prepareDesign } = await import('../../judging/principles/design.js');
+    const { encode, decode } = await import('gpt-tokenizer/encoding/cl100k_base');
+    const design = await prepareDesign({
+      profiles: ['any'],
+      design: { estimator: { tokenizer: 'cl100k_base' }, cut: { keep: 'head', at: 'token', marker: '…' } },
+    });
+    const head = decode(encode(content).slice(0, 6));
+    const cost = encode(`${head}…`).length;
+    expect(cost).toBeLessThanOrEqual(8);
+    expect(principleFindings(request, of(`${head}…`, cost), design, [])).toEqual([]);
+    // "Deploys need two approvals," is six tokens ("Dep", "loys", " need", " two", " approvals", ","); "…approval" ends inside the fifth.
+    const inside = principleFindings(request, of(`${head.slice(0, -2)}…`, cost), design, []);
+    expect(inside.map((f) => f.id)).toEqual(['ANY-1']);
+    expect(inside[0]!.message).toContain('is not the text of whole tokens of the declared tokenizer');
+  });
+
+  it('is refused without a tokenizer estimator, naming the member', async () => {
+    const { designProblems } = await import('../../judging/principles/design.js');
+    const manifest = { name: 'x', version: '1', profiles: ['any'], capabilities: [], design: { cut: { keep: 'head', at: 'token' } } } as const;
+    expect(designProblems(manifest as never)).toEqual([
+      'design.cut.at: a cut at token boundaries needs a tokenizer estimator (design.estimator.tokenizer), whose tokens it reads',
+    ]);
+  });
+});
+
+describe('a cut reported as an omission (DES-12 reason)', () => {
+  const REPORTED = designOf({ cut: { keep: 'head', at: 'whitespace', marker: '…', reason: 'truncated' }, fill: { order: 'priority', misfit: 'stop' } });
+  const of = (written: string | undefined, over: Partial<Result> = {}): Result => ({
+    context: `[kb · alpha]\n${req.blocks[0]!.content}${written === undefined ? '' : `\n\n[kb · long]\n${written}`}`,
+    included: ['alpha'],
+    estimated_tokens: 18,
+    total_budget: req.budget,
+    omissions: [{ block_id: 'long', reason: 'truncated' }],
+    ...over,
+  });
+
+  it('the cut block omitted under the declared reason, its kept head written last: the design’s own, its reason a class', () => {
+    expect(principleFindings(req, of(`${long.slice(0, 34)}…`), REPORTED, [])).toEqual([]);
+  });
+
+  it('omitted as cut but written whole, or not written at all, is not what the reason says', () => {
+    const whole = principleFindings(req, of(long, { estimated_tokens: 31 }), REPORTED, []);
+    expect(whole.map((f) => f.message)).toContain('block "long" is omitted as cut ("truncated"), yet its content is in the context whole');
+    const nowhere = principleFindings(req, of(undefined, { estimated_tokens: 10 }), REPORTED, []);
+    expect(nowhere.map((f) => f.id)).toEqual(['ANY-4']);
+    expect(nowhere[0]!.message).toBe('block "long" is omitted as cut ("truncated"), but no part of it stands in the context');
+  });
+
+  it('undeclared, the reason names no class (ANY-4) and the part is a piece of a dropped block (ANY-1)', () => {
+    const f = principleFindings(req, of(`${long.slice(0, 34)}…`), designOf({ fill: { order: 'priority', misfit: 'stop' } }), []);
+    expect(f.map((x) => x.id).sort()).toEqual(['ANY-1', 'ANY-4']);
+  });
+});
