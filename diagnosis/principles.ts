@@ -93,8 +93,11 @@ type HangRequest = {
  */
 function whatHangs(hangs: readonly Observation[], answered: readonly Observation[], design: Design, capabilities: readonly string[]): string | undefined {
   const owed = capabilities.includes('pinned');
+  // Only a request the reading can read: one that is not an object with blocks (a null, a property's unrecorded input) holds no feature.
+  const readable = (r: unknown): r is HangRequest =>
+    typeof r === 'object' && r !== null && typeof (r as HangRequest).budget === 'number' && Array.isArray((r as HangRequest).blocks);
   const count = (os: readonly Observation[], f: (typeof HANG_FEATURES)[number]): number =>
-    os.filter((o) => f.holds(o.request as HangRequest, design, owed)).length;
+    os.filter((o) => readable(o.request) && f.holds(o.request, design, owed)).length;
   const telling = HANG_FEATURES.map((f) => ({ f, hung: count(hangs, f), ok: count(answered, f) }))
     .filter((x) => x.hung * 5 >= hangs.length * 4 && (answered.length === 0 || x.ok * 5 < answered.length))
     .sort((a, b) => b.hung - a.hung);

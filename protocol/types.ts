@@ -367,6 +367,8 @@ export interface Report {
     constants?: DeclaredConstants;
     /** The run was ended by this signal: the report holds what was judged before it, and is no verdict on the rest. */
     interrupted?: 'SIGINT' | 'SIGTERM';
+    /** Working out the likely cause threw: what it said. The verdict and the results stand; the likely cause is missing. */
+    likely_cause_failed?: string;
     started_at?: string;
     duration_ms?: number;
   };

@@ -221,6 +221,7 @@ function sweepSection(s: SweepInfo): string {
 /** The likely cause of the failures (the report's `diagnosis`), under the verdict: what a vendor reads first. */
 function diagnosisSection(report: Report): string {
   const causes = report.diagnosis;
+  if (report.run?.likely_cause_failed) return `<h2 id="diagnosis">Likely cause</h2>\n<p>${h(report.run.likely_cause_failed)}</p>`;
   if (!causes) return '';
   const out = ['<h2 id="diagnosis">Likely cause</h2>'];
   const principles = principleTable(report);
@@ -295,7 +296,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
   body.push(`<h1>ctxconform report: ${h(impl.name)} ${h(impl.version)}</h1>`);
   body.push(`<div class="verdict ${v.passed ? 'pass' : 'fail'}" id="verdict">${h(verdictLine(report))}</div>`);
   body.push(`<div class="levels" id="levels">Levels: ${h(levelsLine(report))}</div>`);
-  if (report.diagnosis) body.push(diagnosisSection(report));
+  if (report.diagnosis || report.run?.likely_cause_failed) body.push(diagnosisSection(report));
   const meta: Array<[string, string | undefined]> = [
     ['implementation', `${impl.name} ${impl.version}${impl.language ? ` (${impl.language})` : ''}`],
     ['profiles', profileNames(report).join(', ') || 'none'],

@@ -135,6 +135,7 @@ function sweepSection(s: SweepInfo): string[] {
 /** The likely cause of the failures (the report's `diagnosis`), at the top: what a vendor reads first. */
 function diagnosisSection(report: Report): string[] {
   const causes = report.diagnosis;
+  if (report.run?.likely_cause_failed) return ['### Likely cause', '', report.run.likely_cause_failed, ''];
   if (!causes) return [];
   const out = ['### Likely cause', ''];
   const principles = principleRows(report);

@@ -64,7 +64,14 @@ export async function conclude(report: Report, o: ConcludeOptions): Promise<Conc
     report = applied.report;
     baselined = { unexpected: applied.unexpected, stale: applied.stale, changed: applied.changed, unkeyed: applied.unkeyed };
   }
-  const cause = await likelyCause(report, o.observations);
+  // The likely cause is a reading of the results, never a condition of the reports: one that throws is said, and every report is still written.
+  let cause: { report: Report; text: string } | undefined;
+  try {
+    cause = await likelyCause(report, o.observations);
+  } catch (e) {
+    const said = `working out the likely cause failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+    cause = { report: { ...report, run: { ...report.run, likely_cause_failed: said } }, text: said };
+  }
   if (cause) report = cause.report;
   return {
     report,
