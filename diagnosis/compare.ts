@@ -19,6 +19,7 @@ import type { Outcome } from '../protocol/types.js';
 import { sameValue } from '../vocabulary/same-value.js';
 import type { Answer } from './model.js';
 import { isObject } from './json-object.js';
+import { stringifyJson } from '../protocol/deep-json.js';
 
 function sameMembers(a: Record<string, unknown>, b: Record<string, unknown>, same: (name: string, x: unknown, y: unknown) => boolean): boolean {
   const keys = Object.keys(a);
@@ -32,7 +33,7 @@ function warningKey(w: unknown): string | undefined {
   if (!isObject(w)) return undefined;
   const { message, ...rest } = w;
   if (message !== undefined && typeof message !== 'string') return undefined; // not free text: compare it exactly
-  return JSON.stringify(
+  return stringifyJson(
     Object.keys(rest)
       .sort()
       .map((k) => [k, rest[k]]),

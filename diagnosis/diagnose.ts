@@ -25,6 +25,7 @@
  * (cover, below).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { deepStrictEqualJson, stringifyJson } from '../protocol/deep-json.js';
 import type { DiagnosisEntry, Manifest, Outcome } from '../protocol/types.js';
 import type { DeclaredConstants } from '../protocol/assembly.js';
 import { anyOnly } from '../protocol/levels.js';
@@ -370,9 +371,10 @@ const INSTANCES_KEPT = 1000;
 
 function sameInstance(d: Defects, memo: DiagnosisMemo): Defects {
   const { instances } = memo;
-  const key = JSON.stringify(d);
+  // At any depth: a defect's instance may carry an answer's member nested deeper than JSON.stringify goes.
+  const key = stringifyJson(d) ?? '';
   const known = instances.get(key);
-  if (known !== undefined && isDeepStrictEqual(known, d)) return known;
+  if (known !== undefined && deepStrictEqualJson(known, d, isDeepStrictEqual)) return known;
   if (instances.size >= INSTANCES_KEPT) instances.clear();
   instances.set(key, d);
   return d;
@@ -505,7 +507,7 @@ function pairs(singles: readonly Scored[], all: readonly Scored[], targets: read
       for (const b of all) {
         if (b === a || !changesSome.has(b) || !b.shows(s) || Object.keys(a.defects).some((k) => Object.hasOwn(b.defects, k))) continue;
         const [x, y] = a.order <= b.order ? [a, b] : [b, a];
-        const key = JSON.stringify([x.ids, x.defects, y.ids, y.defects]);
+        const key = stringifyJson([x.ids, x.defects, y.ids, y.defects]) ?? '';
         if (tried.has(key)) continue;
         tried.add(key);
         const p = pair(x, y, targets, left, memo);

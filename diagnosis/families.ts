@@ -11,6 +11,7 @@ import { HEADER_SEPARATOR, SEGMENT_JOINER, TIERS } from '../reference/index.js';
 import type { Outcome } from '../protocol/types.js';
 import type { Feature, Section } from './defect-registry.js';
 import { isObject } from './json-object.js';
+import { depthOf, stringifyJson } from '../protocol/deep-json.js';
 import { tierUnder } from './model.js';
 import type { Answer, Defects, ModelConfig } from './model.js';
 
@@ -46,12 +47,16 @@ function results(evidence: readonly Evidence[]): { given: Record<string, unknown
   return out;
 }
 
+/** Deeper than this, a value is no instance a model is tried with: each try would write it again (a member nested 300,000 deep). */
+const INSTANCE_DEPTH = 64;
+
 /** Distinct values by their JSON, at most `max` (the first failures name them). */
 function distinct<T>(values: Iterable<T | undefined>, max = 3): T[] {
   const seen = new Map<string, T>();
   for (const v of values) {
-    if (v === undefined) continue;
-    const k = JSON.stringify(v);
+    if (v === undefined || depthOf(v, INSTANCE_DEPTH + 1) > INSTANCE_DEPTH) continue;
+    // At any depth: an answer may hold a member nested deeper than JSON.stringify goes.
+    const k = stringifyJson(v) ?? '';
     if (!seen.has(k)) seen.set(k, v);
     if (seen.size >= max) break;
   }

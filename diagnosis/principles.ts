@@ -93,9 +93,8 @@ type HangRequest = {
  */
 function whatHangs(hangs: readonly Observation[], answered: readonly Observation[], design: Design, capabilities: readonly string[]): string | undefined {
   const owed = capabilities.includes('pinned');
-  // Only a request the reading can read: one that is not an object with blocks (a null, a property's unrecorded input) holds no feature.
-  const readable = (r: unknown): r is HangRequest =>
-    typeof r === 'object' && r !== null && typeof (r as HangRequest).budget === 'number' && Array.isArray((r as HangRequest).blocks);
+  // Only a valid request holds a feature: an invalid one (the invalid-requests property's block without a content, a null) is no hang's.
+  const readable = (r: unknown): r is HangRequest => validateRequest(r).length === 0;
   const count = (os: readonly Observation[], f: (typeof HANG_FEATURES)[number]): number =>
     os.filter((o) => readable(o.request) && f.holds(o.request, design, owed)).length;
   const telling = HANG_FEATURES.map((f) => ({ f, hung: count(hangs, f), ok: count(answered, f) }))

@@ -31,6 +31,11 @@ export interface WriteOptions {
   /** Stop writing once the text is longer than this many characters (the result is then cut there). */
   limit?: number;
   /**
+   * Containers deeper than this many levels are written as a string that says so: a reader's
+   * parser gives up past some depth (Python's json at about 1,000), and a report stays readable.
+   */
+  maxDepth?: number;
+  /**
    * How a number or a BigInt is written; `at()` gives its JSON Pointer. Absent:
    * JSON.stringify's way (a non-finite number is `null`, a BigInt throws).
    */
@@ -71,11 +76,18 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
   const indent = o.indent && o.indent > 0 ? ' '.repeat(Math.min(10, o.indent)) : '';
   const limit = o.limit ?? Infinity;
   const scalar = o.scalar ?? defaultScalar;
+  const maxDepth = o.maxDepth ?? Infinity;
+  // Pieces gathered into chunks: a value nested 300,000 deep is a million pieces, and many such values would pass an array's size.
   const out: string[] = [];
+  let chunk = '';
   let length = 0;
   const put = (s: string): void => {
-    out.push(s);
+    chunk += s;
     length += s.length;
+    if (chunk.length >= 1 << 16) {
+      out.push(chunk);
+      chunk = '';
+    }
   };
   const stack: Frame[] = [];
   // The containers being written, to refuse a cycle as JSON.stringify does instead of writing forever.
@@ -109,6 +121,10 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
       case 'object':
         if (v === null) {
           put('null');
+          return true;
+        }
+        if (stack.length >= maxDepth) {
+          put(JSON.stringify(`[${Array.isArray(v) ? 'an array' : 'an object'} nested deeper than ${maxDepth} levels: not written]`));
           return true;
         }
         enter(v);
@@ -159,6 +175,7 @@ export function writeJson(value: unknown, o: WriteOptions = {}): string | undefi
       begin(member, k, true);
     }
   }
+  out.push(chunk);
   const text = out.join('');
   return length > limit ? text.slice(0, limit) : text;
 }
@@ -172,13 +189,14 @@ const INDENTED_LEVELS = 64;
  * INDENTED_LEVELS levels are: the text of a value nested 10,000 deep stays
  * the size of its one-line text instead of growing with the square of its depth.
  */
-export function stringifyJson(value: unknown, indent = 0): string | undefined {
+export function stringifyJson(value: unknown, indent = 0, maxDepth = Infinity): string | undefined {
   try {
-    if (indent > 0 && depthOf(value, INDENTED_LEVELS + 1) > INDENTED_LEVELS) return writeJson(value, { indent, indentDepth: INDENTED_LEVELS });
+    if ((indent > 0 || maxDepth < Infinity) && depthOf(value, Math.min(INDENTED_LEVELS, maxDepth) + 1) > Math.min(INDENTED_LEVELS, maxDepth))
+      return writeJson(value, { indent, indentDepth: INDENTED_LEVELS, maxDepth });
     return indent > 0 ? JSON.stringify(value, null, indent) : JSON.stringify(value);
   } catch (e) {
     if (!isStackOverflow(e)) throw e;
-    return writeJson(value, { indent, indentDepth: INDENTED_LEVELS });
+    return writeJson(value, { indent, indentDepth: INDENTED_LEVELS, maxDepth });
   }
 }
 

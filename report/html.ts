@@ -10,7 +10,21 @@ import { STATUSES, summarize } from '../protocol/types.js';
 import type { TokenTable } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
 import { explainsText, principlesLead, unexplainedFailures } from './diagnosis.js';
-import { areaOf, byArea, clip, constantsText, coverage, formatRatio, percent, score, show, shownStatuses, stripAnsi, verdictLine, levelsLine } from './text.js';
+import {
+  areaOf,
+  byArea,
+  clip,
+  constantsText,
+  coverage,
+  formatRatio,
+  percent,
+  score,
+  shownStatuses,
+  stripAnsi,
+  verdictLine,
+  levelsLine,
+  shownClipped,
+} from './text.js';
 import { declaredConstants, isFailing, profileNames, verdict } from '../protocol/verdict.js';
 import { span, sweepChart, MAX_CHART_ROWS } from './sweep-chart.js';
 import { sweepFinding } from './sweep-text.js';
@@ -87,7 +101,7 @@ function answersDiff(answers: readonly RepeatAnswer[]): string {
   const out: string[] = [];
   const [a, b, ...rest] = answers;
   if (a && b) out.push(diffTable(a.answer ?? a.message ?? '', b.answer ?? b.message ?? '', [label(a), label(b)]));
-  for (const r of rest) out.push(`<details><summary>${h(label(r))}</summary><pre>${h(clip(show(r.answer ?? r.message ?? ''), MAX_VALUE))}</pre></details>`);
+  for (const r of rest) out.push(`<details><summary>${h(label(r))}</summary><pre>${h(shownClipped(r.answer ?? r.message ?? '', MAX_VALUE))}</pre></details>`);
   return out.join('\n');
 }
 
@@ -122,10 +136,11 @@ function failureSection(c: CaseResult, index: number, excuse: Excuse, detailed: 
   }
   if (x.answers && x.answers.length > 1) out.push(answersDiff(x.answers));
   if (x.expected !== undefined && x.actual !== undefined) out.push(diffTable(x.expected, x.actual));
-  else if (x.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(clip(show(x.actual), MAX_VALUE))}</pre>`);
-  else if (x.expected !== undefined) out.push(`<p>Expected:</p><pre>${h(clip(show(x.expected), MAX_VALUE))}</pre>`);
-  if (x.counterexample !== undefined) out.push(`<details><summary>counterexample</summary><pre>${h(clip(show(x.counterexample), MAX_VALUE))}</pre></details>`);
-  if (x.request !== undefined) out.push(`<details><summary>request</summary><pre>${h(clip(show(x.request), MAX_VALUE))}</pre></details>`);
+  else if (x.actual !== undefined) out.push(`<p>Actual:</p><pre>${h(shownClipped(x.actual, MAX_VALUE))}</pre>`);
+  else if (x.expected !== undefined) out.push(`<p>Expected:</p><pre>${h(shownClipped(x.expected, MAX_VALUE))}</pre>`);
+  if (x.counterexample !== undefined)
+    out.push(`<details><summary>counterexample</summary><pre>${h(shownClipped(x.counterexample, MAX_VALUE))}</pre></details>`);
+  if (x.request !== undefined) out.push(`<details><summary>request</summary><pre>${h(shownClipped(x.request, MAX_VALUE))}</pre></details>`);
   const stderr = stderrShown(x);
   if (stderr) out.push(`<details><summary>stderr</summary><pre>${h(clip(stderr, MAX_VALUE))}</pre></details>`);
   out.push('</section>');

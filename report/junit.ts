@@ -5,7 +5,7 @@
 import { summarize } from '../protocol/types.js';
 import type { CaseResult, Report } from '../protocol/types.js';
 import { shownOf, stderrShown } from './shown.js';
-import { byArea, clip, constantsText, levelsLine, show, verdictLine } from './text.js';
+import { byArea, clip, constantsText, levelsLine, verdictLine, shownClipped } from './text.js';
 import { isFailing, profileNames, verdict } from '../protocol/verdict.js';
 import { xmlAttr, xmlText } from './xml.js';
 import { likelyCauseLine } from './diagnosis.js';
@@ -47,13 +47,13 @@ function detail(c: CaseResult, excuse: Excuse): string {
   if (c.message) lines.push(c.message);
   for (const a of x.answers ?? []) {
     if (a.answer !== undefined)
-      lines.push(`answer of repeat${a.repeats.length > 1 ? 's' : ''} ${a.repeats.join(', ')} (${a.status}):\n${clip(show(a.answer), MAX_VALUE)}`);
+      lines.push(`answer of repeat${a.repeats.length > 1 ? 's' : ''} ${a.repeats.join(', ')} (${a.status}):\n${shownClipped(a.answer, MAX_VALUE)}`);
   }
   if (c.requirements.length > 0) lines.push(`requirements: ${c.requirements.join(', ')}`);
-  if (x.expected !== undefined) lines.push(`expected:\n${clip(show(x.expected), MAX_VALUE)}`);
-  if (x.actual !== undefined) lines.push(`actual:\n${clip(show(x.actual), MAX_VALUE)}`);
+  if (x.expected !== undefined) lines.push(`expected:\n${shownClipped(x.expected, MAX_VALUE)}`);
+  if (x.actual !== undefined) lines.push(`actual:\n${shownClipped(x.actual, MAX_VALUE)}`);
   if (x.seed !== undefined) lines.push(`seed: ${x.seed}${x.path ? `, path: ${x.path}` : ''}`);
-  if (x.counterexample !== undefined) lines.push(`counterexample:\n${clip(show(x.counterexample), MAX_VALUE)}`);
+  if (x.counterexample !== undefined) lines.push(`counterexample:\n${shownClipped(x.counterexample, MAX_VALUE)}`);
   if (c.rerun) lines.push(`rerun: ${c.rerun}`);
   return lines.join('\n');
 }

@@ -10,7 +10,7 @@ import { shownOf, stderrShown } from './shown.js';
 import { span } from './sweep-chart.js';
 import { sweepFinding } from './sweep-text.js';
 import { explainsText, principlesLead, unexplainedFailures } from './diagnosis.js';
-import { byArea, clip, constantsText, percent, score, show, shownStatuses, stripAnsi, verdictLine, levelsLine } from './text.js';
+import { byArea, clip, constantsText, percent, score, shownStatuses, stripAnsi, verdictLine, levelsLine, shownClipped } from './text.js';
 import { declaredConstants, isFailing, profileNames, verdict } from '../protocol/verdict.js';
 
 // GitHub caps a step summary at 1 MiB: at most this many failures in the table and in
@@ -192,7 +192,7 @@ function failure(c: CaseResult, known: boolean): string {
       lines.push(
         `<details><summary>${a.repeats.length > 1 ? 'repeats' : 'repeat'} ${a.repeats.join(', ')}: ${a.status}</summary>`,
         '',
-        fenced(clip(show(a.answer), MAX_VALUE)),
+        fenced(shownClipped(a.answer, MAX_VALUE)),
         '',
         '</details>',
         '',
@@ -201,9 +201,9 @@ function failure(c: CaseResult, known: boolean): string {
   if (c.rerun) lines.push(`Rerun: ${code(c.rerun)}`, '');
   if (x.seed !== undefined) lines.push(`Seed: ${code(String(x.seed))}${x.path ? `, path: ${code(x.path)}` : ''}`, '');
   const blocks: string[] = [];
-  if (x.expected !== undefined) blocks.push('Expected:', '', fenced(clip(show(x.expected), MAX_VALUE)), '');
-  if (x.actual !== undefined) blocks.push('Actual:', '', fenced(clip(show(x.actual), MAX_VALUE)), '');
-  if (x.counterexample !== undefined) blocks.push('Counterexample:', '', fenced(clip(show(x.counterexample), MAX_VALUE)), '');
+  if (x.expected !== undefined) blocks.push('Expected:', '', fenced(shownClipped(x.expected, MAX_VALUE)), '');
+  if (x.actual !== undefined) blocks.push('Actual:', '', fenced(shownClipped(x.actual, MAX_VALUE)), '');
+  if (x.counterexample !== undefined) blocks.push('Counterexample:', '', fenced(shownClipped(x.counterexample, MAX_VALUE)), '');
   const stderr = stderrShown(x);
   if (stderr) blocks.push('stderr:', '', fenced(clip(stderr, MAX_VALUE)), '');
   if (blocks.length > 0) lines.push('<details><summary>details</summary>', '', ...blocks, '</details>', '');

@@ -12,7 +12,7 @@ import { diffTable, h, htmlPage, visible } from './html.js';
 import { FILTER_GROUP, STYLE } from './html-assets.js';
 import { CELL_STATUSES, columnLabels, disagrees, NOT_RUN, tallyText } from './matrix.js';
 import type { CellStatus, Matrix, MatrixCell, MatrixColumn, Tally } from './matrix.js';
-import { clip, constantsText, show } from './text.js';
+import { clip, constantsText, shownClipped } from './text.js';
 import { isFailing } from '../protocol/verdict.js';
 
 const MAX_MESSAGE = 2_000;
@@ -93,7 +93,7 @@ function cellDetail(r: CaseResult, detailed: boolean): string {
     return out.join('');
   }
   const [a, b] = x.answers ?? [];
-  const clipped = (v: unknown): string => clip(show(v), MAX_VALUE);
+  const clipped = (v: unknown): string => shownClipped(v, MAX_VALUE);
   if (a && b) {
     const label = (x: typeof a): string => `${x.repeats.length > 1 ? 'repeats' : 'repeat'} ${x.repeats.join(', ')}: ${x.status}`;
     out.push(diffTable(clipped(a.answer ?? a.message ?? ''), clipped(b.answer ?? b.message ?? ''), [label(a), label(b)]));

@@ -6,7 +6,7 @@ import { DECLARED_PROFILE, declaredConstants, levelsReached, verdict, verdictWor
 import { FAILING, STATUSES } from '../protocol/types.js';
 import type { CaseResult, Report, Status } from '../protocol/types.js';
 import type { DeclaredConstants, Tier } from '../protocol/assembly.js';
-import { stringifyJson } from '../protocol/deep-json.js';
+import { stringifyJson, writeJson } from '../protocol/deep-json.js';
 
 // CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), and two-character escapes.
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
@@ -25,6 +25,26 @@ export function show(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** Longer than this, a value's text is written only up to the cut (what `clip(show(value))` would show of it). */
+const WHOLE_UP_TO = 1 << 16;
+
+/**
+ * What `clip(show(value), max)` gives, without writing more of a long value than is shown: an
+ * answer 600 KB long (or nested 300,000 deep) in each of a run's failures is written up to the
+ * cut, not whole. A value shorter than 64 KB is shown exactly as before.
+ */
+export function shownClipped(value: unknown, max: number): string {
+  if (value === undefined || typeof value === 'string') return clip(show(value), max);
+  let head: string | undefined;
+  try {
+    head = writeJson(value, { indent: 2, indentDepth: 64, limit: Math.max(max, WHOLE_UP_TO) + 1 });
+  } catch {
+    return clip(show(value), max);
+  }
+  if (head === undefined || head.length <= Math.max(max, WHOLE_UP_TO)) return clip(show(value), max);
+  return `${head.slice(0, max)}… (more than ${head.length - max} more characters)`;
 }
 
 /** Cut a string to at most `max` code units, saying how much was cut. */

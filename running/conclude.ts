@@ -48,6 +48,15 @@ export interface Conclusion {
   written: WriteOutcome;
 }
 
+/** Where in the kit an error was thrown, for a bug report: its first frame in the kit's own files (" at diagnosis/principles.js:120"). */
+function whereIn(e: Error): string {
+  const frame = (e.stack ?? '')
+    .split('\n')
+    .find((l) => /(?:dist|diagnosis|running|judging|report|protocol)[/\\][^)]*:\d+/.test(l) && !l.includes('node_modules'));
+  const at = frame && /((?:diagnosis|running|judging|report|protocol|reference|vocabulary)[/\\][^():]+:\d+)/.exec(frame);
+  return at ? ` (at ${at[1]!.replace(/\\/g, '/')})` : '';
+}
+
 /** A ReportTargetError from the writers when two formats are given one file, or a format is not registered. */
 export async function conclude(report: Report, o: ConcludeOptions): Promise<Conclusion> {
   if (o.redactor?.holdsSecrets) report = o.redactor.value(report);
@@ -69,7 +78,7 @@ export async function conclude(report: Report, o: ConcludeOptions): Promise<Conc
   try {
     cause = await likelyCause(report, o.observations);
   } catch (e) {
-    const said = `working out the likely cause failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+    const said = `working out the likely cause failed: ${e instanceof Error ? `${e.name}: ${e.message}${whereIn(e)}` : String(e)}`;
     cause = { report: { ...report, run: { ...report.run, likely_cause_failed: said } }, text: said };
   }
   if (cause) report = cause.report;
