@@ -129,7 +129,10 @@ export async function run(argv: string[]): Promise<number> {
     if (sources.some((s) => s.path === '-')) throw new UsageError('--shard splits files that every machine reads alike: not stdin (-)');
   }
   await checkBaseline(values.baseline as string | undefined);
-  await checkReportPaths(values);
+  await checkReportPaths(
+    values,
+    sources.map((s) => s.path).filter((p) => p !== '-'),
+  );
   const maxListed = intOption(values, 'max-listed', 1000, 1);
   const twice = !values.once;
   const chosen = await chooseImplementation(values, ['assembler']);

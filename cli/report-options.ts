@@ -64,11 +64,13 @@ export async function reportTargets(values: Values): Promise<ReportTargets> {
  * Refuse, before a run, report options that cannot all be written as asked: two reports on one
  * file (the badge's JSON beside --json), or a format no entry registers (SPEC PROTO-10).
  */
-export async function checkReportPaths(values: Values): Promise<void> {
+export async function checkReportPaths(values: Values, inputs: readonly string[] = []): Promise<void> {
   const targets = await reportTargets(values);
   if (Object.keys(targets).length === 0) return;
   const { checkReportTargets } = await import('../report/index.js');
-  await refusingTargets(async () => checkReportTargets(targets));
+  // What the command reads is never a report's place: the baseline it compares with, the files it replays.
+  const read = [...inputs, ...(typeof values['baseline'] === 'string' ? [values['baseline']] : [])];
+  await refusingTargets(async () => checkReportTargets(targets, { inputs: read }));
 }
 
 /** The writers' ReportTargetError (two formats given one file, or a format no entry registers) as the usage error it is. */

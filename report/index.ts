@@ -5,7 +5,8 @@
  * render them (registry.ts, report/formats/); the writers are pure
  * (`render<Format>(report): string`), and this is the only module with file I/O.
  */
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Report } from '../protocol/types.js';
 import { WriteFileError, writeFileNoFollow } from '../protocol/write-file.js';
 
@@ -103,12 +104,48 @@ function checkPaths(files: readonly { path: string; format: string }[]): void {
   }
 }
 
+/** The nearest part of `path` that exists, walking up: what a write there would meet. */
+function nearestExisting(path: string): { at: string; folder: boolean } | undefined {
+  for (let at = resolve(path); ; at = dirname(at)) {
+    try {
+      return { at, folder: statSync(at).isDirectory() };
+    } catch {
+      if (dirname(at) === at) return undefined;
+    }
+  }
+}
+
+/** Whether two paths are one file: the same path, or the same file through another name (a link). */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** A report file that cannot be written where it is asked: a folder in its place, a file where a folder must be, or a file the command reads. */
+function misplaced(file: { path: string; format: string }, inputs: readonly string[]): string | undefined {
+  const input = inputs.find((i) => sameFile(file.path, i));
+  if (input !== undefined)
+    return `${file.path} is an input of this command (${input}): --${file.format} would write over what it reads; give the report another file`;
+  const found = nearestExisting(file.path);
+  if (found === undefined) return undefined;
+  if (found.at === resolve(file.path)) return found.folder ? `${file.path} is a folder: --${file.format} names the file to write` : undefined;
+  return found.folder ? undefined : `${found.at} is a file, so ${file.path} cannot be written under it (a folder was meant?)`;
+}
+
 /**
  * Whether the targets can all be written as asked, known before any run: a format no entry
- * registers, or two files on one path (the badge's JSON beside `--json`), is a ReportTargetError.
- * Call loadFormats first.
+ * registers, two files on one path (the badge's JSON beside `--json`), a folder where a file is
+ * to be written or a file where a folder must be (`--reports-dir FILE`), or a file the command
+ * reads (`places.inputs`: `replay in.jsonl --json in.jsonl`), is a ReportTargetError; the last three
+ * are looked for when `places` is given (before a run). Call loadFormats first.
  */
-export function checkReportTargets(targets: ReportTargets): void {
+export function checkReportTargets(targets: ReportTargets, places?: { inputs: readonly string[] }): void {
   const known = new Set(formats().map((f) => f.name));
   const unknown = Object.keys(targets).filter((k) => targets[k] !== undefined && !known.has(k));
   if (unknown.length > 0) throw new ReportTargetError(`no report format named ${unknown.join(', ')} (formats: ${[...known].join(', ')})`);
@@ -118,6 +155,11 @@ export function checkReportTargets(targets: ReportTargets): void {
     if (path !== undefined) for (const p of f.paths?.(path) ?? [path]) files.push({ path: p, format: f.name });
   }
   checkPaths(files);
+  // Before a run only: once it has run, each report that cannot be written is said and the others are written.
+  for (const file of places ? files : []) {
+    const why = misplaced(file, places!.inputs);
+    if (why !== undefined) throw new ReportTargetError(why);
+  }
 }
 
 /** Every requested format written; the first that could not be is thrown once every other one is. */
