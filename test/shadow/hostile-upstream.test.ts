@@ -104,6 +104,18 @@ describe('a pooled connection the upstream closes under a request', () => {
       // The second went out twice: on the pooled connection that closed under it, then on a new one; the third found no
       // pooled connection left and went out once, on a new one.
       expect(seen).toBe(4);
+      // A request that is not idempotent (RFC 9110 9.2.2) and not the pure assemble endpoint is never sent twice: its loss is a 502.
+      seen = 0;
+      const charged: number[] = [];
+      for (let i = 0; i < 2; i++) charged.push((await rawExchange(`${url}/charge`, 'POST', '{"cents":100}')).status);
+      expect(charged).toEqual([502, 200]);
+      expect(seen).toBe(2);
+      expect(lost).toEqual(['reset']);
+      // GET is idempotent: sent once more, as /assemble is.
+      seen = 0;
+      expect((await rawExchange(`${url}/describe`, 'GET')).status).toBe(200);
+      expect((await rawExchange(`${url}/describe`, 'GET')).status).toBe(200);
+      expect(seen).toBe(3);
     } finally {
       p.closeAllConnections();
       await new Promise((r) => p.close(r));

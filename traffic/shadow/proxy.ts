@@ -11,8 +11,10 @@
  * (a bad status or header byte, a 101 it has no tunnel for), 504 when it was
  * silent for the stated timeout; an answer broken off after its headers is
  * broken off to the client too. A request lost to a pooled connection the
- * upstream had closed is sent once more on a new one: an assembly is a pure
- * function of its request (REQ-2).
+ * upstream had closed is sent once more on a new one, when sending it twice
+ * can do no harm: a method RFC 9110 (section 9.2.2) calls idempotent, or the
+ * assemble endpoint, an assembly being a pure function of its request (REQ-2).
+ * Any other request (a `POST /charge`) is never sent twice: its loss is a 502.
  *
  * A sampled `POST /assemble` has its request and answer bytes copied (up to
  * the body limit) and handed over once the answer is complete: judging is
@@ -110,6 +112,12 @@ function failureKind(e: NodeJS.ErrnoException): UpstreamFailure {
   return 'other';
 }
 
+/** RFC 9110 section 9.2.2: the methods whose requests a proxy may send again, the same effect however often they arrive. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/** Whether a request may be sent once more when its pooled connection was closed under it: idempotent, or the pure assemble endpoint (REQ-2). */
+const mayResend = (method: string | undefined, path: string): boolean => IDEMPOTENT.has(method ?? '') || (method === 'POST' && path === '/assemble');
+
 /** A request lost because the pooled connection it went on was closed under it: nothing came back, so it can go again. */
 const lostToReuse = (up: ClientRequest, e: NodeJS.ErrnoException): boolean => up.reusedSocket && failureKind(e) === 'reset';
 
@@ -169,8 +177,8 @@ export function createShadowProxy(o: ProxyOptions): Server {
       const sampled = req.method === 'POST' && pathOf(url) === '/assemble' && (ev.sample?.() ?? false);
       const sent = sampled ? new Capture(o.maxBodyBytes) : undefined;
       const got = sampled ? new Capture(o.maxBodyBytes) : undefined;
-      /** The request's bytes, kept until an answer starts, to send it once more on a new connection (up to the body limit). */
-      let again: Capture | undefined = new Capture(o.maxBodyBytes);
+      /** The request's bytes, kept until an answer starts, to send it once more on a new connection (up to the body limit); none for a request that may not go twice. */
+      let again: Capture | undefined = mayResend(req.method, pathOf(url)) ? new Capture(o.maxBodyBytes) : undefined;
       let failed = false;
       /** The client went away first: what the upstream does then is no failure of the upstream. */
       let clientGone = false;
