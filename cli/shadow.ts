@@ -55,8 +55,15 @@ What the proxy changes, and nothing else (SPEC SHD-2):
     upstream cannot be reached, breaks off before its headers, or sends what cannot be
     passed on (a bad byte, status 000, two lengths, a 101: upgrades are not tunnelled),
     504 when it is silent past --upstream-timeout;
+  - the request's framing is its own: the length it read, or chunked (a client's
+    Content-Length or Transfer-Encoding never goes as it came), and a Host for an
+    HTTP/1.0 request without one;
+  - refused before anything goes upstream (x-ctxconform-shadow: refused): a transfer
+    coding other than chunked (501), a length beside a coding or two Host fields (400),
+    2,000 header fields or more (431); an answer with that many is a 502;
   - a request lost on a pooled connection the upstream closed is sent once more on a
-    new one (an assembly is a pure function of its request); nothing else is retried.
+    new one when its method is idempotent (RFC 9110 9.2.2) or it is POST /assemble (an
+    assembly is a pure function of its request); nothing else is retried.
 
   --upstream URL          the assembler's base URL (http://host:port[/prefix])
   --listen HOST:PORT      where the proxy listens (default ${DEFAULT_LISTEN}; port 0 picks one)

@@ -25,6 +25,9 @@ import type { ClientRequest, IncomingMessage, Server, ServerResponse } from 'nod
 import type { Readable, Writable } from 'node:stream';
 import { PROXY_ONLY, endToEnd } from './hop-by-hop.js';
 
+/** What the proxy never forwards as it came: this hop's credentials, and the body's framing, which it sets itself. */
+const FRAMING: ReadonlySet<string> = new Set([...PROXY_ONLY, 'content-length', 'transfer-encoding']);
+
 /** One sampled exchange, complete, with the bytes as they went through. */
 export interface Exchange {
   request: Buffer;
@@ -45,6 +48,8 @@ export interface ProxyEvents {
   upstreamFailed?(kind: UpstreamFailure): void;
   /** Whether to keep this `POST /assemble` for judging (asked before it is forwarded). */
   sample?(): boolean;
+  /** A request refused before anything went upstream (400, 431, 501: refusal()). */
+  refused?(status: number): void;
   exchange?(e: Exchange): void;
 }
 
@@ -112,6 +117,43 @@ function failureKind(e: NodeJS.ErrnoException): UpstreamFailure {
   return 'other';
 }
 
+/** Headers read from a client at most (Node's own cap): a request with more is refused, never forwarded with some dropped. */
+const MAX_HEADERS = 2000;
+
+/**
+ * Why a request is refused before anything goes upstream, as nginx and Envoy refuse it: a
+ * framing the proxy cannot pass on as it read it (a transfer coding other than chunked, a
+ * length beside a coding, more headers than it reads, so one it did not see may frame the
+ * body) or a target it cannot tell (two Host headers, RFC 9112 section 3.2). Undefined when
+ * the request can go.
+ */
+export function refusal(req: IncomingMessage): { status: 400 | 431 | 501; text: string } | undefined {
+  if (req.rawHeaders.length / 2 >= MAX_HEADERS)
+    return { status: 431, text: `ctxconform shadow: more than ${MAX_HEADERS - 1} header fields: the proxy forwards none it has not read\n` };
+  const hosts = req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length;
+  if (hosts > 1) return { status: 400, text: 'ctxconform shadow: two Host header fields (RFC 9112 section 3.2): which one is the target?\n' };
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined && te.trim().toLowerCase() !== 'chunked')
+    return { status: 501, text: `ctxconform shadow: the transfer coding ${JSON.stringify(te)} is not one the proxy passes on (chunked alone)\n` };
+  if (te !== undefined && req.headers['content-length'] !== undefined)
+    return { status: 400, text: 'ctxconform shadow: both Content-Length and Transfer-Encoding (RFC 9112 section 6.3): the framing is not one\n' };
+  return undefined;
+}
+
+/**
+ * The framing the proxy sets itself on what it forwards (never a client's header, which a
+ * Connection header could take away): the length it read, or chunked; and a Host for an
+ * HTTP/1.0 request that sent none, as an HTTP/1.1 upstream needs one.
+ */
+function ownFraming(req: IncomingMessage, upstreamHost: string): string[] {
+  const out: string[] = [];
+  const length = req.headers['content-length'];
+  if (length !== undefined) out.push('Content-Length', length);
+  else if (req.headers['transfer-encoding'] !== undefined) out.push('Transfer-Encoding', 'chunked');
+  if (!req.rawHeaders.some((h, i) => i % 2 === 0 && h.toLowerCase() === 'host')) out.push('Host', upstreamHost);
+  return out;
+}
+
 /** RFC 9110 section 9.2.2: the methods whose requests a proxy may send again, the same effect however often they arrive. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
 
@@ -122,6 +164,18 @@ const mayResend = (method: string | undefined, path: string): boolean => IDEMPOT
 const lostToReuse = (up: ClientRequest, e: NodeJS.ErrnoException): boolean => up.reusedSocket && failureKind(e) === 'reset';
 
 /** The proxy's own answer: plain text, so no client reads it as an assembler's answer. */
+/** A request the proxy will not forward, answered and its connection closed: what follows on it cannot be told apart. */
+function refuse(res: ServerResponse, status: 400 | 431 | 501, text: string): void {
+  const reason = { 400: 'Bad Request', 431: 'Request Header Fields Too Large', 501: 'Not Implemented' }[status];
+  res.writeHead(status, reason, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    connection: 'close',
+    'x-ctxconform-shadow': 'refused',
+  });
+  res.end(text);
+}
+
 function ownAnswer(res: ServerResponse, status: 502 | 504, text: string): void {
   if (res.headersSent) {
     res.destroy();
@@ -206,7 +260,15 @@ export function createShadowProxy(o: ProxyOptions): Server {
         ev.upstreamFailed?.(kind);
         ownAnswer(res, code, text);
       };
-      const headers = endToEnd(req.rawHeaders, PROXY_ONLY);
+      const refused = refusal(req);
+      if (refused) {
+        ev.refused?.(refused.status);
+        refuse(res, refused.status, refused.text);
+        req.resume();
+        return;
+      }
+      // The body's framing is the proxy's own: the client's length and coding never go as they came (a Connection header may name them).
+      const headers = [...endToEnd(req.rawHeaders, FRAMING), ...ownFraming(req, base.host)];
       /** The request to the upstream now: the first, or the one sent again on a new connection. */
       let up: ClientRequest;
 
@@ -221,6 +283,8 @@ export function createShadowProxy(o: ProxyOptions): Server {
           headers: headers as unknown as Record<string, string>,
           setHost: false,
         });
+        // Node's client reads 1,023 answer header fields unless told: the same cap as toward clients, then a 502 past it.
+        attempt.maxHeadersCount = MAX_HEADERS;
         attempt.setTimeout(o.upstreamTimeoutMs, () => {
           // The timer of a request already sent again is not this exchange's any more.
           if (attempt !== up) return;
@@ -253,6 +317,13 @@ export function createShadowProxy(o: ProxyOptions): Server {
       const receive = (from: ClientRequest, answer: IncomingMessage): void => {
         responded = true;
         again = undefined;
+        if (answer.rawHeaders.length / 2 >= MAX_HEADERS) {
+          // Node reads no more header fields than this: one it dropped may be the one that matters, so none is passed on.
+          answer.destroy();
+          from.destroy();
+          fail('malformed', 502, `ctxconform shadow: the upstream ${o.upstream} sent more than ${MAX_HEADERS - 1} header fields\n`);
+          return;
+        }
         try {
           res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
         } catch (e) {
@@ -312,5 +383,7 @@ export function createShadowProxy(o: ProxyOptions): Server {
   );
   server.maxConnections = limits.maxConnections;
   server.on('close', () => agent.destroy());
+  // Set, not assumed: refusal() and the answers' check read the cap as Node applies it.
+  server.maxHeadersCount = MAX_HEADERS;
   return server;
 }
