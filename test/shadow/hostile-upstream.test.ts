@@ -33,6 +33,15 @@ const ANSWERS: Record<string, string | ((s: Socket) => void)> = {
     setTimeout(() => s.resetAndDestroy(), 20);
   },
   '/close-before-headers': (s) => s.end(),
+  // Bytes that never make a head, one every 100 ms; interim answers that never end in one: each resets an idle timer.
+  '/drip': (s) => {
+    const head = 'HTTP/1.1 200 OK\r\nX-Slow: ' + 'a'.repeat(200);
+    let i = 0;
+    const t = setInterval(() => (s.destroyed ? clearInterval(t) : s.write(head[i++ % head.length]!)), 100);
+  },
+  '/processing': (s) => {
+    const t = setInterval(() => (s.destroyed ? clearInterval(t) : s.write('HTTP/1.1 102 Processing\r\n\r\n')), 100);
+  },
 };
 
 let upstream: TcpServer;
@@ -40,8 +49,13 @@ let proxy: Server;
 let proxyUrl: string;
 const failures: string[] = [];
 
+/** The upstream's sockets, ended at the close: one that drips bytes may still be open then. */
+const upstreamSockets = new Set<Socket>();
+
 beforeAll(async () => {
   upstream = createTcpServer((socket) => {
+    upstreamSockets.add(socket);
+    socket.on('close', () => upstreamSockets.delete(socket));
     let head = '';
     socket.on('data', (chunk) => {
       head += chunk.toString('latin1');
@@ -69,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   proxy.closeAllConnections();
   await new Promise((r) => proxy.close(r));
+  for (const s of upstreamSockets) s.destroy();
   await new Promise((r) => upstream.close(r));
 });
 
@@ -154,6 +169,21 @@ describe('the proxy before an upstream that answers anything', () => {
     const odd = await rawExchange(`${proxyUrl}/status-999`, 'GET');
     expect([odd.status, odd.reason, odd.body.toString()]).toEqual([999, 'Odd', 'ok']);
     expect(failures).toEqual([]);
+  });
+
+  it.each([
+    ['drips header bytes', '/drip'],
+    ['sends 102 Processing every 100 ms', '/processing'],
+  ])('an upstream that %s is a 504 within --upstream-timeout of the request, not held open by each byte', async (_what, path) => {
+    failures.length = 0;
+    const started = performance.now();
+    const r = await rawExchange(proxyUrl + path, 'GET');
+    const took = performance.now() - started;
+    expect(r.status).toBe(504);
+    expect(r.body.toString()).toMatch(/^ctxconform shadow: no answer from the upstream http:\/\/127\.0\.0\.1:\d+ within 2000 ms of the request/);
+    expect(took).toBeGreaterThanOrEqual(1900);
+    expect(took).toBeLessThan(4000);
+    expect(failures).toEqual(['timeout']);
   });
 
   it('cuts the answer to the client when the upstream resets mid-body, counts it, and answers the next request', async () => {

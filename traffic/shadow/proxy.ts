@@ -368,6 +368,15 @@ export function createShadowProxy(o: ProxyOptions): Server {
         requested = true;
         up.end();
         handOver();
+        // The answer's head within --upstream-timeout of the whole request: a drip of header bytes, or a 102 every few
+        // hundred milliseconds, resets the socket's idle timer each time and would hold the client as long as it likes.
+        const head = setTimeout(() => {
+          if (responded || failed || clientGone) return;
+          fail('timeout', 504, `ctxconform shadow: no answer from the upstream ${o.upstream} within ${o.upstreamTimeoutMs} ms of the request\n`);
+          up.destroy();
+        }, o.upstreamTimeoutMs);
+        head.unref();
+        res.on('close', () => clearTimeout(head));
       });
       // A request cut off (its upstream answered early and closed, say) is not judged; over the limit, it is counted.
       req.on('close', () => {
