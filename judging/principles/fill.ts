@@ -284,16 +284,10 @@ export function fillFindings(
 function orderFinding(request: PrincipleRequest, answer: Result, order: DeclaredContextOrder, out: Finding[]): void {
   const byId = new Map(request.blocks.map((b) => [b.block_id, b]));
   const blocks = answer.included.map((id) => byId.get(id)).filter((b): b is PrincipleBlock => b !== undefined);
-  const inRequest = request.blocks.filter((b) => blocks.includes(b));
   const pinnedFirst = order.pinned_first === true;
-  const first = pinnedFirst ? inRequest.filter((b) => b.pinned === true) : [];
-  const expected = [
-    ...first,
-    ...ordered(
-      inRequest.filter((b) => !first.includes(b)),
-      order.by,
-    ),
-  ].map((b) => b.block_id);
+  const first = pinnedFirst ? request.blocks.filter((b) => blocks.includes(b) && b.pinned === true) : [];
+  // The declared order of the included blocks, as the fill's count reads it too.
+  const expected = inContextOrder(blocks, request, order).map((b) => b.block_id);
   const actual = blocks.map((b) => b.block_id);
   if (expected.length !== actual.length || expected.every((id, i) => id === actual[i])) return;
   const reversed = [...expected.slice(first.length)].reverse();

@@ -10,7 +10,7 @@
  */
 import type { Result } from '../../protocol/assembly.js';
 import { anyReasonClass } from '../../vocabulary/reason-classes.js';
-import type { Design, Expiring } from './design.js';
+import { type Design, type Expiring, expiredUnder } from './design.js';
 import type { Finding, PrincipleBlock, PrincipleRequest } from './finding.js';
 import { quote } from './finding.js';
 import { groupOf } from './groups.js';
@@ -20,7 +20,8 @@ export function expiryWords(now: number, b: Expiring, expiry: Design['expiry']):
   const ttl = b.ttl_seconds ?? 0;
   if (ttl <= 0) return 'it has no ttl_seconds, so it never expires';
   const end = `${b.created_at ?? 0} + ${ttl}`;
-  const expired = expiry === 'inclusive' ? now >= (b.created_at ?? 0) + ttl : now > (b.created_at ?? 0) + ttl;
+  // The boundary as the design reads it (DES-11): the one rule, said in the request's numbers.
+  const expired = expiredUnder(expiry)(now, b);
   const op = expired ? (expiry === 'inclusive' ? '>=' : '>') : expiry === 'inclusive' ? '<' : '<=';
   return `now ${now} ${op} ${end}${expiry === 'inclusive' ? ', the declared boundary being inclusive' : ''}`;
 }
